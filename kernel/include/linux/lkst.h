@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lkst - Linux kernel state tracer: hook macro and handler API.
+ *
+ * A hook site is LKST_HOOK(EVENT, a1, a2, a3, a4) (or LKST_HOOK6 with six
+ * arguments), EVENT being a mnemonic of <uapi/linux/lkst_events.h> without
+ * its LKST_EV_ prefix.  Each event has a static key that is on only while
+ * the active maskset routes the event to a handler other than NOTHING, so
+ * a disabled site is a single NOP and its arguments are never evaluated.
+ */
+#ifndef _LINUX_LKST_H
+#define _LINUX_LKST_H
+
+#include <linux/types.h>
+#include <uapi/linux/lkst_events.h>
+#include <uapi/linux/lkst_record.h>
+#include <uapi/linux/lkst_ioctl.h>
+
+struct module;
+
+#ifdef CONFIG_LKST
+
+#include <linux/jump_label.h>
+
+DECLARE_STATIC_KEY_ARRAY_FALSE(lkst_event_keys, LKST_NR_EVENT_IDS);
+
+void lkst_hook_dispatch(unsigned int event, u64 a1, u64 a2, u64 a3,
+			u64 a4, u64 a5, u64 a6);
+
+#define LKST_HOOK6(ev, a1, a2, a3, a4, a5, a6)				\
+	do {								\
+		if (static_branch_unlikely(&lkst_event_keys[LKST_EV_##ev])) \
+			lkst_hook_dispatch(LKST_EV_##ev, (u64)(a1),	\
+					   (u64)(a2), (u64)(a3),	\
+					   (u64)(a4), (u64)(a5),	\
+					   (u64)(a6));			\
+	} while (0)
+
+/**
+ * struct lkst_handler - an event handler a maskset can route events to
+ * @id:      1..254; 0 asks lkst_handler_register() for a free ID
+ * @name:    shown by `lkm handlers`
+ * @owner:   THIS_MODULE, shown with the name
+ * @handle:  called with preemption off, from any context including NMI;
+ *           must not sleep.  Recursion into the same context is cut off
+ *           before @handle is reached again.
+ */
+struct lkst_handler {
+	unsigned int id;
+	const char *name;
+	struct module *owner;
+	void (*handle)(struct lkst_handler *handler, unsigned int event,
+		       const u64 args[LKST_NR_ARGS]);
+};
+
+int lkst_handler_register(struct lkst_handler *handler);
+void lkst_handler_unregister(struct lkst_handler *handler);
+
+/* Write one record into this CPU's current block (what DEFAULT does). */
+void lkst_record_event(unsigned int event, const u64 args[LKST_NR_ARGS]);
+
+/* Usable from hook context: no sleeping, no locks held across the call. */
+int lkst_maskset_switch(unsigned int maskset);
+int lkst_buffer_jump(unsigned int cpu, unsigned int block);
+
+#else /* !CONFIG_LKST */
+
+#define LKST_HOOK6(ev, a1, a2, a3, a4, a5, a6) do { } while (0)
+
+#endif /* CONFIG_LKST */
+
+#define LKST_HOOK(ev, a1, a2, a3, a4) LKST_HOOK6(ev, a1, a2, a3, a4, 0, 0)
+
+#endif /* _LINUX_LKST_H */

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * lkst control ABI: ioctls on /dev/lkst (CAP_SYS_ADMIN only).
+ *
+ * Every structure has fixed-width fields and explicit padding; padding and
+ * reserved fields must be zero on input.  LKST_IOC_GET_VERSION tells the
+ * utilities which ABI they talk to; a change that is not an append bumps
+ * LKST_ABI_VERSION.
+ *
+ * Errors: EPERM without CAP_SYS_ADMIN; EINVAL for an ID, size or value out
+ * of range or non-zero padding; ENOENT for a maskset, handler or block that
+ * does not exist; EROFS for writing a system maskset; EBUSY for deleting
+ * the active maskset or the block being written; ENOSPC when no maskset or
+ * block ID is free; ENOMEM; EFAULT; ENOTTY for an unknown command.
+ *
+ * MASKSET_WRITE creates or replaces a user maskset (ID >= 3); every
+ * handler[] entry must be NOTHING or a registered handler, and entries of
+ * IDs that are not events must be NOTHING.  MASKSET_READ of an unused ID
+ * is ENOENT.  MASKSET_SET makes a maskset active; when it returns, no hook
+ * still runs with the previous one.
+ */
+#ifndef _UAPI_LINUX_LKST_IOCTL_H
+#define _UAPI_LINUX_LKST_IOCTL_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+#include <linux/lkst_record.h>
+
+#define LKST_ABI_VERSION	1
+#define LKST_DEVICE		"/dev/lkst"
+
+/* Masksets: 0..2 are the read-only system masksets, user ones from 3. */
+#define LKST_MASKSET_RNOTHING	0
+#define LKST_MASKSET_RDEFAULT	1
+#define LKST_MASKSET_RALL	2
+#define LKST_MASKSET_FIRST_USER	3
+#define LKST_MAX_MASKSETS	32
+#define LKST_NAME_LEN		32
+
+/* Handlers: IDs 1..255 fit a maskset entry's byte; 0 is never used. */
+#define LKST_HANDLER_DEFAULT	1
+#define LKST_HANDLER_NOTHING	255
+#define LKST_MAX_HANDLERS	256
+
+/* Buffer blocks, numbered per CPU. */
+#define LKST_MAX_BLOCKS		64
+#define LKST_NO_NEXT		0xffffffffu
+#define LKST_BLOCK_MIN_SIZE	4096u
+#define LKST_BLOCK_MAX_SIZE	(256u << 20)
+
+struct lkst_version {
+	__u32 abi_version;		/* out: LKST_ABI_VERSION */
+	__u32 record_size;		/* out: sizeof(struct lkst_record) */
+	__u32 nr_event_ids;		/* out: LKST_NR_EVENT_IDS */
+	__u32 nr_events;		/* out: events in the kernel's table */
+	__u32 nr_cpu_ids;		/* out: CPUs that may have buffers */
+	__u32 active_maskset;		/* out */
+	__u32 clock;			/* out: LKST_CLOCK_* */
+	__u32 __pad;
+};
+
+/* Flags of struct lkst_maskset_desc. */
+#define LKST_MS_SYSTEM		(1u << 0)	/* read-only system maskset */
+#define LKST_MS_ACTIVE		(1u << 1)	/* the maskset hooks use now */
+
+struct lkst_maskset_desc {
+	__u32 id;			/* in */
+	__u32 flags;			/* out on read, 0 on write */
+	char name[LKST_NAME_LEN];	/* NUL terminated */
+	__u8 handler[LKST_NR_EVENT_IDS];	/* event ID -> handler ID */
+};
+
+struct lkst_maskset_entry {
+	__u32 id;			/* maskset */
+	__u32 event;			/* event ID */
+	__u32 handler;			/* handler ID */
+	__u32 __pad;
+};
+
+struct lkst_handler_desc {
+	__u32 id;			/* in */
+	__u32 __pad;
+	char name[LKST_NAME_LEN];	/* out */
+	char module[LKST_NAME_LEN];	/* out: owner, "" when built in */
+};
+
+struct lkst_cpu_info {
+	__u32 cpu;			/* in */
+	__u32 online;			/* out: 1 if the CPU is online */
+	__u32 nr_blocks;		/* out */
+	__u32 current_block;		/* out: block the writer fills */
+	__u64 current_slot;		/* out: next slot in that block */
+	__u64 written;			/* out: records committed */
+	__u64 overwritten;		/* out: committed records replaced */
+	__u64 dropped;			/* out: events that found no slot */
+};
+
+struct lkst_block_info {
+	__u32 cpu;			/* in */
+	__u32 block;			/* in */
+	__u32 size;			/* out: bytes of record space */
+	__u32 nr_slots;			/* out: size / LKST_RECORD_SIZE */
+	__u32 next;			/* out: next block, LKST_NO_NEXT wraps */
+	__u32 __pad;
+};
+
+struct lkst_block_create {
+	__u32 cpu;			/* in */
+	__u32 size;			/* in: bytes, rounded down to records */
+	__u32 next;			/* in: next block or LKST_NO_NEXT */
+	__u32 block;			/* out: new block's ID */
+};
+
+struct lkst_block_link {
+	__u32 cpu;			/* in */
+	__u32 block;			/* in */
+	__u32 next;			/* in: next block or LKST_NO_NEXT */
+	__u32 __pad;
+};
+
+/*
+ * Copies the block's committed records, oldest first, into records[];
+ * records that are being written are skipped, never half copied.
+ */
+struct lkst_block_read {
+	__u32 cpu;			/* in */
+	__u32 block;			/* in */
+	__u64 records;			/* in: user pointer to lkst_record[] */
+	__u32 max_records;		/* in: room in records[] */
+	__u32 nr_records;		/* out: records copied */
+};
+
+/* A pair of readings of the trace clock and of CLOCK_REALTIME. */
+struct lkst_clock_anchor {
+	__u64 trace_ns;			/* out */
+	__u64 realtime_ns;		/* out */
+};
+
+#define LKST_IOC_MAGIC		0xB9
+
+#define LKST_IOC_GET_VERSION	_IOR(LKST_IOC_MAGIC, 0x00, struct lkst_version)
+#define LKST_IOC_CLOCK_ANCHOR	_IOR(LKST_IOC_MAGIC, 0x01, struct lkst_clock_anchor)
+#define LKST_IOC_MASKSET_READ	_IOWR(LKST_IOC_MAGIC, 0x10, struct lkst_maskset_desc)
+#define LKST_IOC_MASKSET_WRITE	_IOW(LKST_IOC_MAGIC, 0x11, struct lkst_maskset_desc)
+#define LKST_IOC_MASKSET_CONFIG	_IOW(LKST_IOC_MAGIC, 0x12, struct lkst_maskset_entry)
+#define LKST_IOC_MASKSET_SET	_IOW(LKST_IOC_MAGIC, 0x13, __u32)
+#define LKST_IOC_MASKSET_DELETE	_IOW(LKST_IOC_MAGIC, 0x14, __u32)
+#define LKST_IOC_HANDLER_INFO	_IOWR(LKST_IOC_MAGIC, 0x20, struct lkst_handler_desc)
+#define LKST_IOC_CPU_INFO	_IOWR(LKST_IOC_MAGIC, 0x30, struct lkst_cpu_info)
+#define LKST_IOC_BLOCK_INFO	_IOWR(LKST_IOC_MAGIC, 0x31, struct lkst_block_info)
+#define LKST_IOC_BLOCK_READ	_IOWR(LKST_IOC_MAGIC, 0x32, struct lkst_block_read)
+#define LKST_IOC_BLOCK_CREATE	_IOWR(LKST_IOC_MAGIC, 0x33, struct lkst_block_create)
+#define LKST_IOC_BLOCK_LINK	_IOW(LKST_IOC_MAGIC, 0x34, struct lkst_block_link)
+#define LKST_IOC_BLOCK_DELETE	_IOW(LKST_IOC_MAGIC, 0x35, struct lkst_block_link)
+#define LKST_IOC_BLOCK_JUMP	_IOW(LKST_IOC_MAGIC, 0x36, struct lkst_block_link)
+
+#endif /* _UAPI_LINUX_LKST_IOCTL_H */
