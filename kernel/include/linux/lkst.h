@@ -22,7 +22,7 @@ struct module;
 
 #include <linux/jump_label.h>
 
-DECLARE_STATIC_KEY_ARRAY_FALSE(lkst_event_keys, LKST_NR_EVENT_IDS);
+extern struct static_key_false lkst_event_keys[LKST_NR_EVENT_IDS];
 
 void lkst_hook_dispatch(unsigned int event, u64 a1, u64 a2, u64 a3,
 			u64 a4, u64 a5, u64 a6);
@@ -59,16 +59,25 @@ void lkst_handler_unregister(struct lkst_handler *handler);
 /* Write one record into this CPU's current block (what DEFAULT does). */
 void lkst_record_event(unsigned int event, const u64 args[LKST_NR_ARGS]);
 
-/* Usable from hook context: no sleeping, no locks held across the call. */
+/* Usable from hook context; lkst_buffer_jump() acts on this CPU. */
 int lkst_maskset_switch(unsigned int maskset);
-int lkst_buffer_jump(unsigned int cpu, unsigned int block);
+int lkst_buffer_jump(unsigned int block);
 
 #else /* !CONFIG_LKST */
 
-#define LKST_HOOK6(ev, a1, a2, a3, a4, a5, a6) do { } while (0)
+#define LKST_HOOK6(...) do { } while (0)
 
 #endif /* CONFIG_LKST */
 
 #define LKST_HOOK(ev, a1, a2, a3, a4) LKST_HOOK6(ev, a1, a2, a3, a4, 0, 0)
+
+/* Half @half (0 or 1) of a 16-byte command name, for a COMM argument pair. */
+#define lkst_comm_arg(comm, half)					\
+	({								\
+		u64 _word;						\
+		BUILD_BUG_ON(sizeof(comm) != 2 * sizeof(u64));		\
+		memcpy(&_word, (comm) + (half) * sizeof(u64), sizeof(u64)); \
+		_word;							\
+	})
 
 #endif /* _LINUX_LKST_H */

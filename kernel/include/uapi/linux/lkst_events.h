@@ -2,9 +2,11 @@
 /*
  * lkst event table: the one list of every event the tracer knows.
  *
- * Kernel, utilities and tests all expand LKST_EVENT_TABLE() with their own
- * E() macro, so an event's ID, mnemonic, category and argument meanings are
- * written exactly once.  IDs are stable ABI: never renumber, only append.
+ * enum lkst_event_id gives each event its stable ID (ABI: never renumber,
+ * only add).  lkst_event_table[] describes each event once: mnemonic,
+ * category and the meaning of its arguments, in the order its hook passes
+ * them.  The kernel, the utilities and the tests all read it from here; a
+ * file that needs the table defines LKST_EVENT_TABLES before including.
  *
  * Category ranges (IDs follow Hitachi LKST where it published them):
  *   0x01-0x0f process management   0x10-0x1f interrupts
@@ -21,30 +23,34 @@
 #ifndef _UAPI_LINUX_LKST_EVENTS_H
 #define _UAPI_LINUX_LKST_EVENTS_H
 
+#include <linux/types.h>
+
 /* Event IDs are below this bound; masksets have one entry per ID. */
 #define LKST_NR_EVENT_IDS	256
 
 #define LKST_NR_ARGS		6
 
-/* Categories, used for RDEFAULT and for selecting events by group. */
-#define LKST_CATEGORY_TABLE(C)			\
-	C(PROCESS,   "process",   0x01, 0x0f)	\
-	C(INTERRUPT, "interrupt", 0x10, 0x1f)	\
-	C(EXCEPTION, "exception", 0x20, 0x2f)	\
-	C(SYSCALL,   "syscall",   0x30, 0x3f)	\
-	C(MEMORY,    "memory",    0x40, 0x5f)	\
-	C(IPC,       "ipc",       0x60, 0x7f)	\
-	C(BLOCK,     "block",     0x80, 0x8f)	\
-	C(NET,       "net",       0x90, 0x9f)	\
-	C(TIMER,     "timer",     0xa0, 0xaf)	\
-	C(LOCK,      "lock",      0xb0, 0xbf)	\
-	C(OOPS,      "oops",      0xc0, 0xcf)	\
-	C(TRACER,    "tracer",    0xe0, 0xfe)
+enum lkst_event_id {
+	LKST_EV_PROCESS_CONTEXTSWITCH	= 0x01,
+	LKST_EV_PROCESS_WAKEUP		= 0x02,
+	LKST_EV_SYSCALL_ENTRY		= 0x30,
+	LKST_EV_SYSCALL_EXIT		= 0x31,
+};
 
+/* Groups of events, for RDEFAULT and for selecting events by group. */
 enum lkst_category {
-#define LKST_C_ENUM(sym, name, first, last) LKST_CAT_##sym,
-	LKST_CATEGORY_TABLE(LKST_C_ENUM)
-#undef LKST_C_ENUM
+	LKST_CAT_PROCESS,
+	LKST_CAT_INTERRUPT,
+	LKST_CAT_EXCEPTION,
+	LKST_CAT_SYSCALL,
+	LKST_CAT_MEMORY,
+	LKST_CAT_IPC,
+	LKST_CAT_BLOCK,
+	LKST_CAT_NET,
+	LKST_CAT_TIMER,
+	LKST_CAT_LOCK,
+	LKST_CAT_OOPS,
+	LKST_CAT_TRACER,
 	LKST_NR_CATEGORIES
 };
 
@@ -65,38 +71,98 @@ enum lkst_arg_type {
 	LKST_ARG_COMM2,		/* last 8 bytes of a command name */
 };
 
-/*
- * E(id, MNEMONIC, CATEGORY, "what happened",
- *   type1, "arg1", ..., type6, "arg6")
- * An entry's hook passes its arguments in this order.
- */
-#define LKST_EVENT_TABLE(E)						\
-	E(0x01, PROCESS_CONTEXTSWITCH, PROCESS,				\
-	  "context switch in __schedule()",				\
-	  PID, "prev pid", PID, "next pid",				\
-	  STATE, "prev state", DEC, "next prio",			\
-	  COMM, "next comm", COMM2, "")					\
-	E(0x02, PROCESS_WAKEUP, PROCESS,				\
-	  "task woken in try_to_wake_up()",				\
-	  PID, "target pid", STATE, "target state",			\
-	  UDEC, "target cpu", DEC, "target prio",			\
-	  COMM, "target comm", COMM2, "")				\
-	E(0x30, SYSCALL_ENTRY, SYSCALL,					\
-	  "system call entry",						\
-	  SYSNR, "syscall number", HEX, "arg0", HEX, "arg1",		\
-	  HEX, "arg2", HEX, "arg3", HEX, "arg4")			\
-	E(0x31, SYSCALL_EXIT, SYSCALL,					\
-	  "system call exit",						\
-	  SYSNR, "syscall number", RETVAL, "return value",		\
-	  NONE, "", NONE, "", NONE, "", NONE, "")
-
-enum lkst_event_id {
-#define LKST_E_ENUM(id, sym, ...) LKST_EV_##sym = (id),
-	LKST_EVENT_TABLE(LKST_E_ENUM)
-#undef LKST_E_ENUM
+struct lkst_event_arg {
+	enum lkst_arg_type type;
+	const char *desc;
 };
 
-#define LKST_E_COUNT(...) + 1
-#define LKST_NR_EVENTS (0 LKST_EVENT_TABLE(LKST_E_COUNT))
+struct lkst_event_info {
+	enum lkst_event_id id;
+	const char *mnemonic;
+	enum lkst_category category;
+	const char *description;
+	struct lkst_event_arg args[LKST_NR_ARGS];
+};
+
+struct lkst_category_info {
+	const char *name;
+	unsigned int first, last;	/* range of IDs */
+};
+
+#ifdef LKST_EVENT_TABLES
+
+static const struct lkst_category_info lkst_category_table[] = {
+	[LKST_CAT_PROCESS]	= { "process",   0x01, 0x0f },
+	[LKST_CAT_INTERRUPT]	= { "interrupt", 0x10, 0x1f },
+	[LKST_CAT_EXCEPTION]	= { "exception", 0x20, 0x2f },
+	[LKST_CAT_SYSCALL]	= { "syscall",   0x30, 0x3f },
+	[LKST_CAT_MEMORY]	= { "memory",    0x40, 0x5f },
+	[LKST_CAT_IPC]		= { "ipc",       0x60, 0x7f },
+	[LKST_CAT_BLOCK]	= { "block",     0x80, 0x8f },
+	[LKST_CAT_NET]		= { "net",       0x90, 0x9f },
+	[LKST_CAT_TIMER]	= { "timer",     0xa0, 0xaf },
+	[LKST_CAT_LOCK]		= { "lock",      0xb0, 0xbf },
+	[LKST_CAT_OOPS]		= { "oops",      0xc0, 0xcf },
+	[LKST_CAT_TRACER]	= { "tracer",    0xe0, 0xfe },
+};
+
+/* The ID and the mnemonic come from one name, so they cannot disagree. */
+#define LKST_EVENT(sym)	.id = LKST_EV_##sym, .mnemonic = #sym
+
+static const struct lkst_event_info lkst_event_table[] = {
+	{
+		LKST_EVENT(PROCESS_CONTEXTSWITCH),
+		.category = LKST_CAT_PROCESS,
+		.description = "context switch in __schedule()",
+		.args = {
+			{ LKST_ARG_PID, "prev pid" },
+			{ LKST_ARG_PID, "next pid" },
+			{ LKST_ARG_STATE, "prev state" },
+			{ LKST_ARG_DEC, "next prio" },
+			{ LKST_ARG_COMM, "next comm" },
+			{ LKST_ARG_COMM2, "" },
+		},
+	},
+	{
+		LKST_EVENT(PROCESS_WAKEUP),
+		.category = LKST_CAT_PROCESS,
+		.description = "task woken in try_to_wake_up()",
+		.args = {
+			{ LKST_ARG_PID, "target pid" },
+			{ LKST_ARG_STATE, "target state" },
+			{ LKST_ARG_UDEC, "target cpu" },
+			{ LKST_ARG_DEC, "target prio" },
+			{ LKST_ARG_COMM, "target comm" },
+			{ LKST_ARG_COMM2, "" },
+		},
+	},
+	{
+		LKST_EVENT(SYSCALL_ENTRY),
+		.category = LKST_CAT_SYSCALL,
+		.description = "system call entry",
+		.args = {
+			{ LKST_ARG_SYSNR, "syscall number" },
+			{ LKST_ARG_HEX, "arg0" },
+			{ LKST_ARG_HEX, "arg1" },
+			{ LKST_ARG_HEX, "arg2" },
+			{ LKST_ARG_HEX, "arg3" },
+			{ LKST_ARG_HEX, "arg4" },
+		},
+	},
+	{
+		LKST_EVENT(SYSCALL_EXIT),
+		.category = LKST_CAT_SYSCALL,
+		.description = "system call exit",
+		.args = {
+			{ LKST_ARG_SYSNR, "syscall number" },
+			{ LKST_ARG_RETVAL, "return value" },
+		},
+	},
+};
+
+#define LKST_NR_EVENTS \
+	(sizeof(lkst_event_table) / sizeof(struct lkst_event_info))
+
+#endif /* LKST_EVENT_TABLES */
 
 #endif /* _UAPI_LINUX_LKST_EVENTS_H */

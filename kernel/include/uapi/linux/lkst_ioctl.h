@@ -18,6 +18,11 @@
  * IDs that are not events must be NOTHING.  MASKSET_READ of an unused ID
  * is ENOENT.  MASKSET_SET makes a maskset active; when it returns, no hook
  * still runs with the previous one.
+ *
+ * BLOCK_DELETE and BLOCK_JUMP take a struct lkst_block_link whose next is
+ * 0.  Deleting clears the links that pointed to the block; the block being
+ * written cannot be deleted.  JUMP makes the writer continue at the
+ * block's first slot.
  */
 #ifndef _UAPI_LINUX_LKST_IOCTL_H
 #define _UAPI_LINUX_LKST_IOCTL_H

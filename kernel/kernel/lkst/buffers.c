@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lkst buffer management: creating, linking, deleting, jumping to and
+ * reading the blocks of each CPU's buffer while hooks write into them.
+ *
+ * Control operations hold lkst_mutex.  Writers never take it: they find
+ * blocks through RCU-published pointers, and a block is freed only after a
+ * grace period.  The write position of a CPU is changed only on that CPU.
+ */
+#include <linux/cpu.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+#include "internal.h"
+
+DEFINE_PER_CPU(struct lkst_cpu_buffer, lkst_cpu_buffers);
+
+static struct lkst_cpu_buffer *lkst_cpu_buffer(unsigned int cpu)
+{
+	if (cpu >= nr_cpu_ids || !cpu_possible(cpu))
+		return NULL;
+	return per_cpu_ptr(&lkst_cpu_buffers, cpu);
+}
+
+static struct lkst_block *lkst_block_get(struct lkst_cpu_buffer *cb,
+					 unsigned int id)
+{
+	if (id >= LKST_MAX_BLOCKS)
+		return NULL;
+	return rcu_dereference_protected(cb->blocks[id],
+					 lockdep_is_held(&lkst_mutex));
+}
+
+static struct lkst_block *lkst_block_alloc(unsigned int cpu, unsigned int id,
+					   unsigned int size, unsigned int next)
+{
+	struct lkst_block *blk;
+
+	blk = kzalloc_node(sizeof(*blk), GFP_KERNEL, cpu_to_node(cpu));
+	if (!blk)
+		return NULL;
+	blk->id = id;
+	blk->nr_slots = size / LKST_RECORD_SIZE;
+	blk->next = next;
+	blk->records = vzalloc_node(array_size(blk->nr_slots, LKST_RECORD_SIZE),
+				    cpu_to_node(cpu));
+	if (!blk->records) {
+		kfree(blk);
+		return NULL;
+	}
+	return blk;
+}
+
+static void lkst_block_free(struct lkst_block *blk)
+{
+	vfree(blk->records);
+	kfree(blk);
+}
+
+/* Every possible CPU starts with block 0, wrapping onto itself. */
+int __init lkst_buffers_init(unsigned int block_size)
+{
+	struct lkst_cpu_buffer *cb;
+	struct lkst_block *blk;
+	unsigned int cpu;
+
+	mutex_lock(&lkst_mutex);
+	for_each_possible_cpu(cpu) {
+		blk = lkst_block_alloc(cpu, 0, block_size, LKST_NO_NEXT);
+		if (!blk) {
+			mutex_unlock(&lkst_mutex);
+			return -ENOMEM;
+		}
+		cb = lkst_cpu_buffer(cpu);
+		local64_set(&cb->pos, lkst_make_pos(0, 0));
+		rcu_assign_pointer(cb->blocks[0], blk);
+	}
+	mutex_unlock(&lkst_mutex);
+	return 0;
+}
+
+int lkst_cpu_info(struct lkst_cpu_info *info)
+{
+	struct lkst_cpu_buffer *cb = lkst_cpu_buffer(info->cpu);
+	unsigned int id;
+	u64 pos;
+
+	if (!cb)
+		return -EINVAL;
+	mutex_lock(&lkst_mutex);
+	info->online = cpu_online(info->cpu);
+	info->nr_blocks = 0;
+	for (id = 0; id < LKST_MAX_BLOCKS; id++)
+		if (lkst_block_get(cb, id))
+			info->nr_blocks++;
+	pos = local64_read(&cb->pos);
+	info->current_block = lkst_pos_block(pos);
+	info->current_slot = lkst_pos_slot(pos);
+	info->written = local64_read(&cb->written);
+	info->overwritten = local64_read(&cb->overwritten);
+	info->dropped = local64_read(&cb->dropped);
+	mutex_unlock(&lkst_mutex);
+	return 0;
+}
+
+int lkst_block_info(struct lkst_block_info *info)
+{
+	struct lkst_cpu_buffer *cb = lkst_cpu_buffer(info->cpu);
+	struct lkst_block *blk;
+	int ret = 0;
+
+	if (!cb || info->block >= LKST_MAX_BLOCKS || info->__pad)
+		return -EINVAL;
+	mutex_lock(&lkst_mutex);
+	blk = lkst_block_get(cb, info->block);
+	if (blk) {
+		info->nr_slots = blk->nr_slots;
+		info->size = blk->nr_slots * LKST_RECORD_SIZE;
+		info->next = READ_ONCE(blk->next);
+	} else {
+		ret = -ENOENT;
+	}
+	mutex_unlock(&lkst_mutex);
+	return ret;
+}
+
+#define LKST_READ_CHUNK 64
+
+/* Copy a block's committed records to user space, oldest first. */
+int lkst_block_read(struct lkst_block_read *req)
+{
+	struct lkst_record __user *dst = u64_to_user_ptr(req->records);
+	struct lkst_cpu_buffer *cb = lkst_cpu_buffer(req->cpu);
+	struct lkst_record *chunk;
+	struct lkst_block *blk;
+	u32 start, i, filled = 0, copied = 0;
+	int ret = 0;
+
+	if (!cb || req->block >= LKST_MAX_BLOCKS)
+		return -EINVAL;
+	chunk = kmalloc_array(LKST_READ_CHUNK, sizeof(*chunk), GFP_KERNEL);
+	if (!chunk)
+		return -ENOMEM;
+
+	mutex_lock(&lkst_mutex);
+	blk = lkst_block_get(cb, req->block);
+	if (!blk) {
+		ret = -ENOENT;
+		goto unlock;
+	}
+	start = lkst_buf_oldest_slot(cb, blk);
+	for (i = 0; i < blk->nr_slots && copied < req->max_records; i++) {
+		u32 slot = (start + i) % blk->nr_slots;
+
+		if (!lkst_buf_copy_record(&blk->records[slot], &chunk[filled]))
+			continue;
+		if (++filled < LKST_READ_CHUNK &&
+		    copied + filled < req->max_records)
+			continue;
+		if (copy_to_user(dst + copied, chunk, filled * sizeof(*chunk))) {
+			ret = -EFAULT;
+			goto unlock;
+		}
+		copied += filled;
+		filled = 0;
+		cond_resched();
+	}
+	if (filled && copy_to_user(dst + copied, chunk,
+				   filled * sizeof(*chunk)))
+		ret = -EFAULT;
+	copied += filled;
+	req->nr_records = copied;
+unlock:
+	mutex_unlock(&lkst_mutex);
+	kfree(chunk);
+	return ret;
+}
+
+static int lkst_check_next(struct lkst_cpu_buffer *cb, unsigned int next)
+{
+	if (next == LKST_NO_NEXT)
+		return 0;
+	if (next >= LKST_MAX_BLOCKS)
+		return -EINVAL;
+	return lkst_block_get(cb, next) ? 0 : -ENOENT;
+}
+
+int lkst_block_create(struct lkst_block_create *req)
+{
+	struct lkst_cpu_buffer *cb = lkst_cpu_buffer(req->cpu);
+	struct lkst_block *blk;
+	unsigned int id;
+	int ret;
+
+	if (!cb || req->size < LKST_BLOCK_MIN_SIZE ||
+	    req->size > LKST_BLOCK_MAX_SIZE)
+		return -EINVAL;
+	mutex_lock(&lkst_mutex);
+	ret = lkst_check_next(cb, req->next);
+	if (ret)
+		goto unlock;
+	for (id = 0; id < LKST_MAX_BLOCKS; id++)
+		if (!lkst_block_get(cb, id))
+			break;
+	if (id == LKST_MAX_BLOCKS) {
+		ret = -ENOSPC;
+		goto unlock;
+	}
+	blk = lkst_block_alloc(req->cpu, id, req->size, req->next);
+	if (!blk) {
+		ret = -ENOMEM;
+		goto unlock;
+	}
+	rcu_assign_pointer(cb->blocks[id], blk);
+	req->block = id;
+unlock:
+	mutex_unlock(&lkst_mutex);
+	return ret;
+}
+
+int lkst_block_link(const struct lkst_block_link *req)
+{
+	struct lkst_cpu_buffer *cb = lkst_cpu_buffer(req->cpu);
+	struct lkst_block *blk;
+	int ret;
+
+	if (!cb || req->block >= LKST_MAX_BLOCKS || req->__pad)
+		return -EINVAL;
+	mutex_lock(&lkst_mutex);
+	blk = lkst_block_get(cb, req->block);
+	ret = blk ? lkst_check_next(cb, req->next) : -ENOENT;
+	if (!ret)
+		WRITE_ONCE(blk->next, req->next);
+	mutex_unlock(&lkst_mutex);
+	return ret;
+}
+
+static bool lkst_block_is_current(struct lkst_cpu_buffer *cb, unsigned int id)
+{
+	return lkst_pos_block(local64_read(&cb->pos)) == id;
+}
+
+/*
+ * Unlink and unpublish the block, wait until no writer can still be moving
+ * into it, then free it, unless a writer that had read an old link made it
+ * current meanwhile: then it is put back as it was.
+ */
+int lkst_block_delete(const struct lkst_block_link *req)
+{
+	struct lkst_cpu_buffer *cb = lkst_cpu_buffer(req->cpu);
+	DECLARE_BITMAP(linked_to_it, LKST_MAX_BLOCKS);
+	struct lkst_block *blk, *other;
+	unsigned int id;
+	int ret = 0;
+
+	if (!cb || req->block >= LKST_MAX_BLOCKS || req->next || req->__pad)
+		return -EINVAL;
+	mutex_lock(&lkst_mutex);
+	blk = lkst_block_get(cb, req->block);
+	if (!blk) {
+		ret = -ENOENT;
+		goto unlock;
+	}
+	if (lkst_block_is_current(cb, req->block)) {
+		ret = -EBUSY;
+		goto unlock;
+	}
+	bitmap_zero(linked_to_it, LKST_MAX_BLOCKS);
+	for (id = 0; id < LKST_MAX_BLOCKS; id++) {
+		other = lkst_block_get(cb, id);
+		if (other && other != blk && READ_ONCE(other->next) == req->block) {
+			__set_bit(id, linked_to_it);
+			WRITE_ONCE(other->next, LKST_NO_NEXT);
+		}
+	}
+	rcu_assign_pointer(cb->blocks[req->block], NULL);
+	synchronize_rcu();
+	if (lkst_block_is_current(cb, req->block)) {
+		rcu_assign_pointer(cb->blocks[req->block], blk);
+		for_each_set_bit(id, linked_to_it, LKST_MAX_BLOCKS)
+			WRITE_ONCE(lkst_block_get(cb, id)->next, req->block);
+		ret = -EBUSY;
+		goto unlock;
+	}
+	lkst_block_free(blk);
+unlock:
+	mutex_unlock(&lkst_mutex);
+	return ret;
+}
+
+struct lkst_jump_request {
+	struct lkst_cpu_buffer *cb;
+	u32 block;
+};
+
+static void lkst_jump_on_cpu(void *arg)
+{
+	struct lkst_jump_request *jr = arg;
+
+	lkst_buf_jump(jr->cb, jr->block);
+}
+
+/* The write position changes only on its own CPU: jump there by IPI. */
+int lkst_block_jump(const struct lkst_block_link *req)
+{
+	struct lkst_jump_request jr = {
+		.cb = lkst_cpu_buffer(req->cpu),
+		.block = req->block,
+	};
+	int ret = 0;
+
+	if (!jr.cb || req->block >= LKST_MAX_BLOCKS || req->next || req->__pad)
+		return -EINVAL;
+	cpus_read_lock();
+	mutex_lock(&lkst_mutex);
+	if (!lkst_block_get(jr.cb, req->block))
+		ret = -ENOENT;
+	else if (cpu_online(req->cpu))
+		ret = smp_call_function_single(req->cpu, lkst_jump_on_cpu,
+					       &jr, 1);
+	else
+		lkst_jump_on_cpu(&jr);	/* offline: nothing writes there */
+	mutex_unlock(&lkst_mutex);
+	cpus_read_unlock();
+	return ret;
+}
+
+/* For handlers: jump this CPU's buffer, from hook context. */
+int lkst_buffer_jump(unsigned int block)
+{
+	struct lkst_cpu_buffer *cb;
+	int ret = 0;
+
+	if (block >= LKST_MAX_BLOCKS)
+		return -EINVAL;
+	preempt_disable_notrace();
+	cb = this_cpu_ptr(&lkst_cpu_buffers);
+	if (rcu_dereference_sched(cb->blocks[block]))
+		lkst_buf_jump(cb, block);
+	else
+		ret = -ENOENT;
+	preempt_enable_notrace();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(lkst_buffer_jump);

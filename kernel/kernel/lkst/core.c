@@ -1,0 +1,548 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lkst core: hook dispatch, masksets and handlers.
+ *
+ * A hook calls lkst_hook_dispatch() only while its static key is on.  The
+ * dispatcher looks up the active maskset's handler for the event and calls
+ * it; DEFAULT is called directly (no indirect call), NOTHING never.  Keys
+ * follow the active maskset: an event's key is on exactly when the active
+ * maskset routes it to a registered handler other than NOTHING.
+ */
+#define pr_fmt(fmt) "lkst: " fmt
+#define LKST_EVENT_TABLES
+
+#include <linux/init.h>
+#include <linux/irq_work.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/preempt.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/workqueue.h>
+#include "internal.h"
+
+struct static_key_false lkst_event_keys[LKST_NR_EVENT_IDS] = {
+	[0 ... LKST_NR_EVENT_IDS - 1] = STATIC_KEY_FALSE_INIT,
+};
+EXPORT_SYMBOL_GPL(lkst_event_keys);
+
+DEFINE_MUTEX(lkst_mutex);
+
+/* lkst_event_table[] indexed by event ID, NULL where no event is. */
+static const struct lkst_event_info *lkst_events_by_id[LKST_NR_EVENT_IDS];
+
+bool lkst_event_known(unsigned int event)
+{
+	return event < LKST_NR_EVENT_IDS && lkst_events_by_id[event];
+}
+
+unsigned int lkst_nr_events(void)
+{
+	return LKST_NR_EVENTS;
+}
+
+static struct lkst_maskset lkst_masksets[LKST_MAX_MASKSETS];
+static struct lkst_maskset __rcu *lkst_active;
+static struct lkst_handler __rcu *lkst_handlers[LKST_MAX_HANDLERS];
+
+/* One bit per context level, to cut off a handler re-entering a hook. */
+static DEFINE_PER_CPU(unsigned int, lkst_recursion);
+
+void lkst_record_event(unsigned int event, const u64 args[LKST_NR_ARGS])
+{
+	struct lkst_cpu_buffer *cb = this_cpu_ptr(&lkst_cpu_buffers);
+	struct lkst_record content = {
+		.pid = current->pid,
+		.event = event,
+		.context = interrupt_context_level(),
+	};
+	struct lkst_record *rec;
+
+	rec = lkst_buf_reserve(cb);
+	if (!rec)
+		return;
+	memcpy(content.arg, args, sizeof(content.arg));
+	lkst_buf_commit(cb, rec, &content, ktime_get_mono_fast_ns());
+}
+EXPORT_SYMBOL_GPL(lkst_record_event);
+
+static void lkst_default_handle(struct lkst_handler *handler,
+				unsigned int event,
+				const u64 args[LKST_NR_ARGS])
+{
+	lkst_record_event(event, args);
+}
+
+static void lkst_nothing_handle(struct lkst_handler *handler,
+				unsigned int event,
+				const u64 args[LKST_NR_ARGS])
+{
+}
+
+static struct lkst_handler lkst_default_handler = {
+	.id = LKST_HANDLER_DEFAULT,
+	.name = "default",
+	.handle = lkst_default_handle,
+};
+
+static struct lkst_handler lkst_nothing_handler = {
+	.id = LKST_HANDLER_NOTHING,
+	.name = "nothing",
+	.handle = lkst_nothing_handle,
+};
+
+notrace void lkst_hook_dispatch(unsigned int event, u64 a1, u64 a2, u64 a3,
+				u64 a4, u64 a5, u64 a6)
+{
+	const u64 args[LKST_NR_ARGS] = { a1, a2, a3, a4, a5, a6 };
+	unsigned int level_bit, nesting;
+	struct lkst_maskset *ms;
+	struct lkst_handler *h;
+	u8 id;
+
+	preempt_disable_notrace();
+	/*
+	 * An interrupt arriving between the read and the write below sets and
+	 * clears its own bit, so the plain read-modify-write stays correct.
+	 */
+	level_bit = 1U << interrupt_context_level();
+	nesting = this_cpu_read(lkst_recursion);
+	if (unlikely(nesting & level_bit)) {
+		local64_inc(&this_cpu_ptr(&lkst_cpu_buffers)->dropped);
+		goto out;
+	}
+	this_cpu_write(lkst_recursion, nesting | level_bit);
+
+	ms = rcu_dereference_sched(lkst_active);
+	id = READ_ONCE(ms->handler[event]);
+	if (likely(id == LKST_HANDLER_DEFAULT)) {
+		lkst_record_event(event, args);
+	} else if (id != LKST_HANDLER_NOTHING) {
+		h = rcu_dereference_sched(lkst_handlers[id]);
+		if (h)
+			h->handle(h, event, args);
+	}
+
+	this_cpu_write(lkst_recursion, nesting);
+out:
+	preempt_enable_notrace();
+}
+EXPORT_SYMBOL_GPL(lkst_hook_dispatch);
+
+static bool lkst_routes_to_handler(const struct lkst_maskset *ms,
+				   unsigned int event)
+{
+	u8 id = READ_ONCE(ms->handler[event]);
+
+	return id != LKST_HANDLER_NOTHING &&
+		rcu_access_pointer(lkst_handlers[id]);
+}
+
+/* Bring every event's static key in line with the active maskset. */
+static void lkst_sync_keys(void)
+{
+	struct lkst_maskset *ms;
+	unsigned int event;
+	bool want;
+
+	lockdep_assert_held(&lkst_mutex);
+	ms = rcu_dereference_protected(lkst_active,
+				       lockdep_is_held(&lkst_mutex));
+	for (event = 0; event < LKST_NR_EVENT_IDS; event++) {
+		if (!lkst_event_known(event))
+			continue;
+		want = lkst_routes_to_handler(ms, event);
+		if (want == static_key_enabled(&lkst_event_keys[event]))
+			continue;
+		if (want)
+			static_branch_enable(&lkst_event_keys[event]);
+		else
+			static_branch_disable(&lkst_event_keys[event]);
+	}
+}
+
+static void lkst_sync_keys_work_fn(struct work_struct *work)
+{
+	mutex_lock(&lkst_mutex);
+	lkst_sync_keys();
+	mutex_unlock(&lkst_mutex);
+}
+
+static DECLARE_WORK(lkst_sync_keys_work, lkst_sync_keys_work_fn);
+
+static void lkst_sync_keys_irq_work_fn(struct irq_work *work)
+{
+	schedule_work(&lkst_sync_keys_work);
+}
+
+static DEFINE_IRQ_WORK(lkst_sync_keys_irq_work, lkst_sync_keys_irq_work_fn);
+
+unsigned int lkst_active_maskset_id(void)
+{
+	struct lkst_maskset *ms;
+	unsigned int id;
+
+	rcu_read_lock();
+	ms = rcu_dereference(lkst_active);
+	id = ms - lkst_masksets;
+	rcu_read_unlock();
+	return id;
+}
+
+/*
+ * Switch masksets from any context, hooks included: the pointer changes at
+ * once; static keys, which can only change in process context, follow from
+ * a work item, so events newly routed are recorded a moment later.
+ */
+int lkst_maskset_switch(unsigned int id)
+{
+	if (id >= LKST_MAX_MASKSETS || !READ_ONCE(lkst_masksets[id].in_use))
+		return -ENOENT;
+	rcu_assign_pointer(lkst_active, &lkst_masksets[id]);
+	irq_work_queue(&lkst_sync_keys_irq_work);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(lkst_maskset_switch);
+
+int lkst_maskset_select(unsigned int id)
+{
+	if (id >= LKST_MAX_MASKSETS)
+		return -EINVAL;
+	mutex_lock(&lkst_mutex);
+	if (!lkst_masksets[id].in_use) {
+		mutex_unlock(&lkst_mutex);
+		return -ENOENT;
+	}
+	rcu_assign_pointer(lkst_active, &lkst_masksets[id]);
+	lkst_sync_keys();
+	mutex_unlock(&lkst_mutex);
+	/* No hook runs with the previous maskset after this returns. */
+	synchronize_rcu();
+	return 0;
+}
+
+int lkst_maskset_read(struct lkst_maskset_desc *desc)
+{
+	struct lkst_maskset *ms;
+	unsigned int event;
+
+	if (desc->id >= LKST_MAX_MASKSETS)
+		return -EINVAL;
+	mutex_lock(&lkst_mutex);
+	ms = &lkst_masksets[desc->id];
+	if (!ms->in_use) {
+		mutex_unlock(&lkst_mutex);
+		return -ENOENT;
+	}
+	desc->flags = (ms->system ? LKST_MS_SYSTEM : 0) |
+		(rcu_access_pointer(lkst_active) == ms ? LKST_MS_ACTIVE : 0);
+	strscpy(desc->name, ms->name, sizeof(desc->name));
+	for (event = 0; event < LKST_NR_EVENT_IDS; event++)
+		desc->handler[event] = READ_ONCE(ms->handler[event]);
+	mutex_unlock(&lkst_mutex);
+	return 0;
+}
+
+/* IDs of maskset entries a user may write: system masksets are read-only. */
+static int lkst_check_user_maskset(unsigned int id)
+{
+	if (id >= LKST_MAX_MASKSETS)
+		return -EINVAL;
+	if (id < LKST_MASKSET_FIRST_USER)
+		return -EROFS;
+	return 0;
+}
+
+static int lkst_check_route(unsigned int event, unsigned int handler)
+{
+	if (event >= LKST_NR_EVENT_IDS || !handler ||
+	    handler >= LKST_MAX_HANDLERS)
+		return -EINVAL;
+	if (handler == LKST_HANDLER_NOTHING)
+		return 0;
+	if (!lkst_event_known(event))
+		return -EINVAL;
+	if (!rcu_access_pointer(lkst_handlers[handler]))
+		return -ENOENT;
+	return 0;
+}
+
+static bool lkst_active_is(const struct lkst_maskset *ms)
+{
+	return rcu_access_pointer(lkst_active) == ms;
+}
+
+int lkst_maskset_write(const struct lkst_maskset_desc *desc)
+{
+	struct lkst_maskset *ms;
+	unsigned int event;
+	int ret;
+
+	ret = lkst_check_user_maskset(desc->id);
+	if (ret)
+		return ret;
+	if (desc->flags || !memchr(desc->name, 0, sizeof(desc->name)))
+		return -EINVAL;
+
+	mutex_lock(&lkst_mutex);
+	for (event = 0; event < LKST_NR_EVENT_IDS; event++) {
+		ret = lkst_check_route(event, desc->handler[event]);
+		if (ret)
+			goto unlock;
+	}
+	ms = &lkst_masksets[desc->id];
+	strscpy(ms->name, desc->name, sizeof(ms->name));
+	for (event = 0; event < LKST_NR_EVENT_IDS; event++)
+		WRITE_ONCE(ms->handler[event], desc->handler[event]);
+	WRITE_ONCE(ms->in_use, true);
+	if (lkst_active_is(ms))
+		lkst_sync_keys();
+unlock:
+	mutex_unlock(&lkst_mutex);
+	return ret;
+}
+
+int lkst_maskset_config(const struct lkst_maskset_entry *entry)
+{
+	struct lkst_maskset *ms;
+	int ret;
+
+	ret = lkst_check_user_maskset(entry->id);
+	if (ret)
+		return ret;
+	if (entry->__pad)
+		return -EINVAL;
+
+	mutex_lock(&lkst_mutex);
+	ms = &lkst_masksets[entry->id];
+	if (!ms->in_use) {
+		ret = -ENOENT;
+		goto unlock;
+	}
+	ret = lkst_check_route(entry->event, entry->handler);
+	if (ret)
+		goto unlock;
+	WRITE_ONCE(ms->handler[entry->event], entry->handler);
+	if (lkst_active_is(ms))
+		lkst_sync_keys();
+unlock:
+	mutex_unlock(&lkst_mutex);
+	return ret;
+}
+
+int lkst_maskset_delete(unsigned int id)
+{
+	struct lkst_maskset *ms;
+	int ret;
+
+	ret = lkst_check_user_maskset(id);
+	if (ret)
+		return ret;
+
+	mutex_lock(&lkst_mutex);
+	ms = &lkst_masksets[id];
+	if (!ms->in_use) {
+		ret = -ENOENT;
+		goto unlock;
+	}
+	if (lkst_active_is(ms)) {
+		ret = -EBUSY;
+		goto unlock;
+	}
+	WRITE_ONCE(ms->in_use, false);
+	/* A handler may have switched to it from hook context meanwhile. */
+	synchronize_rcu();
+	if (lkst_active_is(ms)) {
+		WRITE_ONCE(ms->in_use, true);
+		ret = -EBUSY;
+	}
+unlock:
+	mutex_unlock(&lkst_mutex);
+	return ret;
+}
+
+int lkst_handler_register(struct lkst_handler *handler)
+{
+	unsigned int id = handler->id;
+	int ret = 0;
+
+	if (!handler->handle || !handler->name ||
+	    id == LKST_HANDLER_DEFAULT || id >= LKST_HANDLER_NOTHING)
+		return -EINVAL;
+
+	mutex_lock(&lkst_mutex);
+	if (!id) {
+		for (id = LKST_HANDLER_DEFAULT + 1; id < LKST_HANDLER_NOTHING; id++)
+			if (!rcu_access_pointer(lkst_handlers[id]))
+				break;
+		if (id == LKST_HANDLER_NOTHING) {
+			ret = -ENOSPC;
+			goto unlock;
+		}
+	} else if (rcu_access_pointer(lkst_handlers[id])) {
+		ret = -EBUSY;
+		goto unlock;
+	}
+	handler->id = id;
+	rcu_assign_pointer(lkst_handlers[id], handler);
+	lkst_sync_keys();
+unlock:
+	mutex_unlock(&lkst_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(lkst_handler_register);
+
+/*
+ * After this returns no CPU runs @handler any more.  Maskset entries that
+ * name its ID stay and act as NOTHING until a handler takes the ID again.
+ */
+void lkst_handler_unregister(struct lkst_handler *handler)
+{
+	unsigned int id = handler->id;
+
+	mutex_lock(&lkst_mutex);
+	if (WARN_ON_ONCE(id >= LKST_MAX_HANDLERS ||
+			 rcu_access_pointer(lkst_handlers[id]) != handler)) {
+		mutex_unlock(&lkst_mutex);
+		return;
+	}
+	RCU_INIT_POINTER(lkst_handlers[id], NULL);
+	lkst_sync_keys();
+	mutex_unlock(&lkst_mutex);
+	synchronize_rcu();
+}
+EXPORT_SYMBOL_GPL(lkst_handler_unregister);
+
+int lkst_handler_info(struct lkst_handler_desc *desc)
+{
+	struct lkst_handler *h;
+	int ret = 0;
+
+	if (desc->id >= LKST_MAX_HANDLERS || desc->__pad)
+		return -EINVAL;
+	mutex_lock(&lkst_mutex);
+	h = rcu_dereference_protected(lkst_handlers[desc->id],
+				      lockdep_is_held(&lkst_mutex));
+	if (h) {
+		strscpy(desc->name, h->name, sizeof(desc->name));
+		strscpy(desc->module, h->owner ? module_name(h->owner) : "",
+			sizeof(desc->module));
+	} else {
+		ret = -ENOENT;
+	}
+	mutex_unlock(&lkst_mutex);
+	return ret;
+}
+
+static void __init lkst_init_system_maskset(unsigned int id, const char *name,
+					    bool (*routed)(unsigned int event))
+{
+	struct lkst_maskset *ms = &lkst_masksets[id];
+	unsigned int event;
+
+	ms->in_use = true;
+	ms->system = true;
+	strscpy(ms->name, name, sizeof(ms->name));
+	for (event = 0; event < LKST_NR_EVENT_IDS; event++)
+		ms->handler[event] = routed(event) ? LKST_HANDLER_DEFAULT :
+						     LKST_HANDLER_NOTHING;
+}
+
+static bool __init lkst_route_none(unsigned int event)
+{
+	return false;
+}
+
+/* The primary events, as in LKST's RDEFAULT. */
+static bool __init lkst_route_primary(unsigned int event)
+{
+	if (!lkst_event_known(event))
+		return false;
+	switch (lkst_events_by_id[event]->category) {
+	case LKST_CAT_PROCESS:
+	case LKST_CAT_INTERRUPT:
+	case LKST_CAT_EXCEPTION:
+	case LKST_CAT_SYSCALL:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool __init lkst_route_all(unsigned int event)
+{
+	return lkst_event_known(event);
+}
+
+static unsigned int lkst_boot_maskset __initdata = LKST_MASKSET_RNOTHING;
+static unsigned int lkst_boot_bufsize __initdata = 256 << 10;
+
+static int __init lkst_set_boot_maskset(char *str)
+{
+	if (!strcmp(str, "rnothing"))
+		lkst_boot_maskset = LKST_MASKSET_RNOTHING;
+	else if (!strcmp(str, "rdefault"))
+		lkst_boot_maskset = LKST_MASKSET_RDEFAULT;
+	else if (!strcmp(str, "rall"))
+		lkst_boot_maskset = LKST_MASKSET_RALL;
+	else if (kstrtouint(str, 0, &lkst_boot_maskset) ||
+		 lkst_boot_maskset >= LKST_MASKSET_FIRST_USER)
+		pr_warn("lkst.maskset=%s: use rnothing, rdefault, rall or 0-2\n",
+			str);
+	if (lkst_boot_maskset >= LKST_MASKSET_FIRST_USER)
+		lkst_boot_maskset = LKST_MASKSET_RNOTHING;
+	return 1;
+}
+__setup("lkst.maskset=", lkst_set_boot_maskset);
+
+static int __init lkst_set_boot_bufsize(char *str)
+{
+	unsigned long long size = memparse(str, NULL);
+
+	if (size < LKST_BLOCK_MIN_SIZE || size > LKST_BLOCK_MAX_SIZE)
+		pr_warn("lkst.bufsize=%s: must be %u to %u bytes; using %u\n",
+			str, LKST_BLOCK_MIN_SIZE, LKST_BLOCK_MAX_SIZE,
+			lkst_boot_bufsize);
+	else
+		lkst_boot_bufsize = size;
+	return 1;
+}
+__setup("lkst.bufsize=", lkst_set_boot_bufsize);
+
+/* Early, so that tracing selected on the command line starts before init. */
+static int __init lkst_init(void)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < LKST_NR_EVENTS; i++)
+		lkst_events_by_id[lkst_event_table[i].id] = &lkst_event_table[i];
+	lkst_init_system_maskset(LKST_MASKSET_RNOTHING, "RNOTHING",
+				 lkst_route_none);
+	lkst_init_system_maskset(LKST_MASKSET_RDEFAULT, "RDEFAULT",
+				 lkst_route_primary);
+	lkst_init_system_maskset(LKST_MASKSET_RALL, "RALL", lkst_route_all);
+	RCU_INIT_POINTER(lkst_handlers[LKST_HANDLER_DEFAULT],
+			 &lkst_default_handler);
+	RCU_INIT_POINTER(lkst_handlers[LKST_HANDLER_NOTHING],
+			 &lkst_nothing_handler);
+	RCU_INIT_POINTER(lkst_active, &lkst_masksets[LKST_MASKSET_RNOTHING]);
+
+	ret = lkst_buffers_init(lkst_boot_bufsize);
+	if (ret) {
+		pr_err("cannot allocate buffers (%d); tracing stays off\n", ret);
+		return ret;
+	}
+
+	mutex_lock(&lkst_mutex);
+	rcu_assign_pointer(lkst_active, &lkst_masksets[lkst_boot_maskset]);
+	lkst_sync_keys();
+	mutex_unlock(&lkst_mutex);
+	pr_info("%u events, %u-byte records, %u KiB per CPU, maskset %s\n",
+		lkst_nr_events(), LKST_RECORD_SIZE, lkst_boot_bufsize >> 10,
+		lkst_masksets[lkst_boot_maskset].name);
+	return 0;
+}
+early_initcall(lkst_init);

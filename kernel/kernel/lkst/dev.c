@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /dev/lkst: the control and read interface used by lkm and lkbuf.
+ * Every command copies its argument in, lets the core validate it, and
+ * copies the result back; see uapi/linux/lkst_ioctl.h for the ABI.
+ */
+#include <linux/capability.h>
+#include <linux/fs.h>
+#include <linux/miscdevice.h>
+#include <linux/module.h>
+#include <linux/timekeeping.h>
+#include <linux/uaccess.h>
+#include "internal.h"
+
+static int lkst_dev_open(struct inode *inode, struct file *file)
+{
+	return capable(CAP_SYS_ADMIN) ? 0 : -EPERM;
+}
+
+static long lkst_get_version(void __user *arg)
+{
+	struct lkst_version v = {
+		.abi_version = LKST_ABI_VERSION,
+		.record_size = sizeof(struct lkst_record),
+		.nr_event_ids = LKST_NR_EVENT_IDS,
+		.nr_events = lkst_nr_events(),
+		.nr_cpu_ids = nr_cpu_ids,
+		.active_maskset = lkst_active_maskset_id(),
+		.clock = LKST_CLOCK_MONOTONIC,
+	};
+
+	return copy_to_user(arg, &v, sizeof(v)) ? -EFAULT : 0;
+}
+
+static long lkst_clock_anchor(void __user *arg)
+{
+	struct lkst_clock_anchor a;
+
+	a.trace_ns = ktime_get_mono_fast_ns();
+	a.realtime_ns = ktime_get_real_ns();
+	return copy_to_user(arg, &a, sizeof(a)) ? -EFAULT : 0;
+}
+
+/* Commands taking a struct: copy in, run @op, copy back if @out. */
+#define LKST_STRUCT_CMD(type, op, out)					\
+	({								\
+		type *_s = kmalloc(sizeof(type), GFP_KERNEL);		\
+		long _ret;						\
+									\
+		if (!_s)						\
+			_ret = -ENOMEM;					\
+		else if (copy_from_user(_s, argp, sizeof(type)))	\
+			_ret = -EFAULT;					\
+		else							\
+			_ret = op(_s);					\
+		if (!_ret && (out) &&					\
+		    copy_to_user(argp, _s, sizeof(type)))		\
+			_ret = -EFAULT;					\
+		kfree(_s);						\
+		_ret;							\
+	})
+
+static long lkst_u32_cmd(void __user *argp, int (*op)(unsigned int))
+{
+	u32 id;
+
+	if (get_user(id, (u32 __user *)argp))
+		return -EFAULT;
+	return op(id);
+}
+
+static long lkst_dev_ioctl(struct file *file, unsigned int cmd,
+			   unsigned long arg)
+{
+	void __user *argp = (void __user *)arg;
+
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+
+	switch (cmd) {
+	case LKST_IOC_GET_VERSION:
+		return lkst_get_version(argp);
+	case LKST_IOC_CLOCK_ANCHOR:
+		return lkst_clock_anchor(argp);
+	case LKST_IOC_MASKSET_READ:
+		return LKST_STRUCT_CMD(struct lkst_maskset_desc,
+				       lkst_maskset_read, true);
+	case LKST_IOC_MASKSET_WRITE:
+		return LKST_STRUCT_CMD(struct lkst_maskset_desc,
+				       lkst_maskset_write, false);
+	case LKST_IOC_MASKSET_CONFIG:
+		return LKST_STRUCT_CMD(struct lkst_maskset_entry,
+				       lkst_maskset_config, false);
+	case LKST_IOC_MASKSET_SET:
+		return lkst_u32_cmd(argp, lkst_maskset_select);
+	case LKST_IOC_MASKSET_DELETE:
+		return lkst_u32_cmd(argp, lkst_maskset_delete);
+	case LKST_IOC_HANDLER_INFO:
+		return LKST_STRUCT_CMD(struct lkst_handler_desc,
+				       lkst_handler_info, true);
+	case LKST_IOC_CPU_INFO:
+		return LKST_STRUCT_CMD(struct lkst_cpu_info,
+				       lkst_cpu_info, true);
+	case LKST_IOC_BLOCK_INFO:
+		return LKST_STRUCT_CMD(struct lkst_block_info,
+				       lkst_block_info, true);
+	case LKST_IOC_BLOCK_READ:
+		return LKST_STRUCT_CMD(struct lkst_block_read,
+				       lkst_block_read, true);
+	case LKST_IOC_BLOCK_CREATE:
+		return LKST_STRUCT_CMD(struct lkst_block_create,
+				       lkst_block_create, true);
+	case LKST_IOC_BLOCK_LINK:
+		return LKST_STRUCT_CMD(struct lkst_block_link,
+				       lkst_block_link, false);
+	case LKST_IOC_BLOCK_DELETE:
+		return LKST_STRUCT_CMD(struct lkst_block_link,
+				       lkst_block_delete, false);
+	case LKST_IOC_BLOCK_JUMP:
+		return LKST_STRUCT_CMD(struct lkst_block_link,
+				       lkst_block_jump, false);
+	default:
+		return -ENOTTY;
+	}
+}
+
+static const struct file_operations lkst_dev_fops = {
+	.owner = THIS_MODULE,
+	.open = lkst_dev_open,
+	.unlocked_ioctl = lkst_dev_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+};
+
+static struct miscdevice lkst_miscdev = {
+	.minor = MISC_DYNAMIC_MINOR,
+	.name = "lkst",
+	.fops = &lkst_dev_fops,
+	.mode = 0600,
+};
+
+static int __init lkst_dev_init(void)
+{
+	return misc_register(&lkst_miscdev);
+}
+device_initcall(lkst_dev_init);

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* lkst internals shared by the core, the buffers, the device and KUnit. */
+#ifndef _LKST_INTERNAL_H
+#define _LKST_INTERNAL_H
+
+#include <linux/lkst.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include "lkst_buf.h"
+
+struct lkst_maskset {
+	bool in_use;
+	bool system;
+	char name[LKST_NAME_LEN];
+	u8 handler[LKST_NR_EVENT_IDS];
+};
+
+/* Serializes every control operation: masksets, handlers, blocks. */
+extern struct mutex lkst_mutex;
+
+DECLARE_PER_CPU(struct lkst_cpu_buffer, lkst_cpu_buffers);
+
+bool lkst_event_known(unsigned int event);
+unsigned int lkst_nr_events(void);
+unsigned int lkst_active_maskset_id(void);
+
+int lkst_maskset_read(struct lkst_maskset_desc *desc);
+int lkst_maskset_write(const struct lkst_maskset_desc *desc);
+int lkst_maskset_config(const struct lkst_maskset_entry *entry);
+int lkst_maskset_select(unsigned int id);
+int lkst_maskset_delete(unsigned int id);
+int lkst_handler_info(struct lkst_handler_desc *desc);
+
+int lkst_buffers_init(unsigned int block_size);
+int lkst_cpu_info(struct lkst_cpu_info *info);
+int lkst_block_info(struct lkst_block_info *info);
+int lkst_block_read(struct lkst_block_read *req);
+int lkst_block_create(struct lkst_block_create *req);
+int lkst_block_link(const struct lkst_block_link *req);
+int lkst_block_delete(const struct lkst_block_link *req);
+int lkst_block_jump(const struct lkst_block_link *req);
+
+#endif /* _LKST_INTERNAL_H */

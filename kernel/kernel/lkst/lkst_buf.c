@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lkst per-CPU buffers: the lockless write path and the reader's copy.
+ *
+ * A record's time_ns is its commit word (see uapi/linux/lkst_record.h):
+ * a writer first claims the slot by swapping its time for LKST_TIME_BUSY,
+ * then fills the other words, then stores the timestamp.  A reader that
+ * sees the same committed time before and after copying the other words
+ * has a whole record.
+ */
+#include "lkst_buf.h"
+
+#define LKST_RECORD_WORDS (sizeof(struct lkst_record) / sizeof(u64))
+
+/*
+ * Claim the next slot of this CPU's buffer.  Returns NULL, counting a drop,
+ * when there is no block or when the slot is still owned by a writer this
+ * one interrupted (a nested context wrote a whole block meanwhile): its
+ * record is left intact instead of being overwritten half-way.
+ */
+struct lkst_record *lkst_buf_reserve(struct lkst_cpu_buffer *cb)
+{
+	struct lkst_block *blk, *next_blk;
+	struct lkst_record *rec;
+	u64 old, seen;
+	u32 id, slot, next;
+
+	old = local64_read(&cb->pos);
+	for (;;) {
+		id = lkst_pos_block(old);
+		slot = lkst_pos_slot(old);
+		blk = id < LKST_MAX_BLOCKS ?
+			rcu_dereference_sched(cb->blocks[id]) : NULL;
+		if (unlikely(!blk))
+			goto drop;
+		if (slot >= blk->nr_slots) {
+			next = READ_ONCE(blk->next);
+			next_blk = next < LKST_MAX_BLOCKS ?
+				rcu_dereference_sched(cb->blocks[next]) : NULL;
+			if (next_blk) {
+				blk = next_blk;
+				id = next;
+			}
+			slot = 0;
+		}
+		seen = local64_cmpxchg(&cb->pos, old, lkst_make_pos(id, slot + 1));
+		if (likely(seen == old))
+			break;
+		old = seen;	/* a nested writer moved on first */
+	}
+
+	rec = &blk->records[slot];
+	old = READ_ONCE(rec->time_ns);
+	if (unlikely(old == LKST_TIME_BUSY) ||
+	    unlikely(cmpxchg_local(&rec->time_ns, old, LKST_TIME_BUSY) != old))
+		goto drop;
+	smp_wmb();	/* BUSY is seen before any word of the new content */
+	if (old)
+		local64_inc(&cb->overwritten);
+	return rec;
+drop:
+	local64_inc(&cb->dropped);
+	return NULL;
+}
+
+/* Fill a claimed slot with @content and publish it with @time_ns. */
+void lkst_buf_commit(struct lkst_cpu_buffer *cb, struct lkst_record *rec,
+		     const struct lkst_record *content, u64 time_ns)
+{
+	const u64 *src = (const u64 *)content;
+	u64 *dst = (u64 *)rec;
+	unsigned int i;
+
+	for (i = 1; i < LKST_RECORD_WORDS; i++)
+		WRITE_ONCE(dst[i], src[i]);
+	if (unlikely(!time_ns || time_ns == LKST_TIME_BUSY))
+		time_ns = 1;	/* keep the commit word meaningful */
+	smp_wmb();	/* content before the commit */
+	WRITE_ONCE(rec->time_ns, time_ns);
+	local64_inc(&cb->written);
+}
+
+/*
+ * Copy one slot if it holds a committed record; false when it is empty,
+ * being written, or was rewritten during the copy.
+ */
+bool lkst_buf_copy_record(const struct lkst_record *slot,
+			  struct lkst_record *out)
+{
+	const u64 *src = (const u64 *)slot;
+	u64 *dst = (u64 *)out;
+	u64 before, after;
+	unsigned int i;
+
+	before = READ_ONCE(slot->time_ns);
+	if (!before || before == LKST_TIME_BUSY)
+		return false;
+	smp_rmb();	/* the commit word before the content it covers */
+	for (i = 1; i < LKST_RECORD_WORDS; i++)
+		dst[i] = READ_ONCE(src[i]);
+	smp_rmb();	/* the content before the commit word read again */
+	after = READ_ONCE(slot->time_ns);
+	if (after != before)
+		return false;
+	out->time_ns = before;
+	return true;
+}
+
+/*
+ * Where a reader should start to get a block's records oldest first: the
+ * slot the writer fills next if it is in this block, else slot 0.
+ */
+u32 lkst_buf_oldest_slot(struct lkst_cpu_buffer *cb,
+			 const struct lkst_block *blk)
+{
+	u64 pos = local64_read(&cb->pos);
+	u32 slot = lkst_pos_slot(pos);
+
+	if (lkst_pos_block(pos) != blk->id || slot >= blk->nr_slots)
+		return 0;
+	return slot;
+}
+
+/* Make @block current from its first slot; run on the owning CPU. */
+void lkst_buf_jump(struct lkst_cpu_buffer *cb, u32 block)
+{
+	u64 old = local64_read(&cb->pos), seen;
+
+	for (;;) {
+		seen = local64_cmpxchg(&cb->pos, old, lkst_make_pos(block, 0));
+		if (seen == old)
+			return;
+		old = seen;
+	}
+}

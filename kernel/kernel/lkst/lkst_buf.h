@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lkst per-CPU buffers: fixed-size blocks of records, each block with an
+ * optional next block.  This file and lkst_buf.c build in the kernel and,
+ * with tests/host/lkst_host_compat.h, on the host, so the lockless write
+ * path can be stress-tested with threads and signals under sanitizers.
+ *
+ * Writer rules: only the CPU that owns a buffer writes to it (hooks run
+ * with preemption off), but an IRQ or NMI may interrupt a writer and write
+ * into the same buffer.  Therefore every change of the write position and
+ * every claim of a slot is a single local compare-and-exchange.
+ */
+#ifndef _LKST_BUF_H
+#define _LKST_BUF_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#include <linux/rcupdate.h>
+#include <asm/local64.h>
+#include <uapi/linux/lkst_record.h>
+#include <uapi/linux/lkst_ioctl.h>
+#else
+#include "lkst_host_compat.h"
+#include <linux/lkst_record.h>
+#include <linux/lkst_ioctl.h>
+#endif
+
+struct lkst_block {
+	u32 id;
+	u32 nr_slots;
+	u32 next;			/* LKST_NO_NEXT: wrap onto itself */
+	struct lkst_record *records;
+};
+
+/*
+ * pos packs the current block ID (high 32 bits) and the next slot to
+ * claim in it (low 32 bits), so that moving to the next block and claiming
+ * a slot there is one atomic step.
+ */
+struct lkst_cpu_buffer {
+	local64_t pos;
+	local64_t written;
+	local64_t overwritten;
+	local64_t dropped;
+	struct lkst_block __rcu *blocks[LKST_MAX_BLOCKS];
+};
+
+static inline u32 lkst_pos_block(u64 pos)
+{
+	return pos >> 32;
+}
+
+static inline u32 lkst_pos_slot(u64 pos)
+{
+	return (u32)pos;
+}
+
+static inline u64 lkst_make_pos(u32 block, u32 slot)
+{
+	return (u64)block << 32 | slot;
+}
+
+struct lkst_record *lkst_buf_reserve(struct lkst_cpu_buffer *cb);
+void lkst_buf_commit(struct lkst_cpu_buffer *cb, struct lkst_record *rec,
+		     const struct lkst_record *content, u64 time_ns);
+bool lkst_buf_copy_record(const struct lkst_record *slot,
+			  struct lkst_record *out);
+u32 lkst_buf_oldest_slot(struct lkst_cpu_buffer *cb,
+			 const struct lkst_block *blk);
+void lkst_buf_jump(struct lkst_cpu_buffer *cb, u32 block);
+
+#endif /* _LKST_BUF_H */

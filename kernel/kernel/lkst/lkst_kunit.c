@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for lkst: the block write path on private buffers, and
+ * maskset and handler management on the live tables (each test puts the
+ * active maskset back as it found it).
+ */
+#include <kunit/test.h>
+#include <linux/slab.h>
+#include <linux/vmalloc.h>
+#include "internal.h"
+
+#define TEST_MASKSET	(LKST_MAX_MASKSETS - 1)
+
+static struct lkst_block *test_block(struct kunit *test, u32 id, u32 slots,
+				     u32 next)
+{
+	struct lkst_block *blk = kunit_kzalloc(test, sizeof(*blk), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, blk);
+	blk->records = kunit_kcalloc(test, slots, sizeof(struct lkst_record),
+				     GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, blk->records);
+	blk->id = id;
+	blk->nr_slots = slots;
+	blk->next = next;
+	return blk;
+}
+
+static struct lkst_cpu_buffer *test_buffer(struct kunit *test)
+{
+	struct lkst_cpu_buffer *cb = kunit_kzalloc(test, sizeof(*cb),
+						   GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, cb);
+	return cb;
+}
+
+/* Write one record whose first argument is @seq. */
+static bool test_write(struct lkst_cpu_buffer *cb, u64 seq)
+{
+	struct lkst_record content = { .pid = 42, .event = 1 };
+	struct lkst_record *rec;
+
+	content.arg[0] = seq;
+	rcu_read_lock_sched();
+	rec = lkst_buf_reserve(cb);
+	if (rec)
+		lkst_buf_commit(cb, rec, &content, 1000 + seq);
+	rcu_read_unlock_sched();
+	return rec;
+}
+
+static void lkst_buf_fills_in_order(struct kunit *test)
+{
+	struct lkst_cpu_buffer *cb = test_buffer(test);
+	struct lkst_block *blk = test_block(test, 0, 8, LKST_NO_NEXT);
+	struct lkst_record out;
+	u64 seq;
+
+	RCU_INIT_POINTER(cb->blocks[0], blk);
+	for (seq = 0; seq < 5; seq++)
+		KUNIT_ASSERT_TRUE(test, test_write(cb, seq));
+	for (seq = 0; seq < 5; seq++) {
+		KUNIT_ASSERT_TRUE(test, lkst_buf_copy_record(&blk->records[seq],
+							     &out));
+		KUNIT_EXPECT_EQ(test, out.arg[0], seq);
+		KUNIT_EXPECT_EQ(test, out.time_ns, 1000 + seq);
+		KUNIT_EXPECT_EQ(test, out.pid, 42);
+	}
+	KUNIT_EXPECT_FALSE(test, lkst_buf_copy_record(&blk->records[5], &out));
+	KUNIT_EXPECT_EQ(test, local64_read(&cb->written), 5);
+	KUNIT_EXPECT_EQ(test, local64_read(&cb->overwritten), 0);
+}
+
+static void lkst_buf_wraps_keeping_newest(struct kunit *test)
+{
+	struct lkst_cpu_buffer *cb = test_buffer(test);
+	struct lkst_block *blk = test_block(test, 0, 8, LKST_NO_NEXT);
+	struct lkst_record out;
+	u32 start, i;
+	u64 seq;
+
+	RCU_INIT_POINTER(cb->blocks[0], blk);
+	for (seq = 0; seq < 20; seq++)
+		KUNIT_ASSERT_TRUE(test, test_write(cb, seq));
+	KUNIT_EXPECT_EQ(test, local64_read(&cb->overwritten), 12);
+	start = lkst_buf_oldest_slot(cb, blk);
+	KUNIT_EXPECT_EQ(test, start, 4);
+	for (i = 0; i < 8; i++) {
+		KUNIT_ASSERT_TRUE(test, lkst_buf_copy_record(
+			&blk->records[(start + i) % 8], &out));
+		KUNIT_EXPECT_EQ(test, out.arg[0], 12 + i);
+	}
+}
+
+static void lkst_buf_follows_links(struct kunit *test)
+{
+	struct lkst_cpu_buffer *cb = test_buffer(test);
+	struct lkst_block *a = test_block(test, 0, 4, 1);
+	struct lkst_block *b = test_block(test, 1, 4, LKST_NO_NEXT);
+	struct lkst_record out;
+	u64 seq;
+
+	RCU_INIT_POINTER(cb->blocks[0], a);
+	RCU_INIT_POINTER(cb->blocks[1], b);
+	for (seq = 0; seq < 10; seq++)
+		KUNIT_ASSERT_TRUE(test, test_write(cb, seq));
+	/* a holds 0-3, b held 4-7 and, wrapping onto itself, now 8 and 9 */
+	KUNIT_ASSERT_TRUE(test, lkst_buf_copy_record(&a->records[3], &out));
+	KUNIT_EXPECT_EQ(test, out.arg[0], 3);
+	KUNIT_ASSERT_TRUE(test, lkst_buf_copy_record(&b->records[1], &out));
+	KUNIT_EXPECT_EQ(test, out.arg[0], 9);
+	KUNIT_ASSERT_TRUE(test, lkst_buf_copy_record(&b->records[2], &out));
+	KUNIT_EXPECT_EQ(test, out.arg[0], 6);
+	KUNIT_EXPECT_EQ(test, lkst_pos_block(local64_read(&cb->pos)), 1);
+	KUNIT_EXPECT_EQ(test, local64_read(&cb->overwritten), 2);
+}
+
+static void lkst_buf_never_takes_busy_slot(struct kunit *test)
+{
+	struct lkst_cpu_buffer *cb = test_buffer(test);
+	struct lkst_block *blk = test_block(test, 0, 4, LKST_NO_NEXT);
+	struct lkst_record content = { .event = 2 }, out, *held;
+
+	RCU_INIT_POINTER(cb->blocks[0], blk);
+	rcu_read_lock_sched();
+	held = lkst_buf_reserve(cb);	/* an interrupted writer's slot */
+	rcu_read_unlock_sched();
+	KUNIT_ASSERT_PTR_EQ(test, held, &blk->records[0]);
+	KUNIT_EXPECT_FALSE(test, lkst_buf_copy_record(held, &out));
+	lkst_buf_jump(cb, 0);		/* make the next writer land on it */
+	KUNIT_EXPECT_FALSE(test, test_write(cb, 7));
+	KUNIT_EXPECT_EQ(test, local64_read(&cb->dropped), 1);
+	lkst_buf_commit(cb, held, &content, 5);
+	KUNIT_ASSERT_TRUE(test, lkst_buf_copy_record(held, &out));
+	KUNIT_EXPECT_EQ(test, out.event, 2);
+	KUNIT_EXPECT_EQ(test, out.time_ns, 5);
+}
+
+static void lkst_buf_drops_without_block(struct kunit *test)
+{
+	struct lkst_cpu_buffer *cb = test_buffer(test);
+
+	KUNIT_EXPECT_FALSE(test, test_write(cb, 1));
+	KUNIT_EXPECT_EQ(test, local64_read(&cb->dropped), 1);
+	KUNIT_EXPECT_EQ(test, local64_read(&cb->written), 0);
+}
+
+static struct kunit_case lkst_buf_cases[] = {
+	KUNIT_CASE(lkst_buf_fills_in_order),
+	KUNIT_CASE(lkst_buf_wraps_keeping_newest),
+	KUNIT_CASE(lkst_buf_follows_links),
+	KUNIT_CASE(lkst_buf_never_takes_busy_slot),
+	KUNIT_CASE(lkst_buf_drops_without_block),
+	{}
+};
+
+static struct kunit_suite lkst_buf_suite = {
+	.name = "lkst_buffer",
+	.test_cases = lkst_buf_cases,
+};
+
+static unsigned int saved_active;
+
+static int lkst_ms_test_init(struct kunit *test)
+{
+	saved_active = lkst_active_maskset_id();
+	return 0;
+}
+
+static void lkst_ms_test_exit(struct kunit *test)
+{
+	lkst_maskset_select(saved_active);
+	lkst_maskset_delete(TEST_MASKSET);
+}
+
+static void test_desc_fill(struct lkst_maskset_desc *desc, unsigned int id,
+			   u8 handler)
+{
+	memset(desc, 0, sizeof(*desc));
+	desc->id = id;
+	strscpy(desc->name, "kunit", sizeof(desc->name));
+	memset(desc->handler, LKST_HANDLER_NOTHING, sizeof(desc->handler));
+	desc->handler[LKST_EV_PROCESS_CONTEXTSWITCH] = handler;
+}
+
+static void lkst_ms_system_read_only(struct kunit *test)
+{
+	struct lkst_maskset_entry entry = {
+		.event = LKST_EV_SYSCALL_ENTRY,
+		.handler = LKST_HANDLER_DEFAULT,
+	};
+	struct lkst_maskset_desc *desc;
+	unsigned int id;
+
+	desc = kunit_kzalloc(test, sizeof(*desc), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, desc);
+	for (id = 0; id < LKST_MASKSET_FIRST_USER; id++) {
+		test_desc_fill(desc, id, LKST_HANDLER_DEFAULT);
+		KUNIT_EXPECT_EQ(test, lkst_maskset_write(desc), -EROFS);
+		entry.id = id;
+		KUNIT_EXPECT_EQ(test, lkst_maskset_config(&entry), -EROFS);
+		KUNIT_EXPECT_EQ(test, lkst_maskset_delete(id), -EROFS);
+	}
+	desc->id = LKST_MASKSET_RDEFAULT;
+	KUNIT_ASSERT_EQ(test, lkst_maskset_read(desc), 0);
+	KUNIT_EXPECT_TRUE(test, desc->flags & LKST_MS_SYSTEM);
+	KUNIT_EXPECT_EQ(test, desc->handler[LKST_EV_SYSCALL_ENTRY],
+			LKST_HANDLER_DEFAULT);
+	KUNIT_EXPECT_EQ(test, desc->handler[LKST_EV_PROCESS_WAKEUP],
+			LKST_HANDLER_DEFAULT);
+	desc->id = LKST_MASKSET_RNOTHING;
+	KUNIT_ASSERT_EQ(test, lkst_maskset_read(desc), 0);
+	KUNIT_EXPECT_EQ(test, desc->handler[LKST_EV_SYSCALL_ENTRY],
+			LKST_HANDLER_NOTHING);
+}
+
+static void lkst_ms_validates_routes(struct kunit *test)
+{
+	struct lkst_maskset_entry entry = { .id = TEST_MASKSET };
+	struct lkst_maskset_desc *desc;
+
+	desc = kunit_kzalloc(test, sizeof(*desc), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, desc);
+	test_desc_fill(desc, TEST_MASKSET, 77);	/* no such handler */
+	KUNIT_EXPECT_EQ(test, lkst_maskset_write(desc), -ENOENT);
+	test_desc_fill(desc, TEST_MASKSET, 0);
+	KUNIT_EXPECT_EQ(test, lkst_maskset_write(desc), -EINVAL);
+	test_desc_fill(desc, TEST_MASKSET, LKST_HANDLER_DEFAULT);
+	desc->handler[0xff] = LKST_HANDLER_DEFAULT;	/* not an event */
+	KUNIT_EXPECT_EQ(test, lkst_maskset_write(desc), -EINVAL);
+	desc->id = LKST_MAX_MASKSETS;
+	KUNIT_EXPECT_EQ(test, lkst_maskset_write(desc), -EINVAL);
+
+	test_desc_fill(desc, TEST_MASKSET, LKST_HANDLER_DEFAULT);
+	KUNIT_ASSERT_EQ(test, lkst_maskset_write(desc), 0);
+	entry.event = LKST_NR_EVENT_IDS;
+	entry.handler = LKST_HANDLER_DEFAULT;
+	KUNIT_EXPECT_EQ(test, lkst_maskset_config(&entry), -EINVAL);
+	entry.event = LKST_EV_PROCESS_WAKEUP;
+	entry.handler = LKST_MAX_HANDLERS;
+	KUNIT_EXPECT_EQ(test, lkst_maskset_config(&entry), -EINVAL);
+	entry.handler = LKST_HANDLER_DEFAULT;
+	KUNIT_EXPECT_EQ(test, lkst_maskset_config(&entry), 0);
+
+	memset(desc, 0, sizeof(*desc));
+	desc->id = TEST_MASKSET;
+	KUNIT_ASSERT_EQ(test, lkst_maskset_read(desc), 0);
+	KUNIT_EXPECT_STREQ(test, desc->name, "kunit");
+	KUNIT_EXPECT_EQ(test, desc->handler[LKST_EV_PROCESS_WAKEUP],
+			LKST_HANDLER_DEFAULT);
+	KUNIT_EXPECT_EQ(test, desc->handler[LKST_EV_SYSCALL_EXIT],
+			LKST_HANDLER_NOTHING);
+}
+
+static void lkst_ms_select_drives_keys(struct kunit *test)
+{
+	struct lkst_maskset_desc *desc;
+
+	desc = kunit_kzalloc(test, sizeof(*desc), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, desc);
+	test_desc_fill(desc, TEST_MASKSET, LKST_HANDLER_DEFAULT);
+	KUNIT_ASSERT_EQ(test, lkst_maskset_write(desc), 0);
+	KUNIT_ASSERT_EQ(test, lkst_maskset_select(TEST_MASKSET), 0);
+	KUNIT_EXPECT_EQ(test, lkst_active_maskset_id(), TEST_MASKSET);
+	KUNIT_EXPECT_TRUE(test, static_key_enabled(
+		&lkst_event_keys[LKST_EV_PROCESS_CONTEXTSWITCH]));
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(
+		&lkst_event_keys[LKST_EV_SYSCALL_EXIT]));
+	KUNIT_EXPECT_EQ(test, lkst_maskset_delete(TEST_MASKSET), -EBUSY);
+
+	KUNIT_ASSERT_EQ(test, lkst_maskset_select(LKST_MASKSET_RNOTHING), 0);
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(
+		&lkst_event_keys[LKST_EV_PROCESS_CONTEXTSWITCH]));
+	KUNIT_EXPECT_EQ(test, lkst_maskset_delete(TEST_MASKSET), 0);
+	KUNIT_EXPECT_EQ(test, lkst_maskset_select(TEST_MASKSET), -ENOENT);
+	KUNIT_EXPECT_EQ(test, lkst_maskset_select(LKST_MAX_MASKSETS), -EINVAL);
+}
+
+static atomic_t test_handler_calls;
+
+static void test_handle(struct lkst_handler *h, unsigned int event,
+			const u64 args[LKST_NR_ARGS])
+{
+	if (event == LKST_EV_PROCESS_CONTEXTSWITCH && args[0] == 0x1234)
+		atomic_inc(&test_handler_calls);
+}
+
+static void lkst_ms_handler_lifecycle(struct kunit *test)
+{
+	struct lkst_handler handler = { .name = "kunit", .handle = test_handle };
+	struct lkst_handler_desc info = { 0 };
+	struct lkst_maskset_desc *desc;
+
+	desc = kunit_kzalloc(test, sizeof(*desc), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, desc);
+	KUNIT_ASSERT_EQ(test, lkst_handler_register(&handler), 0);
+	KUNIT_EXPECT_GT(test, handler.id, LKST_HANDLER_DEFAULT);
+	KUNIT_EXPECT_LT(test, handler.id, LKST_HANDLER_NOTHING);
+	info.id = handler.id;
+	KUNIT_ASSERT_EQ(test, lkst_handler_info(&info), 0);
+	KUNIT_EXPECT_STREQ(test, info.name, "kunit");
+
+	test_desc_fill(desc, TEST_MASKSET, handler.id);
+	KUNIT_ASSERT_EQ(test, lkst_maskset_write(desc), 0);
+	KUNIT_ASSERT_EQ(test, lkst_maskset_select(TEST_MASKSET), 0);
+	atomic_set(&test_handler_calls, 0);
+	lkst_hook_dispatch(LKST_EV_PROCESS_CONTEXTSWITCH, 0x1234, 0, 0, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&test_handler_calls), 1);
+
+	/* Unregistered while routed: no call, and its key goes off. */
+	lkst_handler_unregister(&handler);
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(
+		&lkst_event_keys[LKST_EV_PROCESS_CONTEXTSWITCH]));
+	lkst_hook_dispatch(LKST_EV_PROCESS_CONTEXTSWITCH, 0x1234, 0, 0, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&test_handler_calls), 1);
+	KUNIT_EXPECT_EQ(test, lkst_handler_info(&info), -ENOENT);
+}
+
+static struct kunit_case lkst_ms_cases[] = {
+	KUNIT_CASE(lkst_ms_system_read_only),
+	KUNIT_CASE(lkst_ms_validates_routes),
+	KUNIT_CASE(lkst_ms_select_drives_keys),
+	KUNIT_CASE(lkst_ms_handler_lifecycle),
+	{}
+};
+
+static struct kunit_suite lkst_ms_suite = {
+	.name = "lkst_maskset",
+	.init = lkst_ms_test_init,
+	.exit = lkst_ms_test_exit,
+	.test_cases = lkst_ms_cases,
+};
+
+kunit_test_suites(&lkst_buf_suite, &lkst_ms_suite);
+
+MODULE_DESCRIPTION("KUnit tests for the lkst kernel state tracer");
+MODULE_LICENSE("GPL");

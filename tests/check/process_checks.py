@@ -1,0 +1,45 @@
+"""Process-trace assertions shared by the demo and scenario (a)."""
+from lkstcheck import (EV_CONTEXTSWITCH, EV_WAKEUP, TASK_DEAD,
+                       TASK_INTERRUPTIBLE, TASK_RUNNING, check, events)
+
+
+def check_process_trace(rows, roles):
+    switches = events(rows, EV_CONTEXTSWITCH)
+    wakeups = events(rows, EV_WAKEUP)
+    check(len(switches) > 50, f"only {len(switches)} context switches")
+    check(len(wakeups) > 20, f"only {len(wakeups)} wakeups")
+    for r in switches:
+        if not check(r["pid"] == r["arg1"],
+                     f"switch record pid {r['pid']} is not prev pid {r['arg1']}"):
+            break
+
+    for role, pid in roles.items():
+        ins = [r for r in switches if r["arg2"] == pid]
+        outs = [r for r in switches if r["arg1"] == pid]
+        check(ins, f"{role} ({pid}) never switched in")
+        check(outs, f"{role} ({pid}) never switched out")
+        woken = [r for r in wakeups if r["arg1"] == pid]
+        if role.startswith(("lkw-sleep", "lkw-reader")):
+            blocked = [r for r in outs if r["arg3"] & TASK_INTERRUPTIBLE]
+            check(blocked, f"{role} ({pid}) never left the CPU sleeping")
+            check(len(woken) >= 3, f"{role} ({pid}) woken {len(woken)} times")
+            check(all(w["arg2"] & TASK_INTERRUPTIBLE for w in woken),
+                  f"{role} ({pid}) woken from a state other than sleeping")
+        if role.startswith("lkw-spin"):
+            states = {r["arg3"] for r in outs}
+            check(TASK_RUNNING in states,
+                  f"{role} ({pid}) was never preempted (states {states})")
+            check(states <= {TASK_RUNNING, TASK_DEAD},
+                  f"{role} ({pid}) left the CPU in states {states}")
+
+
+def check_comm_names(decoded_rows, roles):
+    """The next comm argument names each workload process."""
+    names = {}
+    for r in events(decoded_rows, EV_CONTEXTSWITCH):
+        names.setdefault(int(r["arg2"]), set()).add(r["arg5"])
+    for role, pid in roles.items():
+        if role == "lkw-writer":
+            continue  # renamed itself after being switched in as the parent
+        check(role in names.get(pid, set()),
+              f"{role} ({pid}) switched in under names {names.get(pid)}")

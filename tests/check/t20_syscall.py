@@ -1,0 +1,43 @@
+"""(b) Exactly the program's lseek and write calls, arguments and returns."""
+import os
+import sys
+
+from lkstcheck import (EBADF, EV_SYSCALL_ENTRY, EV_SYSCALL_EXIT, NR_LSEEK,
+                       NR_WRITE, check, done, events, read_csv, read_prog,
+                       signed64)
+
+d = sys.argv[1]
+pid, devnull = read_prog(os.path.join(d, "prog.txt"))
+rows = [r for r in read_csv(os.path.join(d, "trace.csv")) if r["pid"] == pid]
+entries = events(rows, EV_SYSCALL_ENTRY)
+exits = events(rows, EV_SYSCALL_EXIT)
+tag = 0x5eed0000
+
+lseek_in = [r for r in entries if r["arg1"] == NR_LSEEK]
+check(len(lseek_in) == 37, f"{len(lseek_in)} lseek entries, expected 37")
+check(all(r["arg2"] == 1234 and r["arg4"] == 0 for r in lseek_in),
+      "lseek entry with other fd or whence")
+check(sorted(r["arg3"] for r in lseek_in) == [tag + i for i in range(37)],
+      "lseek offsets are not TAG+0..36")
+lseek_out = [r for r in exits if r["arg1"] == NR_LSEEK]
+check(len(lseek_out) == 37, f"{len(lseek_out)} lseek exits, expected 37")
+check(all(signed64(r["arg2"]) == -EBADF for r in lseek_out),
+      "lseek exit not -EBADF")
+
+write_in = [r for r in entries if r["arg1"] == NR_WRITE and r["arg2"] == devnull]
+check(len(write_in) == 23, f"{len(write_in)} write entries to /dev/null, expected 23")
+check(sorted(r["arg4"] for r in write_in) == [777 + i for i in range(23)],
+      "write lengths are not 777..799")
+write_ret = sorted(signed64(r["arg2"]) for r in exits if r["arg1"] == NR_WRITE)
+check(all(n in write_ret for n in range(777, 800)),
+      "write exits do not return 777..799")
+
+# Each entry is followed by its exit before the next entry of the task.
+sequence = [(r["id"], r["arg1"]) for r in sorted(rows, key=lambda r: int(r["time"]))
+            if r["id"] in (EV_SYSCALL_ENTRY, EV_SYSCALL_EXIT)
+            and r["arg1"] in (NR_LSEEK, NR_WRITE)]
+pairs_ok = all(sequence[i][0] == EV_SYSCALL_ENTRY and
+               sequence[i + 1] == (EV_SYSCALL_EXIT, sequence[i][1])
+               for i in range(0, len(sequence) - 1, 2))
+check(pairs_ok and len(sequence) % 2 == 0, "entries and exits do not pair up in order")
+done()

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Feeds /dev/lkst bad input through every ioctl and checks that each is
+ * refused with the documented errno, then that an unprivileged process
+ * cannot use the device at all.  Prints one "ok"/"FAIL" line per check and
+ * exits with the number of failures.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <linux/lkst_ioctl.h>
+
+static int failures;
+
+static void expect(const char *what, int ret, int want_errno)
+{
+	int got = ret < 0 ? errno : 0;
+
+	if (got == want_errno) {
+		printf("ok   %s -> %s\n", what, want_errno ? strerror(got) : "0");
+	} else {
+		printf("FAIL %s -> %s, wanted %s\n", what,
+		       got ? strerror(got) : "success", strerror(want_errno));
+		failures++;
+	}
+}
+
+static void check_masksets(int fd)
+{
+	struct lkst_maskset_desc desc;
+	struct lkst_maskset_entry entry;
+	__u32 id;
+
+	memset(&desc, 0, sizeof(desc));
+	desc.id = LKST_MAX_MASKSETS;
+	expect("MASKSET_READ id 32", ioctl(fd, LKST_IOC_MASKSET_READ, &desc), EINVAL);
+	desc.id = 20;
+	expect("MASKSET_READ unused id", ioctl(fd, LKST_IOC_MASKSET_READ, &desc), ENOENT);
+
+	memset(&desc, 0, sizeof(desc));
+	memset(desc.handler, LKST_HANDLER_NOTHING, sizeof(desc.handler));
+	strcpy(desc.name, "bad");
+	desc.id = LKST_MASKSET_RALL;
+	expect("MASKSET_WRITE system", ioctl(fd, LKST_IOC_MASKSET_WRITE, &desc), EROFS);
+	desc.id = 20;
+	desc.flags = 1;
+	expect("MASKSET_WRITE flags", ioctl(fd, LKST_IOC_MASKSET_WRITE, &desc), EINVAL);
+	desc.flags = 0;
+	memset(desc.name, 'x', sizeof(desc.name));
+	expect("MASKSET_WRITE unterminated name", ioctl(fd, LKST_IOC_MASKSET_WRITE, &desc), EINVAL);
+	strcpy(desc.name, "bad");
+	desc.handler[0x01] = 0;
+	expect("MASKSET_WRITE handler 0", ioctl(fd, LKST_IOC_MASKSET_WRITE, &desc), EINVAL);
+	desc.handler[0x01] = 200;
+	expect("MASKSET_WRITE unregistered handler", ioctl(fd, LKST_IOC_MASKSET_WRITE, &desc), ENOENT);
+	desc.handler[0x01] = LKST_HANDLER_NOTHING;
+	desc.handler[0xff] = LKST_HANDLER_DEFAULT;
+	expect("MASKSET_WRITE non-event routed", ioctl(fd, LKST_IOC_MASKSET_WRITE, &desc), EINVAL);
+
+	memset(&entry, 0, sizeof(entry));
+	entry.id = 20;
+	entry.event = 1;
+	entry.handler = 1;
+	expect("MASKSET_CONFIG missing maskset", ioctl(fd, LKST_IOC_MASKSET_CONFIG, &entry), ENOENT);
+	entry.id = LKST_MASKSET_RNOTHING;
+	expect("MASKSET_CONFIG system", ioctl(fd, LKST_IOC_MASKSET_CONFIG, &entry), EROFS);
+	entry.id = 99;
+	expect("MASKSET_CONFIG id 99", ioctl(fd, LKST_IOC_MASKSET_CONFIG, &entry), EINVAL);
+
+	id = 99;
+	expect("MASKSET_SET id 99", ioctl(fd, LKST_IOC_MASKSET_SET, &id), EINVAL);
+	id = 20;
+	expect("MASKSET_SET unused", ioctl(fd, LKST_IOC_MASKSET_SET, &id), ENOENT);
+	id = LKST_MASKSET_RDEFAULT;
+	expect("MASKSET_DELETE system", ioctl(fd, LKST_IOC_MASKSET_DELETE, &id), EROFS);
+	id = 20;
+	expect("MASKSET_DELETE unused", ioctl(fd, LKST_IOC_MASKSET_DELETE, &id), ENOENT);
+}
+
+static void check_buffers(int fd)
+{
+	struct lkst_cpu_info cpu = { .cpu = 4096 };
+	struct lkst_block_info info = { 0 };
+	struct lkst_block_create create = { 0 };
+	struct lkst_block_link link = { 0 };
+	struct lkst_block_read rd = { 0 };
+
+	expect("CPU_INFO cpu 4096", ioctl(fd, LKST_IOC_CPU_INFO, &cpu), EINVAL);
+	info.block = LKST_MAX_BLOCKS;
+	expect("BLOCK_INFO block 64", ioctl(fd, LKST_IOC_BLOCK_INFO, &info), EINVAL);
+	info.block = 63;
+	expect("BLOCK_INFO missing block", ioctl(fd, LKST_IOC_BLOCK_INFO, &info), ENOENT);
+
+	create.size = 100;
+	create.next = LKST_NO_NEXT;
+	expect("BLOCK_CREATE size 100", ioctl(fd, LKST_IOC_BLOCK_CREATE, &create), EINVAL);
+	create.size = LKST_BLOCK_MAX_SIZE + 1;
+	expect("BLOCK_CREATE size too big", ioctl(fd, LKST_IOC_BLOCK_CREATE, &create), EINVAL);
+	create.size = 8192;
+	create.next = 63;
+	expect("BLOCK_CREATE next missing", ioctl(fd, LKST_IOC_BLOCK_CREATE, &create), ENOENT);
+	create.next = LKST_NO_NEXT;
+	create.cpu = 4096;
+	expect("BLOCK_CREATE cpu 4096", ioctl(fd, LKST_IOC_BLOCK_CREATE, &create), EINVAL);
+
+	link.block = 0;
+	link.next = 63;
+	expect("BLOCK_LINK to missing", ioctl(fd, LKST_IOC_BLOCK_LINK, &link), ENOENT);
+	link.next = LKST_NO_NEXT;
+	link.__pad = 1;
+	expect("BLOCK_LINK padding", ioctl(fd, LKST_IOC_BLOCK_LINK, &link), EINVAL);
+	link.__pad = 0;
+	link.next = 0;
+	link.block = 63;
+	expect("BLOCK_JUMP missing", ioctl(fd, LKST_IOC_BLOCK_JUMP, &link), ENOENT);
+	expect("BLOCK_DELETE missing", ioctl(fd, LKST_IOC_BLOCK_DELETE, &link), ENOENT);
+	link.block = 0;
+	expect("BLOCK_DELETE current block", ioctl(fd, LKST_IOC_BLOCK_DELETE, &link), EBUSY);
+
+	rd.block = 0;
+	rd.max_records = 16;
+	rd.records = 0x10;	/* unmapped */
+	expect("BLOCK_READ bad pointer", ioctl(fd, LKST_IOC_BLOCK_READ, &rd), EFAULT);
+	expect("BLOCK_READ bad argument pointer",
+	       ioctl(fd, LKST_IOC_BLOCK_READ, (void *)0x10), EFAULT);
+}
+
+static void check_unprivileged(void)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		if (setuid(65534))
+			_exit(3);
+		_exit(open(LKST_DEVICE, O_RDWR) < 0 && errno == EPERM ? 0 : 1);
+	}
+	waitpid(pid, &status, 0);
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		printf("ok   open as uid 65534 -> %s\n", strerror(EPERM));
+	} else {
+		printf("FAIL open as uid 65534 not refused with EPERM (status 0x%x)\n",
+		       status);
+		failures++;
+	}
+}
+
+int main(void)
+{
+	struct lkst_version v;
+	int fd = open(LKST_DEVICE, O_RDWR);
+
+	if (fd < 0) {
+		perror(LKST_DEVICE);
+		return 1;
+	}
+	expect("GET_VERSION", ioctl(fd, LKST_IOC_GET_VERSION, &v), 0);
+	if (v.abi_version != LKST_ABI_VERSION || v.record_size != sizeof(struct lkst_record)) {
+		printf("FAIL version %u record size %u\n", v.abi_version, v.record_size);
+		failures++;
+	}
+	expect("unknown command", ioctl(fd, _IO(LKST_IOC_MAGIC, 0x7f), 0), ENOTTY);
+	check_masksets(fd);
+	check_buffers(fd);
+	check_unprivileged();
+	printf("%d failures\n", failures);
+	return failures;
+}

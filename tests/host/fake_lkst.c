@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * LD_PRELOAD stand-in for /dev/lkst, so the device verbs of lkm and lkbuf
+ * can be tested on the host: masksets, handlers, two CPUs with blocks.
+ * State lives in the file named by $FAKE_LKST_STATE, so it persists
+ * across commands of one test.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define LKST_EVENT_TABLES
+#include <linux/lkst_ioctl.h>
+
+#define NR_CPUS 2
+
+struct fake_block {
+	int used;
+	__u32 size, next;
+	__u64 nr;			/* records in it */
+};
+
+struct fake_state {
+	int initialized;
+	__u32 active;
+	struct lkst_maskset_desc ms[LKST_MAX_MASKSETS];
+	int ms_used[LKST_MAX_MASKSETS];
+	struct fake_block blocks[NR_CPUS][LKST_MAX_BLOCKS];
+};
+
+static struct fake_state st;
+static int fake_fd = -1;
+
+static const char *state_path(void)
+{
+	const char *p = getenv("FAKE_LKST_STATE");
+
+	return p ? p : "/tmp/fake_lkst.state";
+}
+
+static void load(void)
+{
+	FILE *f = fopen(state_path(), "rb");
+
+	if (f) {
+		if (fread(&st, sizeof(st), 1, f) != 1)
+			memset(&st, 0, sizeof(st));
+		fclose(f);
+	}
+	if (st.initialized)
+		return;
+	memset(&st, 0, sizeof(st));
+	st.initialized = 1;
+	for (int i = 0; i < 3; i++) {
+		st.ms_used[i] = 1;
+		st.ms[i].id = i;
+		st.ms[i].flags = LKST_MS_SYSTEM;
+		memset(st.ms[i].handler, LKST_HANDLER_NOTHING, LKST_NR_EVENT_IDS);
+	}
+	strcpy(st.ms[0].name, "rnothing");
+	strcpy(st.ms[1].name, "rdefault");
+	strcpy(st.ms[2].name, "rall");
+	st.ms[1].handler[1] = st.ms[1].handler[2] = 1;
+	st.ms[2].handler[1] = st.ms[2].handler[2] = st.ms[2].handler[0x30] =
+		st.ms[2].handler[0x31] = 1;
+	st.blocks[0][0] = (struct fake_block){ 1, 4096, LKST_NO_NEXT, 3 };
+	st.blocks[1][0] = (struct fake_block){ 1, 8192, 1, 2 };
+	st.blocks[1][1] = (struct fake_block){ 1, 8192, 0, 0 };
+}
+
+static void save(void)
+{
+	FILE *f = fopen(state_path(), "wb");
+
+	fwrite(&st, sizeof(st), 1, f);
+	fclose(f);
+}
+
+static int handler_ok(unsigned int h)
+{
+	return h == 1 || h == 7 || h == LKST_HANDLER_NOTHING;
+}
+
+static int maskset_ioctl(unsigned long cmd, void *arg)
+{
+	struct lkst_maskset_desc *d = arg;
+	struct lkst_maskset_entry *e = arg;
+	__u32 id = *(__u32 *)arg;
+
+	if (id >= LKST_MAX_MASKSETS)
+		return EINVAL;
+	switch (cmd) {
+	case LKST_IOC_MASKSET_READ:
+		if (!st.ms_used[id])
+			return ENOENT;
+		*d = st.ms[id];
+		d->flags |= id == st.active ? LKST_MS_ACTIVE : 0;
+		return 0;
+	case LKST_IOC_MASKSET_WRITE:
+		if (id < 3)
+			return EROFS;
+		for (int i = 0; i < LKST_NR_EVENT_IDS; i++)
+			if (!handler_ok(d->handler[i]))
+				return EINVAL;
+		st.ms[id] = *d;
+		st.ms_used[id] = 1;
+		return 0;
+	case LKST_IOC_MASKSET_CONFIG:
+		if (id < 3)
+			return EROFS;
+		if (!st.ms_used[id])
+			return ENOENT;
+		if (e->event >= LKST_NR_EVENT_IDS || !handler_ok(e->handler))
+			return EINVAL;
+		st.ms[id].handler[e->event] = e->handler;
+		return 0;
+	case LKST_IOC_MASKSET_SET:
+		if (!st.ms_used[id])
+			return ENOENT;
+		st.active = id;
+		return 0;
+	case LKST_IOC_MASKSET_DELETE:
+		if (id < 3)
+			return EROFS;
+		if (!st.ms_used[id])
+			return ENOENT;
+		if (id == st.active)
+			return EBUSY;
+		st.ms_used[id] = 0;
+		return 0;
+	}
+	return ENOTTY;
+}
+
+static int block_ioctl(unsigned long cmd, void *arg)
+{
+	struct lkst_block_info *bi = arg;
+	struct lkst_block_read *br = arg;
+	struct lkst_block_create *bc = arg;
+	struct lkst_block_link *bl = arg;
+	__u32 cpu = *(__u32 *)arg;
+	struct fake_block *b;
+
+	if (cpu >= NR_CPUS)
+		return EINVAL;
+	switch (cmd) {
+	case LKST_IOC_BLOCK_CREATE:
+		for (int i = 0; i < LKST_MAX_BLOCKS; i++) {
+			if (st.blocks[cpu][i].used)
+				continue;
+			st.blocks[cpu][i] = (struct fake_block){ 1, bc->size, bc->next, 0 };
+			bc->block = i;
+			return 0;
+		}
+		return ENOSPC;
+	}
+	if (bi->block >= LKST_MAX_BLOCKS)
+		return EINVAL;
+	b = &st.blocks[cpu][bi->block];
+	if (!b->used)
+		return ENOENT;
+	switch (cmd) {
+	case LKST_IOC_BLOCK_INFO:
+		bi->size = b->size;
+		bi->nr_slots = b->size / 64;
+		bi->next = b->next;
+		return 0;
+	case LKST_IOC_BLOCK_READ: {
+		struct lkst_record *r = (void *)(unsigned long)br->records;
+
+		br->nr_records = b->nr < br->max_records ? b->nr : br->max_records;
+		for (__u32 i = 0; i < br->nr_records; i++) {
+			memset(&r[i], 0, sizeof(r[i]));
+			r[i].time_ns = 1000 * (i + 1) + cpu;
+			r[i].pid = 100 + i;
+			r[i].event = 0x31;
+			r[i].context = cpu;
+			r[i].arg[0] = i;
+			r[i].arg[1] = -(__s64)i;
+		}
+		return 0;
+	}
+	case LKST_IOC_BLOCK_LINK:
+		b->next = bl->next;
+		return 0;
+	case LKST_IOC_BLOCK_DELETE:
+		if (bl->block == 0)
+			return EBUSY;
+		b->used = 0;
+		return 0;
+	case LKST_IOC_BLOCK_JUMP:
+		return 0;
+	}
+	return ENOTTY;
+}
+
+static int fake_ioctl(unsigned long cmd, void *arg)
+{
+	switch (cmd) {
+	case LKST_IOC_GET_VERSION: {
+		struct lkst_version *v = arg;
+
+		*v = (struct lkst_version){ LKST_ABI_VERSION, 64, 256, LKST_NR_EVENTS,
+					    NR_CPUS, st.active, LKST_CLOCK_MONOTONIC, 0 };
+		return 0;
+	}
+	case LKST_IOC_CLOCK_ANCHOR:
+		((struct lkst_clock_anchor *)arg)->trace_ns = 5;
+		((struct lkst_clock_anchor *)arg)->realtime_ns = 6;
+		return 0;
+	case LKST_IOC_HANDLER_INFO: {
+		struct lkst_handler_desc *h = arg;
+
+		if (h->id == 1)
+			strcpy(h->name, "default");
+		else if (h->id == 7) {
+			strcpy(h->name, "counter");
+			strcpy(h->module, "lkst_counter");
+		} else
+			return ENOENT;
+		return 0;
+	}
+	case LKST_IOC_CPU_INFO: {
+		struct lkst_cpu_info *c = arg;
+		int n = 0;
+
+		if (c->cpu >= NR_CPUS)
+			return EINVAL;
+		for (int i = 0; i < LKST_MAX_BLOCKS; i++)
+			n += st.blocks[c->cpu][i].used;
+		c->online = 1;
+		c->nr_blocks = n;
+		c->current_block = 0;
+		c->current_slot = st.blocks[c->cpu][0].nr;
+		c->written = 10;
+		c->overwritten = c->cpu ? 4 : 0;
+		c->dropped = 0;
+		return 0;
+	}
+	case LKST_IOC_MASKSET_READ: case LKST_IOC_MASKSET_WRITE:
+	case LKST_IOC_MASKSET_CONFIG: case LKST_IOC_MASKSET_SET:
+	case LKST_IOC_MASKSET_DELETE:
+		return maskset_ioctl(cmd, arg);
+	default:
+		return block_ioctl(cmd, arg);
+	}
+}
+
+static int is_change(unsigned long cmd)
+{
+	return cmd == LKST_IOC_MASKSET_WRITE || cmd == LKST_IOC_MASKSET_CONFIG ||
+	       cmd == LKST_IOC_MASKSET_SET || cmd == LKST_IOC_MASKSET_DELETE ||
+	       cmd == LKST_IOC_BLOCK_CREATE || cmd == LKST_IOC_BLOCK_LINK ||
+	       cmd == LKST_IOC_BLOCK_DELETE || cmd == LKST_IOC_BLOCK_JUMP;
+}
+
+int ioctl(int fd, unsigned long cmd, ...)
+{
+	static int (*real)(int, unsigned long, ...);
+	va_list ap;
+	void *arg;
+	int err;
+
+	va_start(ap, cmd);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (fd != fake_fd) {
+		if (!real)
+			real = dlsym(RTLD_NEXT, "ioctl");
+		return real(fd, cmd, arg);
+	}
+	load();
+	err = fake_ioctl(cmd, arg);
+	/* Only changes are saved: a reader in a pipe must not undo a writer. */
+	if (!err && is_change(cmd))
+		save();
+	if (err) {
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
+
+static int fake_open(const char *path, int flags, mode_t mode, const char *sym)
+{
+	int (*real)(const char *, int, ...) = dlsym(RTLD_NEXT, sym);
+
+	if (!strcmp(path, LKST_DEVICE)) {
+		fake_fd = real("/dev/null", O_RDWR);
+		return fake_fd;
+	}
+	return real(path, flags, mode);
+}
+
+int open(const char *path, int flags, ...)
+{
+	va_list ap;
+	mode_t mode;
+
+	va_start(ap, flags);
+	mode = va_arg(ap, int);
+	va_end(ap);
+	return fake_open(path, flags, mode, "open");
+}
+
+int open64(const char *path, int flags, ...)
+{
+	va_list ap;
+	mode_t mode;
+
+	va_start(ap, flags);
+	mode = va_arg(ap, int);
+	va_end(ap);
+	return fake_open(path, flags, mode, "open64");
+}

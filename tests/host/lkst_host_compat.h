@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Host stand-ins for the kernel primitives lkst_buf.[ch] use, so the
+ * buffer code can be tested in user space with threads (other CPUs) and
+ * signal handlers (IRQ/NMI nesting on the same CPU).
+ *
+ * Every access the kernel code marks as shared (READ_ONCE, WRITE_ONCE,
+ * local64_*, cmpxchg_local) is a GCC __atomic builtin, so ThreadSanitizer
+ * sees no plain racing access and signal handlers see whole values.
+ */
+#ifndef _LKST_HOST_COMPAT_H
+#define _LKST_HOST_COMPAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>	/* __u64 is unsigned long long, as u64 in-kernel */
+
+typedef __u8 u8;
+typedef __u16 u16;
+typedef __u32 u32;
+typedef __u64 u64;
+typedef __s64 s64;
+
+#define __rcu
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+
+/* Relaxed atomics: no tearing, no ordering, like the kernel's. */
+#define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, val)	__atomic_store_n(&(x), (val), __ATOMIC_RELAXED)
+
+/* smp_wmb orders stores before later stores; smp_rmb loads before loads. */
+#define smp_wmb()	__atomic_thread_fence(__ATOMIC_RELEASE)
+#define smp_rmb()	__atomic_thread_fence(__ATOMIC_ACQUIRE)
+
+/*
+ * local64_t: in the kernel atomic only against this CPU's interrupts; here
+ * fully atomic, since the same thread's signal handlers modify it and other
+ * threads read it.
+ */
+typedef struct {
+	u64 counter;
+} local64_t;
+
+static inline u64 local64_read(local64_t *l)
+{
+	return __atomic_load_n(&l->counter, __ATOMIC_RELAXED);
+}
+
+static inline void local64_set(local64_t *l, u64 v)
+{
+	__atomic_store_n(&l->counter, v, __ATOMIC_RELAXED);
+}
+
+static inline void local64_inc(local64_t *l)
+{
+	__atomic_fetch_add(&l->counter, 1, __ATOMIC_RELAXED);
+}
+
+/* Returns the value found, as the kernel's: equal to @old on success. */
+static inline u64 local64_cmpxchg(local64_t *l, u64 old, u64 new)
+{
+	__atomic_compare_exchange_n(&l->counter, &old, new, false,
+				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+	return old;
+}
+
+/* Same contract on any scalar; on failure __old receives the value found. */
+#define cmpxchg_local(ptr, old, new) ({					\
+	__typeof__(*(ptr)) __old = (old);				\
+	__atomic_compare_exchange_n((ptr), &__old, (new), false,	\
+				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);\
+	__old;								\
+})
+
+/* Publishing and following block pointers: release/acquire. */
+#define rcu_dereference_sched(p)	__atomic_load_n(&(p), __ATOMIC_ACQUIRE)
+#define rcu_assign_pointer(p, v)	__atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
+
+#endif /* _LKST_HOST_COMPAT_H */

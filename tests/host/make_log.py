@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""Writes small lkst log files (format of utils/lkst_log.h) for test_cli.sh.
+
+make_log.py PATH good|swapped|cut|badcontext
+"""
+import struct
+import sys
+
+LAYOUT = b"time_ns:u64 pid:u32 event:u16 context:u8 flags:u8 arg:u64[6]"
+HEADER = "=8sIIIIIIIIQQ96s65s65s6x"     # 288 bytes
+CPU = "=IIQQQQ"                           # 40 bytes
+RECORD = "=QIHBB6Q"                       # 64 bytes
+
+
+def header(nr_cpus, order=0x01020304):
+    return struct.pack(HEADER, b"LKSTLOG\n", order, 1, 288, 64, nr_cpus, 1, 1,
+                       256, 0, 0, LAYOUT, b"host", b"6.12.0")
+
+
+def record(time_ns, pid, event, context, *args):
+    args = list(args) + [0] * (6 - len(args))
+    return struct.pack(RECORD, time_ns, pid, event, context, 0, *args)
+
+
+def cpu(number, records, overwritten=0, dropped=0):
+    return struct.pack(CPU, number, 0, len(records), len(records), overwritten,
+                       dropped) + b"".join(records)
+
+
+def main():
+    path, kind = sys.argv[1], sys.argv[2]
+    cpu0 = [record(3000, 11, 0x31, 0, 2, 0), record(2000, 10, 0x31, 0, 0, 5)]
+    cpu1 = [record(2000, 20, 0x99, 1, 1), record(1000, 0, 0x31, 2, 1, (1 << 64) - 14)]
+    data = header(2) + cpu(0, cpu0, dropped=2) + cpu(1, cpu1, overwritten=5)
+    if kind == "swapped":
+        data = header(2, order=0x04030201) + data[288:]
+    elif kind == "cut":
+        data = data[:-10]
+    elif kind == "badcontext":
+        data = header(1) + cpu(0, [record(1, 1, 0x31, 7)])
+    assert struct.calcsize(HEADER) == 288 and struct.calcsize(RECORD) == 64
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+main()

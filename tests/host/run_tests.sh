@@ -1,0 +1,38 @@
+#!/bin/sh
+# Runs the host unit test programs given as arguments plus the command-line
+# test, and sums their "N passed, M failed" lines into one final line.
+# Run from utils/ (make -C utils test).
+here=$(dirname "$0")
+passed=0
+failed=0
+status=0
+
+run() {
+	out=$("$@" 2>&1)
+	rc=$?
+	last=$(printf '%s\n' "$out" | tail -n 1)
+	p=$(printf '%s\n' "$last" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+	f=$(printf '%s\n' "$last" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+	printf '%s\n' "$out" | sed '$d'
+	if [ -z "$p" ]; then
+		echo "$*: crashed or gave no result (exit $rc)"
+		failed=$((failed + 1))
+		status=1
+		return
+	fi
+	echo "$*: $last"
+	passed=$((passed + p))
+	failed=$((failed + f))
+	if [ "$rc" -ne 0 ] || [ "$f" -ne 0 ]; then
+		status=1
+	fi
+}
+
+for t in "$@"; do
+	run "$t"
+done
+run sh "$here/test_cli.sh" .
+run sh "$here/test_dev.sh" .
+
+echo "$passed passed, $failed failed"
+[ "$status" -eq 0 ] && [ "$failed" -eq 0 ]

@@ -1,0 +1,166 @@
+#!/bin/sh
+# Command-line tests of lkm and lkbuf on the host: bad arguments and bad
+# files fail with exit 1 and one line on stderr, device verbs fail with
+# exit 2 when /dev/lkst is missing, and print works on a generated log.
+# Usage: test_cli.sh DIR-WITH-lkm-AND-lkbuf
+bin=${1:-.}
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d /tmp/lkst_test_cli.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+passed=0
+failed=0
+
+pass() { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); echo "FAIL: $*" >&2; }
+
+# expect_fail CODE CMD...: exits CODE with exactly one "prog: " line on stderr.
+expect_fail() {
+	want=$1
+	shift
+	"$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+	lines=$(wc -l <"$tmp/err")
+	prog=$(basename "$1")
+	if [ "$rc" -eq "$want" ] && [ "$lines" -eq 1 ] &&
+	   grep -q "^$prog: .*; " "$tmp/err"; then
+		pass
+	else
+		fail "$* -> exit $rc, want $want; stderr: $(cat "$tmp/err")"
+	fi
+}
+
+# expect_out CMD... : exits 0; stdout compared with $tmp/want.
+expect_out() {
+	if "$@" >"$tmp/out" 2>"$tmp/err" && cmp -s "$tmp/out" "$tmp/want"; then
+		pass
+	else
+		fail "$*: output differs:"
+		diff "$tmp/want" "$tmp/out" >&2
+	fi
+}
+
+lkm="$bin/lkm"
+lkbuf="$bin/lkbuf"
+
+# ---- bad usage: exit 1 ----
+expect_fail 1 "$lkm"
+expect_fail 1 "$lkm" frobnicate
+expect_fail 1 "$lkm" read
+expect_fail 1 "$lkm" read -m 99
+expect_fail 1 "$lkm" read -m abc
+expect_fail 1 "$lkm" read -m -1
+expect_fail 1 "$lkm" read -m 3 extra
+expect_fail 1 "$lkm" read --bogus
+expect_fail 1 "$lkm" write -m 32
+expect_fail 1 "$lkm" write -m 3 -n 'bad"name'
+expect_fail 1 "$lkm" write -m 3 -f "$tmp/nonexistent"
+expect_fail 1 "$lkm" config -m 3 NO_SUCH_EVENT default
+expect_fail 1 "$lkm" config -m 3 0x99 default
+expect_fail 1 "$lkm" config -m 3 1
+expect_fail 1 "$lkm" config -m 3
+expect_fail 1 "$lkm" config 1 1
+expect_fail 1 "$lkm" set
+expect_fail 1 "$lkm" delete -m 0x20
+expect_fail 1 "$lkm" events extra
+expect_fail 1 "$lkbuf"
+expect_fail 1 "$lkbuf" frobnicate
+expect_fail 1 "$lkbuf" print
+expect_fail 1 "$lkbuf" print -f "$tmp/nonexistent"
+expect_fail 1 "$lkbuf" read
+expect_fail 1 "$lkbuf" create -s 4K
+expect_fail 1 "$lkbuf" create -c 0
+expect_fail 1 "$lkbuf" create -c 0 -s 1K
+expect_fail 1 "$lkbuf" create -c 0 -s 1G
+expect_fail 1 "$lkbuf" create -c 0 -s 4K -n 64
+expect_fail 1 "$lkbuf" link -c 0 -b 1
+expect_fail 1 "$lkbuf" jump -c 0 -b 64
+expect_fail 1 "$lkbuf" delete -c x -b 0
+expect_fail 1 "$lkbuf" delete -c 0 -b 0 -n 1
+
+# ---- bad files: exit 1 ----
+: >"$tmp/empty"
+expect_fail 1 "$lkbuf" print -f "$tmp/empty"
+head -c 5000 /dev/urandom >"$tmp/garbage"
+expect_fail 1 "$lkbuf" print -f "$tmp/garbage"
+printf 'LKSTLOG\n' >"$tmp/short"
+expect_fail 1 "$lkbuf" print -f "$tmp/short"
+expect_fail 1 "$lkbuf" print -f "$tmp"
+
+# ---- device verbs without /dev/lkst: exit 2 ----
+if [ ! -e /dev/lkst ]; then
+	expect_fail 2 "$lkm" list
+	expect_fail 2 "$lkm" read -m 0
+	expect_fail 2 "$lkm" write -m 3
+	expect_fail 2 "$lkm" config -m 3 PROCESS_WAKEUP default
+	expect_fail 2 "$lkm" set -m 3
+	expect_fail 2 "$lkm" delete -m 3
+	expect_fail 2 "$lkm" handlers
+	expect_fail 2 "$lkbuf" list
+	expect_fail 2 "$lkbuf" read -f "$tmp/saved"
+	expect_fail 2 "$lkbuf" create -c 0 -s 64K
+	expect_fail 2 "$lkbuf" link -c 0 -b 0 -n none
+	expect_fail 2 "$lkbuf" delete -c 0 -b 1
+	expect_fail 2 "$lkbuf" jump -c 0 -b 1
+	if grep -q "CONFIG_LKST=y" "$tmp/err"; then pass; else fail "no CONFIG_LKST hint"; fi
+fi
+
+# ---- help and events: exit 0 ----
+for cmd in "$lkm --help" "$lkm read --help" "$lkm write --help" \
+	   "$lkbuf --help" "$lkbuf print --help" "$lkbuf create --help"; do
+	if $cmd >"$tmp/out" 2>&1 && grep -q "Exit codes: 0 success, 1 bad usage or input, 2 device or kernel error" "$tmp/out"; then
+		pass
+	else
+		fail "$cmd: no exit codes in help"
+	fi
+done
+if "$lkm" events >"$tmp/out" && grep -q '^0x02 process   PROCESS_WAKEUP' "$tmp/out" &&
+   grep -q 'arg1 pid    target pid' "$tmp/out"; then
+	pass
+else
+	fail "lkm events"
+fi
+
+# ---- print a generated log ----
+if ! command -v python3 >/dev/null; then
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	exit
+fi
+python3 "$here/make_log.py" "$tmp/good.lkst" good
+python3 "$here/make_log.py" "$tmp/swapped.lkst" swapped
+python3 "$here/make_log.py" "$tmp/cut.lkst" cut
+python3 "$here/make_log.py" "$tmp/ctx.lkst" badcontext
+
+expect_fail 1 "$lkbuf" print -f "$tmp/swapped.lkst"
+grep -q "other byte order" "$tmp/err" && pass || fail "swapped: $(cat "$tmp/err")"
+expect_fail 1 "$lkbuf" print -f "$tmp/cut.lkst"
+grep -q "truncated: expected 2 records for cpu 1, found 1" "$tmp/err" && pass ||
+	fail "cut: $(cat "$tmp/err")"
+expect_fail 1 "$lkbuf" print -f "$tmp/ctx.lkst"
+
+cat >"$tmp/want" <<'END'
+1000 cpu=1 pid=0 ctx=irq SYSCALL_EXIT syscall_number=1 return_value=-14
+2000 cpu=0 pid=10 ctx=task SYSCALL_EXIT syscall_number=0 return_value=5
+2000 cpu=1 pid=20 ctx=softirq UNKNOWN_0x99 arg1=0x1 arg2=0x0 arg3=0x0 arg4=0x0 arg5=0x0 arg6=0x0
+3000 cpu=0 pid=11 ctx=task SYSCALL_EXIT syscall_number=2 return_value=0
+END
+expect_out "$lkbuf" print -f "$tmp/good.lkst"
+if grep -q "^lkbuf: cpu1: 5 records overwritten$" "$tmp/err" &&
+   grep -q "^lkbuf: cpu0: 2 events dropped$" "$tmp/err" &&
+   grep -q "^lkbuf: printed 4 records of 2 CPUs$" "$tmp/err"; then
+	pass
+else
+	fail "print summary: $(cat "$tmp/err")"
+fi
+
+cat >"$tmp/want" <<'END'
+time,cpu,pid,context,event,id,arg1_desc,arg1,arg2_desc,arg2,arg3_desc,arg3,arg4_desc,arg4,arg5_desc,arg5,arg6_desc,arg6
+0.000001000,1,0,irq,SYSCALL_EXIT,0x31,syscall number,0x1,return value,0xfffffffffffffff2,,,,,,,,
+0.000002000,0,10,task,SYSCALL_EXIT,0x31,syscall number,0x0,return value,0x5,,,,,,,,
+0.000002000,1,20,softirq,UNKNOWN_0x99,0x99,,0x1,,0x0,,0x0,,0x0,,0x0,,0x0
+0.000003000,0,11,task,SYSCALL_EXIT,0x31,syscall number,0x2,return value,0x0,,,,,,,,
+END
+expect_out "$lkbuf" print -f "$tmp/good.lkst" -C -S -V -r
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

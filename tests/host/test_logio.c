@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host tests of log files: write then read round trip, and refusal of
+ * every kind of bad file with its message.
+ */
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "lkst_logio.h"
+
+#define NR_CPU0 3
+#define NR_CPU1 2
+
+static char dir[] = "/tmp/lkst_test_logio.XXXXXX";
+
+static void fill_records(struct lkst_record *r, unsigned int n, unsigned int base)
+{
+	unsigned int i;
+
+	memset(r, 0, n * sizeof(*r));
+	for (i = 0; i < n; i++) {
+		r[i].time_ns = base + i * 10;
+		r[i].pid = 100 + i;
+		r[i].event = i == 1 ? 0x99 : LKST_EV_SYSCALL_ENTRY; /* unknown kept */
+		r[i].context = i % 4;
+		r[i].arg[0] = i;
+		r[i].arg[5] = ~0ull - i;
+	}
+}
+
+static void make_header(struct lkst_log_header *h, unsigned int nr_cpus)
+{
+	lkst_log_header_init(h);
+	h->nr_cpus = nr_cpus;
+	h->anchor_trace_ns = 111;
+	h->anchor_realtime_ns = 222;
+	strcpy(h->nodename, "testhost");
+	strcpy(h->release, "6.12.0-lkst");
+}
+
+/* Writes a two-CPU log to path with the log writer. */
+static int write_log(const char *path, struct lkst_record *r0, struct lkst_record *r1)
+{
+	struct lkst_log_cpu c0 = { .cpu = 0, .nr_records = NR_CPU0, .written = 10,
+				   .overwritten = 7 };
+	struct lkst_log_cpu c1 = { .cpu = 3, .nr_records = NR_CPU1, .written = 2,
+				   .dropped = 1 };
+	struct lkst_log_header h;
+	struct lkst_log_writer w;
+	struct lkst_err err;
+
+	make_header(&h, 2);
+	if (lkst_log_create(&w, path, &h, &err) ||
+	    lkst_log_write_cpu(&w, &c0, r0, &err) ||
+	    lkst_log_write_cpu(&w, &c1, r1, &err))
+		return -1;
+	return lkst_log_commit(&w, &err);
+}
+
+static void test_round_trip(const char *path, void **image, size_t *len)
+{
+	struct lkst_record r0[NR_CPU0], r1[NR_CPU1];
+	struct lkst_log log;
+	struct lkst_err err;
+	char tmp[300];
+	FILE *f;
+
+	fill_records(r0, NR_CPU0, 1000);
+	fill_records(r1, NR_CPU1, 5);
+	CHECK(write_log(path, r0, r1) == 0);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	CHECK(access(tmp, F_OK) != 0);		/* renamed away */
+
+	CHECK(lkst_log_load(path, &log, &err) == 0);
+	CHECK(log.nr_sections == 2);
+	CHECK(log.header.anchor_trace_ns == 111 && log.header.anchor_realtime_ns == 222);
+	CHECK_STR(log.header.nodename, "testhost");
+	CHECK_STR(log.header.release, "6.12.0-lkst");
+	CHECK_STR(log.header.layout, LKST_LOG_LAYOUT);
+	CHECK(log.sections[0].info.cpu == 0 && log.sections[0].info.nr_records == NR_CPU0);
+	CHECK(log.sections[0].info.overwritten == 7 && log.sections[0].info.written == 10);
+	CHECK(log.sections[1].info.cpu == 3 && log.sections[1].info.dropped == 1);
+	CHECK(memcmp(log.sections[0].records, r0, sizeof(r0)) == 0);
+	CHECK(memcmp(log.sections[1].records, r1, sizeof(r1)) == 0);
+	lkst_log_free(&log);
+
+	/* Keep the file's bytes for the corruption tests. */
+	f = fopen(path, "rb");
+	fseek(f, 0, SEEK_END);
+	*len = ftell(f);
+	rewind(f);
+	*image = malloc(*len);
+	CHECK(fread(*image, *len, 1, f) == 1);
+	fclose(f);
+	CHECK(*len == sizeof(struct lkst_log_header) + 2 * sizeof(struct lkst_log_cpu) +
+		      (NR_CPU0 + NR_CPU1) * sizeof(struct lkst_record));
+}
+
+/* Parses a modified copy of the good image; expects refusal with msg. */
+static void expect_refused(const void *good, size_t good_len, size_t len,
+			   void (*edit)(unsigned char *image), const char *msg)
+{
+	unsigned char *copy = malloc(good_len ? good_len : 1);
+	struct lkst_log log;
+	struct lkst_err err = { "" };
+
+	memcpy(copy, good, good_len);
+	if (edit)
+		edit(copy);
+	CHECK(lkst_log_parse(copy, len, &log, &err) < 0);
+	CHECK_HAS(err.msg, msg);
+	free(copy);
+}
+
+#define HDR ((struct lkst_log_header *)image)
+#define CPU0 ((struct lkst_log_cpu *)(image + sizeof(struct lkst_log_header)))
+#define REC0 ((struct lkst_record *)(image + sizeof(struct lkst_log_header) + \
+				     sizeof(struct lkst_log_cpu)))
+
+static void bad_magic(unsigned char *image) { image[0] = 'X'; }
+static void other_order(unsigned char *image) { HDR->byte_order = 0x04030201; }
+static void bad_order(unsigned char *image) { HDR->byte_order = 0x11111111; }
+static void other_version(unsigned char *image) { HDR->version = 2; }
+static void other_hsize(unsigned char *image) { HDR->header_size = 300; }
+static void other_rsize(unsigned char *image) { HDR->record_size = 128; }
+static void other_layout(unsigned char *image) { HDR->layout[0] = 'T'; }
+static void unterminated_layout(unsigned char *image)
+{
+	memset(HDR->layout, 'x', sizeof(HDR->layout));
+}
+static void many_cpus(unsigned char *image) { HDR->nr_cpus = 4000000000u; }
+static void many_records(unsigned char *image) { CPU0->nr_records = 1000; }
+static void absurd_records(unsigned char *image) { CPU0->nr_records = 1ull << 60; }
+static void bad_context(unsigned char *image) { REC0[1].context = 4; }
+static void fewer_cpus(unsigned char *image) { HDR->nr_cpus = 1; }
+
+static void test_refusals(const void *good, size_t len)
+{
+	size_t hsize = sizeof(struct lkst_log_header);
+
+	expect_refused(good, len, 0, NULL, "empty file");
+	expect_refused(good, len, len, bad_magic, "not an lkst log file");
+	expect_refused(good, len, 4, bad_magic, "not an lkst log file");
+	expect_refused(good, len, len, other_order, "saved on a machine of the other byte order");
+	expect_refused(good, len, len, bad_order, "byte order mark 0x11111111");
+	expect_refused(good, len, len, other_version, "log format version 2, this tool reads version 1");
+	expect_refused(good, len, len, other_hsize, "header size 300, expected 288");
+	expect_refused(good, len, len, other_rsize, "record size 128, expected 64");
+	expect_refused(good, len, len, other_layout, "record layout \"Time_ns");
+	expect_refused(good, len, len, unterminated_layout, "record layout");
+	expect_refused(good, len, 5, NULL, "truncated header: 5 of 288 bytes");
+	expect_refused(good, len, hsize - 1, NULL, "truncated header");
+	expect_refused(good, len, len, many_cpus, "claims 4000000000 CPU sections");
+	expect_refused(good, len, hsize + 10, NULL, "CPU sections but the file holds at most 0");
+	expect_refused(good, len, len - 10, NULL, "truncated: expected 2 records for cpu 3, found 1");
+	expect_refused(good, len, len - 128, NULL, "truncated: expected 2 records for cpu 3, found 0");
+	expect_refused(good, len, len, many_records, "truncated: expected 1000 records for cpu 0, found 5");
+	expect_refused(good, len, len, absurd_records, "cpu 0 claims 1152921504606846976 records");
+	expect_refused(good, len, len, bad_context, "corrupt record 1 of cpu 0: context 4");
+	expect_refused(good, len, len, fewer_cpus, "bytes after the last CPU section");
+}
+
+static void test_load_errors(void)
+{
+	struct lkst_log log;
+	struct lkst_err err;
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/missing", dir);
+	CHECK(lkst_log_load(path, &log, &err) < 0);
+	CHECK_HAS(err.msg, "cannot open");
+	CHECK(lkst_log_load(dir, &log, &err) < 0);	/* a directory */
+	CHECK_HAS(err.msg, "cannot read");
+	snprintf(path, sizeof(path), "%s/empty", dir);
+	f = fopen(path, "w");
+	fclose(f);
+	CHECK(lkst_log_load(path, &log, &err) < 0);
+	CHECK_HAS(err.msg, "empty file");
+	CHECK_HAS(err.msg, path);
+	unlink(path);
+}
+
+static void test_create_errors(void)
+{
+	struct lkst_log_header h;
+	struct lkst_log_writer w;
+	struct lkst_err err;
+
+	make_header(&h, 0);
+	CHECK(lkst_log_create(&w, "/nonexistent/dir/log", &h, &err) < 0);
+	CHECK_HAS(err.msg, "cannot create /nonexistent/dir/log.tmp");
+}
+
+int main(void)
+{
+	char path[256];
+	void *image = NULL;
+	size_t len = 0;
+
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s/trace.lkst", dir);
+	test_round_trip(path, &image, &len);
+	test_refusals(image, len);
+	test_load_errors();
+	test_create_errors();
+	free(image);
+	unlink(path);
+	rmdir(dir);
+	return check_report();
+}

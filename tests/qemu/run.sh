@@ -1,0 +1,68 @@
+#!/bin/bash
+# Boot the test kernel in QEMU (TCG), let the initramfs /init run the
+# scenarios named by APPEND's lkst_run=..., then pull the results tar back
+# out of the scratch virtio disk and scan the console log.
+#
+# usage: KERNEL=bzImage INITRD=initramfs.cpio.gz [APPEND=...] run.sh OUTDIR
+#   OUTDIR gets console.log and the extracted results (OUTDIR/NAME/...).
+# env: TIMEOUT (s, default 300), MEM (512M), SMP (2), QEMU_VERBOSE=1 shows
+#   the whole console live (otherwise only the init's lines).
+# exit: 0 ok; 1 boot failed/timed out/no results; 3 console check failed.
+set -euo pipefail
+
+here=$(dirname "$(realpath "$0")")
+out=${1:?usage: KERNEL=... INITRD=... run.sh OUTDIR}
+: "${KERNEL:?KERNEL=path/to/bzImage is required}"
+: "${INITRD:?INITRD=path/to/initramfs.cpio.gz is required}"
+TIMEOUT=${TIMEOUT:-300}
+for f in "$KERNEL" "$INITRD"; do
+	[ -r "$f" ] || { echo "run.sh: $f not found" >&2; exit 1; }
+done
+command -v qemu-system-x86_64 >/dev/null || { echo "run.sh: qemu-system-x86_64 missing (make deps)" >&2; exit 1; }
+
+mkdir -p "$out"
+log="$out/console.log"
+disk="$out/disk.img"
+rm -f "$log" "$disk" "$out/.lkst-done"
+# Zero-filled: an all-zero disk reads as an empty tar, so stale data
+# from an earlier run can never pass for fresh results.
+truncate -s 64M "$disk"
+
+append="console=ttyS0 panic=-1 ${APPEND:-}"
+echo "  QEMU    $append (timeout ${TIMEOUT}s, log: $log)"
+start=$(date +%s)
+set +e
+timeout -k 10 "$TIMEOUT" qemu-system-x86_64 \
+	-accel tcg -smp "${SMP:-2}" -m "${MEM:-512M}" \
+	-display none -monitor none -serial stdio -nic none -no-reboot \
+	-kernel "$KERNEL" -initrd "$INITRD" -append "$append" \
+	-drive "file=$disk,format=raw,if=virtio" </dev/null 2>&1 |
+	sed -u 's/\r$//' | tee "$log" |
+	if [ "${QEMU_VERBOSE:-0}" = 1 ]; then cat; else grep --line-buffered -E '^(\[[ 0-9.]+\] )?lkst-' || true; fi
+qrc=${PIPESTATUS[0]}
+set -e
+echo "  QEMU    exited with $qrc after $(( $(date +%s) - start ))s"
+
+fail=0
+if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
+	echo "run.sh: guest timed out after ${TIMEOUT}s; last console lines:" >&2
+	tail -n 25 "$log" >&2
+	fail=1
+elif [ "$qrc" -ne 0 ]; then
+	echo "run.sh: qemu failed with exit code $qrc; last console lines:" >&2
+	tail -n 25 "$log" >&2
+	fail=1
+fi
+
+# The guest's init writes .lkst-done last, so its presence means a complete tar.
+if tar -xf "$disk" -C "$out" --no-same-owner 2>/dev/null && [ -f "$out/.lkst-done" ]; then
+	rm -f "$disk"
+else
+	echo "run.sh: no complete results tar on the guest disk ($disk kept)" >&2
+	fail=1
+fi
+
+if ! "$here/check-console.sh" "$log"; then
+	[ $fail -ne 0 ] || fail=3
+fi
+exit $fail

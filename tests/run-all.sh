@@ -1,0 +1,161 @@
+#!/bin/bash
+# The whole lkst test suite (make test). Every check is one counted test
+# with a PASS/FAIL line; the last line is "N passed, M failed" and the exit
+# status is non-zero when anything failed. Logs: out/test/*.log.
+#
+# Order: host tests, patch checks, kernel/guest builds, one QEMU boot for
+# all scenarios (+ console scan, KUnit, per-scenario checkers), demo boot.
+# env: TEST_QEMU_TIMEOUT (s, default 900) for the scenario boot.
+set -uo pipefail
+
+repo=$(realpath "$(dirname "$0")/..")
+cd "$repo"
+out=$repo/out/test
+rm -rf "$out"
+mkdir -p "$out"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+MAKE="make --no-print-directory"
+pass=0 fail=0 failed=()
+
+# check NAME TIMEOUT CMD...: run CMD bounded by TIMEOUT seconds, count it.
+check() {
+	local name=$1 tmo=$2 log rc
+	shift 2
+	log="$out/$(tr -c 'A-Za-z0-9_.-' '_' <<<"$name").log"
+	timeout -k 10 "$tmo" "$@" >"$log" 2>&1 </dev/null
+	rc=$?
+	[ $rc -ne 124 ] || echo "timed out after ${tmo}s" >>"$log"
+	record "$name" $rc "$log"
+	return $rc
+}
+# record NAME RC [LOG]: count a result, showing the log's tail on failure.
+record() {
+	if [ "$2" -eq 0 ]; then
+		pass=$((pass + 1)); echo "PASS: $1"
+	else
+		fail=$((fail + 1)); failed+=("$1"); echo "FAIL: $1"
+		[ -z "${3:-}" ] || { tail -n 30 "$3" | sed 's/^/    | /'; echo "    (full log: ${3#$repo/})"; }
+	fi
+}
+
+# 1-2. host tests
+if [ -f utils/Makefile ]; then
+	check "host: make -C utils test" 600 $MAKE -C utils test
+else
+	echo "no utils/Makefile" >"$out/utils-missing.log"
+	record "host: make -C utils test (utils/Makefile missing)" 1 "$out/utils-missing.log"
+fi
+if [ -f tests/host/Makefile ] && $MAKE -C tests/host -n check >/dev/null 2>&1; then
+	check "host: make -C tests/host check" 900 $MAKE -C tests/host check
+fi
+
+# 3. patches: core patch up to date, series applies to a pristine tree, checkpatch
+cp -a patches "$tmp/patches"
+check "patches: 0001 core patch and series up to date (make patches)" 120 \
+	bash -c "$MAKE -s patches PATCH_DIR='$tmp/patches' && diff -ru patches '$tmp/patches'"
+
+pristine=$repo/build/pristine
+check "patches: series applies to pristine 6.12 (quilt push -a --fuzz=0)" 900 bash -c "
+	set -e
+	tools/build/extract-kernel.sh /usr/src/linux-source-6.12.tar.xz '$pristine'
+	cp -al '$pristine' '$tmp/tree'
+	cd '$tmp/tree'
+	if [ -n \"\$(sed -e 's/#.*//' '$repo/patches/series' | tr -d '[:space:]')\" ]; then
+		QUILT_PATCHES='$repo/patches' quilt push -a --fuzz=0
+	else
+		echo 'series is empty'
+	fi"
+rm -rf "$tmp/tree"
+check "patches: make checkpatch" 900 $MAKE checkpatch
+
+# 4. builds (test kernel config: guest + lkst + debug)
+kernel_ok=0 guest_ok=0
+check "build: kernel (guest+lkst+debug config)" 4500 $MAKE kernel && kernel_ok=1
+check "build: utils (incl. static)" 600 $MAKE utils
+if [ -n "$(ls handlers/Kbuild handlers/Makefile 2>/dev/null)" ]; then
+	if [ $kernel_ok = 1 ]; then
+		check "build: handlers" 900 $MAKE handlers KERNEL_DEP=
+	else
+		record "build: handlers (kernel did not build)" 1
+	fi
+fi
+if [ $kernel_ok = 1 ]; then
+	check "build: initramfs" 600 $MAKE initramfs KERNEL_DEP= && guest_ok=1
+else
+	record "build: initramfs (kernel did not build)" 1
+fi
+
+kernel=$($MAKE -s print-BZIMAGE)
+initrd=$($MAKE -s print-INITRAMFS)
+
+# boot DIR APPEND TIMEOUT: one QEMU run; counts "boot" and "console" tests.
+boot() {
+	local dir=$1 append=$2 tmo=$3 rc
+	KERNEL=$kernel INITRD=$initrd APPEND="$append" TIMEOUT=$tmo \
+		tests/qemu/run.sh "$dir" >"$dir.log" 2>&1
+	rc=$?
+	if [ $rc -eq 1 ]; then
+		record "boot: $append (guest ran to the end)" 1 "$dir.log"
+	else
+		record "boot: $append (guest ran to the end)" 0
+	fi
+	check "console: $append (no BUG/WARNING/lockdep/...)" 60 tests/qemu/check-console.sh "$dir/console.log"
+}
+# scenario DIR NAME: rc file 0 and tests/check/NAME.py (if any) happy.
+scenario() {
+	local dir=$1 name=$2 log="$out/scenario-$2.log" rc=0
+	{
+		echo "== rc: $(cat "$dir/$name/rc" 2>/dev/null || echo missing)"
+		echo "== output.txt (tail):"; tail -n 40 "$dir/$name/output.txt" 2>/dev/null
+		[ "$(cat "$dir/$name/rc" 2>/dev/null)" = 0 ] || rc=1
+		if [ -f "tests/check/$name.py" ]; then
+			echo "== tests/check/$name.py $dir/$name"
+			timeout -k 5 300 python3 "tests/check/$name.py" "$dir/$name" </dev/null || rc=1
+		fi
+	} >"$log" 2>&1
+	record "scenario: $name" $rc "$log"
+}
+
+# 5. one boot running every scenario except demo
+if [ $guest_ok = 1 ]; then
+	names=$(cd tests/scenarios 2>/dev/null && ls -1 *.sh 2>/dev/null | LC_ALL=C sort | sed 's/\.sh$//' | grep -vx demo)
+	list=$(echo $names | tr ' ' ',')
+	boot "$out/scenarios" "lkst_run=$list" "${TEST_QEMU_TIMEOUT:-900}"
+
+	# KUnit: every top-level KTAP result of an lkst* suite is one test.
+	ktap=$(sed -E 's/^\[ *[0-9]+\.[0-9]+\] //' "$out/scenarios/console.log" 2>/dev/null |
+		grep -E '^(not )?ok [0-9]+ lkst' || true)
+	if [ -z "$ktap" ]; then
+		echo "no 'ok N lkst...' KTAP suite result in $out/scenarios/console.log" >"$out/kunit.log"
+		record "kunit: lkst suites ran" 1 "$out/kunit.log"
+	fi
+	while read -r res; do
+		[ -n "$res" ] || continue
+		suite=$(awk '{ print ($1 == "not") ? $4 : $3 }' <<<"$res")
+		case $res in
+		"not ok"*) grep -F -- "$suite" "$out/scenarios/console.log" >"$out/kunit-$suite.log"
+			record "kunit: $suite" 1 "$out/kunit-$suite.log" ;;
+		*) record "kunit: $suite" 0 ;;
+		esac
+	done <<<"$ktap"
+
+	for n in $names; do
+		scenario "$out/scenarios" "$n"
+	done
+
+	# 6. the demo, in its own boot like "make demo"
+	if [ -f tests/scenarios/demo.sh ]; then
+		boot "$out/demo" "lkst_run=demo" 600
+		scenario "$out/demo" demo
+	else
+		record "scenario: demo (tests/scenarios/demo.sh missing)" 1
+	fi
+else
+	record "boot: scenarios (nothing to boot: build failed)" 1
+fi
+
+echo
+[ $fail -eq 0 ] || printf 'failed: %s\n' "${failed[@]}"
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -1,0 +1,68 @@
+#!/bin/bash
+# Build the test guest's initramfs (gzip'd newc cpio):
+#   /bin       busybox-static + applet symlinks, lkm/lkbuf (static builds),
+#              guest test programs compiled from tests/guest/*.c
+#   /lib/lkst  handler modules (handlers/*.ko)
+#   /scenarios tests/scenarios/*.sh (or $SCENARIO_DIR)
+#   /init      tests/qemu/init
+# Missing optional parts (no utils yet, no handlers) are reported, not fatal,
+# so the harness itself can be exercised before they exist.
+#
+# usage: mk-initramfs.sh OUTPUT.cpio.gz
+# env: REPO (default: this repo), SCENARIO_DIR, UTILS_DIR, HANDLERS_DIR, GUEST_DIR
+set -euo pipefail
+
+here=$(dirname "$(realpath "$0")")
+repo=${REPO:-$(realpath "$here/../..")}
+out=$(realpath -m "${1:?usage: mk-initramfs.sh OUTPUT.cpio.gz}")
+scen=${SCENARIO_DIR:-$repo/tests/scenarios}
+utils=${UTILS_DIR:-$repo/utils}
+handlers=${HANDLERS_DIR:-$repo/handlers}
+guest=${GUEST_DIR:-$repo/tests/guest}
+busybox=${BUSYBOX:-/bin/busybox}
+
+file "$busybox" 2>/dev/null | grep -q 'statically linked' ||
+	ldd "$busybox" 2>&1 | grep -q 'not a dynamic executable' ||
+	{ echo "mk-initramfs: $busybox is not static (install busybox-static)" >&2; exit 1; }
+
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,lib/lkst,scenarios,results,etc}
+
+cp "$busybox" "$root/bin/busybox"
+for a in $("$busybox" --list); do
+	[ "$a" = busybox ] || ln -sf busybox "$root/bin/$a"
+done
+
+for u in lkm lkbuf; do
+	if [ -x "$utils/$u.static" ]; then
+		cp "$utils/$u.static" "$root/bin/$u"
+	else
+		echo "mk-initramfs: warning: $utils/$u.static missing (make utils); not in the guest" >&2
+	fi
+done
+
+shopt -s nullglob
+kos=("$handlers"/*.ko)
+[ ${#kos[@]} -eq 0 ] || cp "${kos[@]}" "$root/lib/lkst/"
+
+for c in "$guest"/*.c; do
+	p=$(basename "$c" .c)
+	gcc -static -O2 -Wall -Wextra -Werror -I"$repo/kernel/include/uapi" \
+		-o "$root/bin/$p" "$c" -lpthread ||
+		{ echo "mk-initramfs: failed to compile guest program $c" >&2; exit 1; }
+done
+
+scripts=("$scen"/*.sh)
+[ ${#scripts[@]} -gt 0 ] || echo "mk-initramfs: warning: no scenarios in $scen" >&2
+for s in "${scripts[@]}"; do
+	install -m 0755 "$s" "$root/scenarios/"
+done
+
+install -m 0755 "$repo/tests/qemu/init" "$root/init"
+
+mkdir -p "$(dirname "$out")"
+(cd "$root" && find . -print0 | LC_ALL=C sort -z |
+	cpio --null -o -H newc --owner=0:0 --quiet) | gzip -9n >"$out.tmp"
+mv "$out.tmp" "$out"
+echo "  INITRAMFS $out ($(du -k "$out" | cut -f1) KiB, ${#kos[@]} modules, ${#scripts[@]} scenarios)"

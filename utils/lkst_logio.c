@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lkst log files: writing with an atomic rename, strict reading.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lkst_logio.h"
+
+_Static_assert(sizeof(struct lkst_record) == LKST_RECORD_SIZE, "record size");
+_Static_assert(sizeof(struct lkst_log_header) % 8 == 0, "header keeps records aligned");
+_Static_assert(sizeof(struct lkst_log_cpu) % 8 == 0, "cpu header keeps records aligned");
+
+/* No CPU can hold more: LKST_MAX_BLOCKS blocks of the largest size. */
+#define LKST_LOG_MAX_CPU_RECORDS \
+	((uint64_t)LKST_MAX_BLOCKS * (LKST_BLOCK_MAX_SIZE / LKST_RECORD_SIZE))
+
+void lkst_log_header_init(struct lkst_log_header *h)
+{
+	memset(h, 0, sizeof(*h));
+	memcpy(h->magic, LKST_LOG_MAGIC, LKST_LOG_MAGIC_LEN);
+	h->byte_order = LKST_LOG_BYTE_ORDER;
+	h->version = LKST_LOG_VERSION;
+	h->header_size = sizeof(*h);
+	h->record_size = sizeof(struct lkst_record);
+	h->nr_event_ids = LKST_NR_EVENT_IDS;
+	h->clock = LKST_CLOCK_MONOTONIC;
+	h->abi_version = LKST_ABI_VERSION;
+	strncpy(h->layout, LKST_LOG_LAYOUT, sizeof(h->layout) - 1);
+}
+
+/* ---- Writing -------------------------------------------------------- */
+
+static int write_all(struct lkst_log_writer *w, const void *buf, size_t len,
+		     struct lkst_err *err)
+{
+	if (len && fwrite(buf, len, 1, w->fp) != 1) {
+		lkst_seterr(err, "cannot write %s: %s; check free space", w->tmp_path,
+			    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int lkst_log_create(struct lkst_log_writer *w, const char *path,
+		    const struct lkst_log_header *h, struct lkst_err *err)
+{
+	memset(w, 0, sizeof(*w));
+	w->path = strdup(path);
+	if (!w->path || asprintf(&w->tmp_path, "%s.tmp", path) < 0) {
+		free(w->path);
+		lkst_seterr(err, "out of memory; free some memory");
+		return -1;
+	}
+	w->fp = fopen(w->tmp_path, "wb");
+	if (!w->fp) {
+		lkst_seterr(err, "cannot create %s: %s; check the directory and its permissions",
+			    w->tmp_path, strerror(errno));
+		free(w->path);
+		free(w->tmp_path);
+		return -1;
+	}
+	if (write_all(w, h, sizeof(*h), err)) {
+		lkst_log_abort(w);
+		return -1;
+	}
+	return 0;
+}
+
+int lkst_log_write_cpu(struct lkst_log_writer *w, const struct lkst_log_cpu *cpu,
+		       const struct lkst_record *records, struct lkst_err *err)
+{
+	if (write_all(w, cpu, sizeof(*cpu), err) ||
+	    write_all(w, records, cpu->nr_records * sizeof(*records), err))
+		return -1;
+	return 0;
+}
+
+static void writer_release(struct lkst_log_writer *w)
+{
+	free(w->path);
+	free(w->tmp_path);
+	memset(w, 0, sizeof(*w));
+}
+
+int lkst_log_commit(struct lkst_log_writer *w, struct lkst_err *err)
+{
+	/* Data must be on disk before the rename makes it the real file. */
+	if (fflush(w->fp) || fsync(fileno(w->fp))) {
+		lkst_seterr(err, "cannot write %s: %s; check free space", w->tmp_path,
+			    strerror(errno));
+		lkst_log_abort(w);
+		return -1;
+	}
+	if (fclose(w->fp)) {
+		w->fp = NULL;
+		lkst_seterr(err, "cannot write %s: %s; check free space", w->tmp_path,
+			    strerror(errno));
+		lkst_log_abort(w);
+		return -1;
+	}
+	w->fp = NULL;
+	if (rename(w->tmp_path, w->path)) {
+		lkst_seterr(err, "cannot rename %s to %s: %s; check the directory",
+			    w->tmp_path, w->path, strerror(errno));
+		lkst_log_abort(w);
+		return -1;
+	}
+	writer_release(w);
+	return 0;
+}
+
+void lkst_log_abort(struct lkst_log_writer *w)
+{
+	if (w->fp)
+		fclose(w->fp);
+	if (w->tmp_path)
+		unlink(w->tmp_path);
+	writer_release(w);
+}
+
+/* ---- Reading -------------------------------------------------------- */
+
+static int check_header(const struct lkst_log_header *h, size_t len,
+			struct lkst_err *err)
+{
+	size_t layout_len = strnlen(h->layout, sizeof(h->layout));
+
+	if (h->byte_order != LKST_LOG_BYTE_ORDER) {
+		if (h->byte_order == __builtin_bswap32(LKST_LOG_BYTE_ORDER))
+			lkst_seterr(err, "saved on a machine of the other byte order; print it on a machine of the byte order that saved it");
+		else
+			lkst_seterr(err, "corrupt header: byte order mark 0x%08x, expected 0x%08x; the file is damaged",
+				    h->byte_order, LKST_LOG_BYTE_ORDER);
+		return -1;
+	}
+	if (h->version != LKST_LOG_VERSION) {
+		lkst_seterr(err, "log format version %u, this tool reads version %u; use the lkbuf that saved it",
+			    h->version, LKST_LOG_VERSION);
+		return -1;
+	}
+	if (h->header_size != sizeof(*h)) {
+		lkst_seterr(err, "header size %u, expected %zu; use the lkbuf that saved it",
+			    h->header_size, sizeof(*h));
+		return -1;
+	}
+	if (h->record_size != sizeof(struct lkst_record)) {
+		lkst_seterr(err, "record size %u, expected %zu; use the lkbuf that saved it",
+			    h->record_size, sizeof(struct lkst_record));
+		return -1;
+	}
+	if (layout_len == sizeof(h->layout) || strcmp(h->layout, LKST_LOG_LAYOUT)) {
+		lkst_seterr(err, "record layout \"%.*s\", expected \"%s\"; use the lkbuf that saved it",
+			    (int)layout_len, h->layout, LKST_LOG_LAYOUT);
+		return -1;
+	}
+	if (h->nr_cpus > (len - sizeof(*h)) / sizeof(struct lkst_log_cpu)) {
+		lkst_seterr(err, "header claims %u CPU sections but the file holds at most %zu; the file is truncated or corrupt",
+			    h->nr_cpus, (len - sizeof(*h)) / sizeof(struct lkst_log_cpu));
+		return -1;
+	}
+	return 0;
+}
+
+static int check_records(const struct lkst_log_section *s, struct lkst_err *err)
+{
+	uint64_t i;
+
+	for (i = 0; i < s->info.nr_records; i++) {
+		if (s->records[i].context > LKST_CTX_NMI) {
+			lkst_seterr(err, "corrupt record %llu of cpu %u: context %u (0..3 are valid); the file is damaged",
+				    (unsigned long long)i, s->info.cpu,
+				    s->records[i].context);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Reads one CPU section at *offset; advances *offset past it. */
+static int parse_section(const unsigned char *image, size_t len, size_t *offset,
+			 unsigned int index, struct lkst_log_section *s,
+			 struct lkst_err *err)
+{
+	size_t left = len - *offset;
+	uint64_t room;
+
+	if (left < sizeof(s->info)) {
+		lkst_seterr(err, "truncated: CPU section %u is cut short (%zu of %zu header bytes); the file is incomplete",
+			    index, left, sizeof(s->info));
+		return -1;
+	}
+	memcpy(&s->info, image + *offset, sizeof(s->info));
+	*offset += sizeof(s->info);
+	left -= sizeof(s->info);
+
+	room = left / sizeof(struct lkst_record);
+	if (s->info.nr_records > LKST_LOG_MAX_CPU_RECORDS) {
+		lkst_seterr(err, "corrupt: cpu %u claims %llu records, more than any buffer holds; the file is damaged",
+			    s->info.cpu, (unsigned long long)s->info.nr_records);
+		return -1;
+	}
+	if (s->info.nr_records > room) {
+		lkst_seterr(err, "truncated: expected %llu records for cpu %u, found %llu; the file is incomplete",
+			    (unsigned long long)s->info.nr_records, s->info.cpu,
+			    (unsigned long long)room);
+		return -1;
+	}
+	s->records = (const struct lkst_record *)(image + *offset);
+	*offset += s->info.nr_records * sizeof(struct lkst_record);
+	return check_records(s, err);
+}
+
+int lkst_log_parse(void *image, size_t len, struct lkst_log *log,
+		   struct lkst_err *err)
+{
+	const unsigned char *bytes = image;
+	size_t offset, magic_len = len < LKST_LOG_MAGIC_LEN ? len : LKST_LOG_MAGIC_LEN;
+	unsigned int i;
+
+	memset(log, 0, sizeof(*log));
+	if (len == 0) {
+		lkst_seterr(err, "empty file, not an lkst log file; save one with lkbuf read");
+		return -1;
+	}
+	if (memcmp(bytes, LKST_LOG_MAGIC, magic_len)) {
+		lkst_seterr(err, "not an lkst log file (bad magic); give a file saved by lkbuf read");
+		return -1;
+	}
+	if (len < sizeof(log->header)) {
+		lkst_seterr(err, "truncated header: %zu of %zu bytes; the file is incomplete",
+			    len, sizeof(log->header));
+		return -1;
+	}
+	memcpy(&log->header, bytes, sizeof(log->header));
+	if (check_header(&log->header, len, err))
+		return -1;
+	log->header.nodename[sizeof(log->header.nodename) - 1] = '\0';
+	log->header.release[sizeof(log->header.release) - 1] = '\0';
+
+	log->nr_sections = log->header.nr_cpus;
+	log->sections = calloc(log->nr_sections ? log->nr_sections : 1,
+			       sizeof(*log->sections));
+	if (!log->sections) {
+		lkst_seterr(err, "out of memory for %u CPU sections; free some memory",
+			    log->nr_sections);
+		return -1;
+	}
+	offset = sizeof(log->header);
+	for (i = 0; i < log->nr_sections; i++) {
+		if (parse_section(bytes, len, &offset, i, &log->sections[i], err))
+			goto fail;
+	}
+	if (offset != len) {
+		lkst_seterr(err, "%zu bytes after the last CPU section; the file is corrupt",
+			    len - offset);
+		goto fail;
+	}
+	log->image = image;
+	return 0;
+fail:
+	free(log->sections);
+	log->sections = NULL;
+	return -1;
+}
+
+static void *read_file(int fd, size_t *len, struct lkst_err *err, const char *path)
+{
+	size_t cap = 1 << 16, used = 0;
+	unsigned char *buf = malloc(cap), *bigger;
+	ssize_t n;
+
+	while (buf) {
+		if (used == cap) {
+			bigger = realloc(buf, cap * 2);
+			if (!bigger)
+				break;
+			buf = bigger;
+			cap *= 2;
+		}
+		n = read(fd, buf + used, cap - used);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			lkst_seterr(err, "cannot read %s: %s; give a regular log file",
+				    path, strerror(errno));
+			free(buf);
+			return NULL;
+		}
+		if (n == 0) {
+			*len = used;
+			return buf;
+		}
+		used += n;
+	}
+	free(buf);
+	lkst_seterr(err, "out of memory reading %s; free some memory", path);
+	return NULL;
+}
+
+int lkst_log_load(const char *path, struct lkst_log *log, struct lkst_err *err)
+{
+	struct lkst_err why;
+	size_t len = 0;
+	void *image;
+	int fd;
+
+	memset(log, 0, sizeof(*log));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		lkst_seterr(err, "cannot open %s: %s; check the file name", path,
+			    strerror(errno));
+		return -1;
+	}
+	image = read_file(fd, &len, err, path);
+	close(fd);
+	if (!image)
+		return -1;
+	if (lkst_log_parse(image, len, log, &why)) {
+		lkst_seterr(err, "%s: %s", path, why.msg);
+		free(image);
+		return -1;
+	}
+	return 0;
+}
+
+void lkst_log_free(struct lkst_log *log)
+{
+	free(log->sections);
+	free(log->image);
+	memset(log, 0, sizeof(*log));
+}

@@ -1,0 +1,421 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Shared parts of lkm and lkbuf: messages, parsing, device wrappers.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#define LKST_EVENT_TABLES
+#include "lkst_util.h"
+
+const char *lkst_progname = "lkst";
+
+void lkst_seterr(struct lkst_err *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+}
+
+void lkst_die(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", lkst_progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(code);
+}
+
+/* ---- Event table ---------------------------------------------------- */
+
+const struct lkst_event_info *const lkst_events = lkst_event_table;
+const unsigned int lkst_nr_events = LKST_NR_EVENTS;
+
+const struct lkst_event_info *lkst_event_by_id(unsigned int id)
+{
+	unsigned int i;
+
+	for (i = 0; i < lkst_nr_events; i++)
+		if (lkst_events[i].id == id)
+			return &lkst_events[i];
+	return NULL;
+}
+
+const char *lkst_category_name(enum lkst_category cat)
+{
+	if ((unsigned int)cat >= LKST_NR_CATEGORIES)
+		return "unknown";
+	return lkst_category_table[cat].name;
+}
+
+/* ---- Parsing -------------------------------------------------------- */
+
+int lkst_parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+	uint64_t value = 0;
+	unsigned int base = 10;
+	const char *p = s;
+
+	if (!s || !*s)
+		return -1;
+	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		base = 16;
+		p += 2;
+		if (!*p)
+			return -1;
+	}
+	/* By hand: strtoull accepts signs, spaces and octal. */
+	for (; *p; p++) {
+		unsigned int digit;
+
+		if (isdigit((unsigned char)*p))
+			digit = *p - '0';
+		else if (base == 16 && isxdigit((unsigned char)*p))
+			digit = tolower((unsigned char)*p) - 'a' + 10;
+		else
+			return -1;
+		if (value > (UINT64_MAX - digit) / base)
+			return -1;
+		value = value * base + digit;
+	}
+	if (value > max)
+		return -1;
+	*out = value;
+	return 0;
+}
+
+int lkst_parse_u32(const char *s, uint32_t max, uint32_t *out)
+{
+	uint64_t value;
+
+	if (lkst_parse_u64(s, max, &value))
+		return -1;
+	*out = (uint32_t)value;
+	return 0;
+}
+
+int lkst_parse_size(const char *s, uint64_t *out)
+{
+	char digits[32];
+	size_t len = s ? strlen(s) : 0;
+	unsigned int shift = 0;
+	uint64_t value;
+
+	if (len == 0 || len >= sizeof(digits))
+		return -1;
+	memcpy(digits, s, len + 1);
+	switch (digits[len - 1]) {
+	case 'k': case 'K':
+		shift = 10;
+		break;
+	case 'm': case 'M':
+		shift = 20;
+		break;
+	}
+	if (shift)
+		digits[len - 1] = '\0';
+	if (lkst_parse_u64(digits, UINT64_MAX >> shift, &value))
+		return -1;
+	*out = value << shift;
+	return 0;
+}
+
+static int looks_numeric(const char *s)
+{
+	return isdigit((unsigned char)s[0]);
+}
+
+int lkst_parse_event(const char *s, unsigned int *id, struct lkst_err *err)
+{
+	unsigned int i;
+	uint64_t value;
+
+	if (!s || !*s) {
+		lkst_seterr(err, "empty event; give an event ID or mnemonic (see lkm events)");
+		return -1;
+	}
+	if (looks_numeric(s)) {
+		if (lkst_parse_u64(s, LKST_NR_EVENT_IDS - 1, &value)) {
+			lkst_seterr(err, "bad event number '%s'; use decimal or 0x hex below 0x%x",
+				    s, LKST_NR_EVENT_IDS);
+			return -1;
+		}
+		if (!lkst_event_by_id(value)) {
+			lkst_seterr(err, "event 0x%02x is not in the event table; see lkm events",
+				    (unsigned int)value);
+			return -1;
+		}
+		*id = value;
+		return 0;
+	}
+	for (i = 0; i < lkst_nr_events; i++) {
+		if (!strcasecmp(s, lkst_events[i].mnemonic)) {
+			*id = lkst_events[i].id;
+			return 0;
+		}
+	}
+	lkst_seterr(err, "unknown event '%s'; see lkm events for the event names", s);
+	return -1;
+}
+
+int lkst_parse_category(const char *s, enum lkst_category *cat,
+			unsigned int *first, unsigned int *last,
+			struct lkst_err *err)
+{
+	unsigned int i;
+
+	for (i = 0; s && i < LKST_NR_CATEGORIES; i++) {
+		if (!strcasecmp(s, lkst_category_table[i].name)) {
+			*cat = (enum lkst_category)i;
+			*first = lkst_category_table[i].first;
+			*last = lkst_category_table[i].last;
+			return 0;
+		}
+	}
+	lkst_seterr(err, "unknown category '%s'; see lkm events for the categories",
+		    s ? s : "");
+	return -1;
+}
+
+void lkst_handler_names_init(struct lkst_handler_names *h)
+{
+	memset(h, 0, sizeof(*h));
+	strcpy(h->name[LKST_HANDLER_DEFAULT], "default");
+	strcpy(h->name[LKST_HANDLER_NOTHING], "nothing");
+}
+
+const char *lkst_handler_name(const struct lkst_handler_names *h,
+			      unsigned int id)
+{
+	if (id >= LKST_MAX_HANDLERS || !h->name[id][0])
+		return NULL;
+	return h->name[id];
+}
+
+int lkst_parse_handler(const char *s, const struct lkst_handler_names *h,
+		       unsigned int *id, struct lkst_err *err)
+{
+	unsigned int i;
+	uint64_t value;
+
+	if (!s || !*s) {
+		lkst_seterr(err, "empty handler; give a handler ID or name (see lkm handlers)");
+		return -1;
+	}
+	if (looks_numeric(s)) {
+		if (lkst_parse_u64(s, LKST_MAX_HANDLERS - 1, &value) || value == 0) {
+			lkst_seterr(err, "bad handler number '%s'; use 1..255 (see lkm handlers)", s);
+			return -1;
+		}
+		if (!lkst_handler_name(h, value)) {
+			lkst_seterr(err, "handler %u is not registered; see lkm handlers",
+				    (unsigned int)value);
+			return -1;
+		}
+		*id = value;
+		return 0;
+	}
+	for (i = 1; i < LKST_MAX_HANDLERS; i++) {
+		if (h->name[i][0] && !strcasecmp(s, h->name[i])) {
+			*id = i;
+			return 0;
+		}
+	}
+	lkst_seterr(err, "unknown handler '%s'; see lkm handlers for the handler names", s);
+	return -1;
+}
+
+/* ---- Device --------------------------------------------------------- */
+
+void lkst_die_errno(int err, const char *what)
+{
+	switch (err) {
+	case EPERM:
+	case EACCES:
+		lkst_die(LKST_EXIT_DEVICE, "%s: permission denied; need CAP_SYS_ADMIN (run as root)",
+			 what);
+	case ENOTTY:
+		lkst_die(LKST_EXIT_DEVICE, "%s: the kernel does not know this request; use utilities built for the running kernel",
+			 what);
+	case EINVAL:
+		lkst_die(LKST_EXIT_DEVICE, "%s: the kernel rejected a value as out of range; check the IDs and sizes given",
+			 what);
+	case ENOMEM:
+		lkst_die(LKST_EXIT_DEVICE, "%s: the kernel is out of memory; free memory or use smaller buffers",
+			 what);
+	case ENOSPC:
+		lkst_die(LKST_EXIT_DEVICE, "%s: no free ID left; delete an unused one first", what);
+	default:
+		lkst_die(LKST_EXIT_DEVICE, "%s: %s; check dmesg for lkst messages",
+			 what, strerror(err));
+	}
+}
+
+int lkst_dev_ioctl(int fd, unsigned long cmd, void *arg)
+{
+	int ret;
+
+	do {
+		ret = ioctl(fd, cmd, arg);
+	} while (ret < 0 && errno == EINTR);
+	return ret < 0 ? -errno : 0;
+}
+
+int lkst_dev_open(struct lkst_version *version)
+{
+	int fd, ret;
+
+	fd = open(LKST_DEVICE, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		int err = errno;
+
+		if (err == ENOENT || err == ENXIO || err == ENODEV)
+			lkst_die(LKST_EXIT_DEVICE, "cannot open %s: %s; is the kernel built with CONFIG_LKST=y?",
+				 LKST_DEVICE, strerror(err));
+		if (err == EACCES || err == EPERM)
+			lkst_die(LKST_EXIT_DEVICE, "cannot open %s: %s; need CAP_SYS_ADMIN (run as root)",
+				 LKST_DEVICE, strerror(err));
+		lkst_die(LKST_EXIT_DEVICE, "cannot open %s: %s; check the device node",
+			 LKST_DEVICE, strerror(err));
+	}
+	memset(version, 0, sizeof(*version));
+	ret = lkst_dev_ioctl(fd, LKST_IOC_GET_VERSION, version);
+	if (ret)
+		lkst_die_errno(-ret, "reading the lkst ABI version");
+	if (version->abi_version != LKST_ABI_VERSION ||
+	    version->record_size != sizeof(struct lkst_record))
+		lkst_die(LKST_EXIT_DEVICE, "kernel lkst ABI %u with %u-byte records, this tool speaks ABI %u with %zu-byte records; use utilities built for the running kernel",
+			 version->abi_version, version->record_size,
+			 LKST_ABI_VERSION, sizeof(struct lkst_record));
+	return fd;
+}
+
+void lkst_dev_load_handlers(int fd, struct lkst_handler_names *h)
+{
+	struct lkst_handler_desc desc;
+	unsigned int id;
+	int ret;
+
+	lkst_handler_names_init(h);
+	for (id = 1; id < LKST_MAX_HANDLERS; id++) {
+		memset(&desc, 0, sizeof(desc));
+		desc.id = id;
+		ret = lkst_dev_ioctl(fd, LKST_IOC_HANDLER_INFO, &desc);
+		if (ret == -ENOENT)
+			continue;
+		if (ret)
+			lkst_die_errno(-ret, "reading handler info");
+		desc.name[LKST_NAME_LEN - 1] = '\0';
+		desc.module[LKST_NAME_LEN - 1] = '\0';
+		/* Keep the built-in names if the kernel lists a handler without one. */
+		if (desc.name[0])
+			memcpy(h->name[id], desc.name, LKST_NAME_LEN);
+		memcpy(h->module[id], desc.module, LKST_NAME_LEN);
+	}
+}
+
+/* ---- Command line --------------------------------------------------- */
+
+struct poptOption lkst_exit_code_table[] = {
+	POPT_TABLEEND
+};
+
+static void print_verbs(FILE *out, const struct lkst_verb *verbs)
+{
+	const struct lkst_verb *v;
+
+	fprintf(out, "Usage: %s VERB [OPTION...]\n\nVerbs:\n", lkst_progname);
+	for (v = verbs; v->name; v++)
+		fprintf(out, "  %-10s %s\n", v->name, v->summary);
+	fprintf(out, "\nRun '%s VERB --help' for a verb's options.\n%s\n",
+		lkst_progname, LKST_EXIT_CODES_HELP);
+}
+
+int lkst_run_verb(int argc, char **argv, const struct lkst_verb *verbs)
+{
+	const struct lkst_verb *v;
+	char *name;
+
+	if (argc < 2)
+		lkst_die(LKST_EXIT_USAGE, "no verb given; run %s --help for the list of verbs",
+			 lkst_progname);
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		print_verbs(stdout, verbs);
+		return LKST_EXIT_OK;
+	}
+	for (v = verbs; v->name; v++) {
+		if (strcmp(argv[1], v->name))
+			continue;
+		/* "lkm read" as argv[0], so popt's help shows the full command. */
+		if (asprintf(&name, "%s %s", lkst_progname, v->name) < 0)
+			lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
+		argv[1] = name;
+		return v->run(argc - 1, (const char **)argv + 1);
+	}
+	lkst_die(LKST_EXIT_USAGE, "unknown verb '%s'; run %s --help for the list of verbs",
+		 argv[1], lkst_progname);
+}
+
+poptContext lkst_parse_options(int argc, const char **argv,
+			       const struct poptOption *options,
+			       const char *positional_help)
+{
+	poptContext ctx = poptGetContext(argv[0], argc, argv, options, 0);
+	int rc;
+
+	if (!ctx)
+		lkst_die(LKST_EXIT_USAGE, "cannot parse the options; run %s --help", argv[0]);
+	if (positional_help)
+		poptSetOtherOptionHelp(ctx, positional_help);
+	rc = poptGetNextOpt(ctx);
+	if (rc < -1)
+		lkst_die(LKST_EXIT_USAGE, "%s: %s; run %s --help",
+			 poptBadOption(ctx, POPT_BADOPTION_NOALIAS),
+			 poptStrerror(rc), argv[0]);
+	if (rc != -1)
+		lkst_die(LKST_EXIT_USAGE, "unexpected option value %d; run %s --help",
+			 rc, argv[0]);
+	return ctx;
+}
+
+void lkst_no_positional(poptContext ctx)
+{
+	const char *extra = poptPeekArg(ctx);
+
+	if (extra)
+		lkst_die(LKST_EXIT_USAGE, "unexpected argument '%s'; run %s --help for the usage",
+			 extra, lkst_progname);
+}
+
+void lkst_require(const char *value, const char *option, const char *verb)
+{
+	if (!value)
+		lkst_die(LKST_EXIT_USAGE, "%s needs %s; run %s %s --help",
+			 verb, option, lkst_progname, verb);
+}
+
+uint32_t lkst_option_u32(const char *value, uint32_t max, const char *what)
+{
+	uint32_t n;
+
+	if (lkst_parse_u32(value, max, &n))
+		lkst_die(LKST_EXIT_USAGE, "bad %s '%s'; give a number 0..%u (decimal or 0x hex)",
+			 what, value, max);
+	return n;
+}

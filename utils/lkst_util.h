@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared parts of lkm and lkbuf: error reporting, number and name parsing
+ * against the event table, and the /dev/lkst ioctl wrappers.
+ *
+ * The parsing half is pure and unit tested on the host; the device half
+ * (lkst_dev_*) is the only code that touches /dev/lkst.
+ */
+#ifndef LKST_UTIL_H
+#define LKST_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <linux/lkst_ioctl.h>
+
+/* Exit codes, documented in every --help. */
+#define LKST_EXIT_OK		0
+#define LKST_EXIT_USAGE		1	/* bad usage or input */
+#define LKST_EXIT_DEVICE	2	/* device or kernel error */
+
+#define LKST_EXIT_CODES_HELP \
+	"Exit codes: 0 success, 1 bad usage or input, 2 device or kernel error"
+
+/* A one-line message "what is wrong; what to do", filled by pure code. */
+struct lkst_err {
+	char msg[512];
+};
+
+void lkst_seterr(struct lkst_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Program name used as the prefix of every message ("lkm", "lkbuf"). */
+extern const char *lkst_progname;
+
+/* Print "<prog>: <message>" on stderr and exit with code. */
+void lkst_die(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
+
+/* ---- Event table ---------------------------------------------------- */
+
+/* lkst_event_table[] of <linux/lkst_events.h>, defined in lkst_util.c. */
+extern const struct lkst_event_info *const lkst_events;
+extern const unsigned int lkst_nr_events;
+
+/* NULL for an ID that is not in the table. */
+const struct lkst_event_info *lkst_event_by_id(unsigned int id);
+const char *lkst_category_name(enum lkst_category cat);
+
+/* ---- Parsing (pure) --------------------------------------------------- */
+
+/* Decimal or 0x hex, no sign, no trailing junk, at most max. */
+int lkst_parse_u64(const char *s, uint64_t max, uint64_t *out);
+int lkst_parse_u32(const char *s, uint32_t max, uint32_t *out);
+
+/* A byte count with an optional K or M suffix (binary units). */
+int lkst_parse_size(const char *s, uint64_t *out);
+
+/* Event by number or by mnemonic (case-insensitive); must be in the table. */
+int lkst_parse_event(const char *s, unsigned int *id, struct lkst_err *err);
+
+/* Category by name (case-insensitive): first and last event ID. */
+int lkst_parse_category(const char *s, enum lkst_category *cat,
+			unsigned int *first, unsigned int *last,
+			struct lkst_err *err);
+
+/*
+ * Registered handler names by ID, "" when not registered.  default (1) and
+ * nothing (255) are always known, even if the kernel does not list them.
+ */
+struct lkst_handler_names {
+	char name[LKST_MAX_HANDLERS][LKST_NAME_LEN];
+	char module[LKST_MAX_HANDLERS][LKST_NAME_LEN];
+};
+
+void lkst_handler_names_init(struct lkst_handler_names *h);
+const char *lkst_handler_name(const struct lkst_handler_names *h,
+			      unsigned int id);
+/* Handler by number (must be known) or name (case-insensitive). */
+int lkst_parse_handler(const char *s, const struct lkst_handler_names *h,
+		       unsigned int *id, struct lkst_err *err);
+
+/* ---- Device (/dev/lkst) ------------------------------------------------ */
+
+/* Opens the device and checks its ABI; exits with a clear message. */
+int lkst_dev_open(struct lkst_version *version);
+
+/* ioctl returning 0 or -errno (retrying EINTR). */
+int lkst_dev_ioctl(int fd, unsigned long cmd, void *arg);
+
+/* Exit with a message for an errno the caller has no better words for. */
+void lkst_die_errno(int err, const char *what) __attribute__((noreturn));
+
+/* Fill h with the kernel's registered handlers (IDs 1..255). */
+void lkst_dev_load_handlers(int fd, struct lkst_handler_names *h);
+
+/* ---- Command line (libpopt) ------------------------------------------ */
+
+#include <popt.h>
+
+struct lkst_verb {
+	const char *name;
+	int (*run)(int argc, const char **argv);
+	const char *summary;
+};
+
+/* Option table tail: the exit codes as a help section, then --help. */
+extern struct poptOption lkst_exit_code_table[];
+#define LKST_POPT_TAIL							\
+	{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, lkst_exit_code_table, 0,	\
+	  LKST_EXIT_CODES_HELP, NULL },					\
+	POPT_AUTOHELP							\
+	POPT_TABLEEND
+
+/* Runs the verb named by argv[1]; argv of the verb starts at its name. */
+int lkst_run_verb(int argc, char **argv, const struct lkst_verb *verbs);
+
+/*
+ * Parses a verb's options, exiting with a one-line message on errors.
+ * Returns the context, positional arguments left for poptGetArgs().
+ */
+poptContext lkst_parse_options(int argc, const char **argv,
+			       const struct poptOption *options,
+			       const char *positional_help);
+/* Exits if the verb got positional arguments it does not take. */
+void lkst_no_positional(poptContext ctx);
+/* Exits if a required option is missing. */
+void lkst_require(const char *value, const char *option, const char *verb);
+/* A numeric option value or exits with a usage error naming it. */
+uint32_t lkst_option_u32(const char *value, uint32_t max, const char *what);
+
+#endif /* LKST_UTIL_H */
