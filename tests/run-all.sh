@@ -22,7 +22,7 @@ pass=0 fail=0 failed=()
 check() {
 	local name=$1 tmo=$2 log rc
 	shift 2
-	log="$out/$(tr -c 'A-Za-z0-9_.-' '_' <<<"$name").log"
+	log="$out/$(printf '%s' "$name" | tr -c 'A-Za-z0-9_.-' '_').log"
 	timeout -k 10 "$tmo" "$@" >"$log" 2>&1 </dev/null
 	rc=$?
 	[ $rc -ne 124 ] || echo "timed out after ${tmo}s" >>"$log"
@@ -121,7 +121,7 @@ scenario() {
 if [ $guest_ok = 1 ]; then
 	names=$(cd tests/scenarios 2>/dev/null && ls -1 *.sh 2>/dev/null | LC_ALL=C sort | sed 's/\.sh$//' | grep -vx demo)
 	list=$(echo $names | tr ' ' ',')
-	boot "$out/scenarios" "lkst_run=$list" "${TEST_QEMU_TIMEOUT:-900}"
+	boot "$out/scenarios" "lkst.maskset=rdefault lkst.bufsize=512K lkst_run=$list" "${TEST_QEMU_TIMEOUT:-900}"
 
 	# KUnit: every top-level KTAP result of an lkst* suite is one test.
 	ktap=$(sed -E 's/^\[ *[0-9]+\.[0-9]+\] //' "$out/scenarios/console.log" 2>/dev/null |

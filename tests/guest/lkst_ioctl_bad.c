@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/lkst_ioctl.h>
@@ -130,22 +131,40 @@ static void check_buffers(int fd)
 	       ioctl(fd, LKST_IOC_BLOCK_READ, (void *)0x10), EFAULT);
 }
 
-static void check_unprivileged(void)
+/*
+ * The device node is root's, mode 0600; open it up so that the tracer's own
+ * CAP_SYS_ADMIN checks are what refuses uid 65534, both at open and on an
+ * fd that root opened and passed down.
+ */
+static void check_unprivileged(int root_fd)
 {
-	pid_t pid = fork();
+	struct lkst_version v;
+	pid_t pid;
 	int status;
 
+	if (chmod(LKST_DEVICE, 0666)) {
+		perror("chmod " LKST_DEVICE);
+		failures++;
+		return;
+	}
+	pid = fork();
 	if (pid == 0) {
 		if (setuid(65534))
 			_exit(3);
-		_exit(open(LKST_DEVICE, O_RDWR) < 0 && errno == EPERM ? 0 : 1);
+		if (open(LKST_DEVICE, O_RDWR) >= 0 || errno != EPERM)
+			_exit(1);
+		if (ioctl(root_fd, LKST_IOC_GET_VERSION, &v) == 0 ||
+		    errno != EPERM)
+			_exit(2);
+		_exit(0);
 	}
 	waitpid(pid, &status, 0);
+	chmod(LKST_DEVICE, 0600);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-		printf("ok   open as uid 65534 -> %s\n", strerror(EPERM));
+		printf("ok   open and ioctl as uid 65534 -> %s\n", strerror(EPERM));
 	} else {
-		printf("FAIL open as uid 65534 not refused with EPERM (status 0x%x)\n",
-		       status);
+		printf("FAIL uid 65534 not refused with EPERM (%s, status 0x%x)\n",
+		       WEXITSTATUS(status) == 2 ? "ioctl" : "open", status);
 		failures++;
 	}
 }
@@ -167,7 +186,7 @@ int main(void)
 	expect("unknown command", ioctl(fd, _IO(LKST_IOC_MAGIC, 0x7f), 0), ENOTTY);
 	check_masksets(fd);
 	check_buffers(fd);
-	check_unprivileged();
+	check_unprivileged(fd);
 	printf("%d failures\n", failures);
 	return failures;
 }

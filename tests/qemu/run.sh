@@ -54,7 +54,8 @@ elif [ "$qrc" -ne 0 ]; then
 	fail=1
 fi
 
-# The guest's init writes .lkst-done last, so its presence means a complete tar.
+# The guest's init rewrites the tar after each scenario and adds .lkst-done
+# last: without it the results are partial (kept, but the run failed).
 if tar -xf "$disk" -C "$out" --no-same-owner 2>/dev/null && [ -f "$out/.lkst-done" ]; then
 	rm -f "$disk"
 else

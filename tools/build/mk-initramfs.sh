@@ -3,7 +3,7 @@
 #   /bin       busybox-static + applet symlinks, lkm/lkbuf (static builds),
 #              guest test programs compiled from tests/guest/*.c
 #   /lib/lkst  handler modules (handlers/*.ko)
-#   /scenarios tests/scenarios/*.sh (or $SCENARIO_DIR)
+#   /scenarios tests/scenarios/* (or $SCENARIO_DIR): *.sh are the scenarios
 #   /init      tests/qemu/init
 # Missing optional parts (no utils yet, no handlers) are reported, not fatal,
 # so the harness itself can be exercised before they exist.
@@ -53,10 +53,12 @@ for c in "$guest"/*.c; do
 		{ echo "mk-initramfs: failed to compile guest program $c" >&2; exit 1; }
 done
 
+# Scenarios are the *.sh files; other files there (shared includes such as
+# common.inc) are copied along so scenarios can source them.
 scripts=("$scen"/*.sh)
 [ ${#scripts[@]} -gt 0 ] || echo "mk-initramfs: warning: no scenarios in $scen" >&2
-for s in "${scripts[@]}"; do
-	install -m 0755 "$s" "$root/scenarios/"
+for s in "$scen"/*; do
+	[ ! -f "$s" ] || install -m 0755 "$s" "$root/scenarios/"
 done
 
 install -m 0755 "$repo/tests/qemu/init" "$root/init"

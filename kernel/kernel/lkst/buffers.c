@@ -312,8 +312,9 @@ int lkst_block_jump(const struct lkst_block_link *req)
 
 	if (!jr.cb || req->block >= LKST_MAX_BLOCKS || req->next || req->__pad)
 		return -EINVAL;
-	cpus_read_lock();
+	/* lkst_mutex before cpu_hotplug_lock, as static key updates take them */
 	mutex_lock(&lkst_mutex);
+	cpus_read_lock();
 	if (!lkst_block_get(jr.cb, req->block))
 		ret = -ENOENT;
 	else if (cpu_online(req->cpu))
@@ -321,8 +322,8 @@ int lkst_block_jump(const struct lkst_block_link *req)
 					       &jr, 1);
 	else
 		lkst_jump_on_cpu(&jr);	/* offline: nothing writes there */
-	mutex_unlock(&lkst_mutex);
 	cpus_read_unlock();
+	mutex_unlock(&lkst_mutex);
 	return ret;
 }
 

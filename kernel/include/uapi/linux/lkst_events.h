@@ -126,11 +126,11 @@ static const struct lkst_event_info lkst_event_table[] = {
 	{
 		LKST_EVENT(PROCESS_WAKEUP),
 		.category = LKST_CAT_PROCESS,
-		.description = "task woken in try_to_wake_up()",
+		.description = "try_to_wake_up() wakes a task",
 		.args = {
 			{ LKST_ARG_PID, "target pid" },
 			{ LKST_ARG_STATE, "target state" },
-			{ LKST_ARG_UDEC, "target cpu" },
+			{ LKST_ARG_UDEC, "cpu it last ran on" },
 			{ LKST_ARG_DEC, "target prio" },
 			{ LKST_ARG_COMM, "target comm" },
 			{ LKST_ARG_COMM2, "" },

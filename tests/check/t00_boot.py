@@ -1,0 +1,22 @@
+"""Boot options: RDEFAULT active and 512 KiB blocks from the start, and
+system calls of init recorded before any utility ran."""
+import os
+import sys
+
+from lkstcheck import EV_SYSCALL_ENTRY, check, done, events, read_csv
+
+NR_MOUNT = 165
+d = sys.argv[1]
+with open(os.path.join(d, "list.txt")) as f:
+    active = [line for line in f if "active" in line]
+check(len(active) == 1 and active[0].split()[0] == "1",
+      f"active maskset at boot: {active}")
+with open(os.path.join(d, "buffers.txt")) as f:
+    blocks = [line for line in f if "block 0:" in line]
+check(blocks and all("size 524288" in b for b in blocks),
+      f"block 0 of each CPU is not 512 KiB: {blocks}")
+rows = read_csv(os.path.join(d, "boot.csv"))
+mounts = [r for r in events(rows, EV_SYSCALL_ENTRY)
+          if r["pid"] == 1 and r["arg1"] == NR_MOUNT]
+check(len(mounts) >= 3, f"init's mount() calls recorded: {len(mounts)}")
+done()
