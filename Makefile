@@ -22,12 +22,12 @@ HAVE_HANDLERS := $(wildcard handlers/Kbuild handlers/Makefile)
 KERNEL_DEP ?= kernel
 
 .PHONY: all deps kernel kernel-tree patches utils handlers initramfs demo \
-	test checkpatch clean distclean help
+	test bench checkpatch clean distclean help
 
 all: kernel utils handlers initramfs
 
 help:
-	@echo "targets: deps kernel patches utils handlers initramfs demo test checkpatch clean distclean"
+	@echo "targets: deps kernel patches utils handlers initramfs demo test bench checkpatch clean distclean"
 	@echo "vars: KSRC=tree (skips extraction) SERIES=file KCONFIG_FRAGMENTS='...' QEMU_TIMEOUT=s"
 
 deps:
@@ -74,8 +74,17 @@ demo: deps kernel utils handlers initramfs
 		echo "----- $$(wc -l < $$csv) lines in $$csv -----"; \
 	else echo "demo: $$csv was not produced; see out/demo/demo/output.txt" >&2; exit 1; fi
 
-test:
+test: deps
 	@tests/run-all.sh
+
+# Benchmarks print figures; they assert nothing.  Host: the buffer write
+# path natively.  Guest: a traced system call against an untraced one.
+bench: deps kernel utils handlers initramfs
+	$(MAKE) -C tests/host bench
+	@rm -rf out/bench
+	@KERNEL=$(BZIMAGE) INITRD=$(INITRAMFS) APPEND="lkst_run=bench" TIMEOUT=$(QEMU_TIMEOUT) \
+		tests/qemu/run.sh out/bench
+	@cat out/bench/bench/output.txt
 
 checkpatch: kernel-tree
 	@$(TOOLS)/checkpatch.sh $(KSRC) $(PATCH_DIR) $(SERIES)

@@ -151,11 +151,15 @@ static void check_unprivileged(int root_fd)
 	if (pid == 0) {
 		if (setuid(65534))
 			_exit(3);
-		if (open(LKST_DEVICE, O_RDWR) >= 0 || errno != EPERM)
+		if (open(LKST_DEVICE, O_RDWR) >= 0 || errno != EPERM) {
+			dprintf(1, "     open as uid 65534: %s\n", strerror(errno));
 			_exit(1);
+		}
 		if (ioctl(root_fd, LKST_IOC_GET_VERSION, &v) == 0 ||
-		    errno != EPERM)
+		    errno != EPERM) {
+			dprintf(1, "     ioctl as uid 65534: %s\n", strerror(errno));
 			_exit(2);
+		}
 		_exit(0);
 	}
 	waitpid(pid, &status, 0);

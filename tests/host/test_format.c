@@ -165,7 +165,7 @@ static void test_csv_records(void)
 	CHECK_STR(got, "time,cpu,pid,context,event,id,arg1_desc,arg1,arg2_desc,arg2,"
 		  "arg3_desc,arg3,arg4_desc,arg4,arg5_desc,arg5,arg6_desc,arg6\n"
 		  "1000000123,1,42,task,PROCESS_WAKEUP,0x02,target pid,43,target state,"
-		  "TASK_INTERRUPTIBLE,target cpu,1,target prio,120,target comm,bash,,\n");
+		  "TASK_INTERRUPTIBLE,last cpu,1,target prio,120,target comm,bash,,\n");
 	free(got);
 
 	CHECK_FORMAT(&w, 1, 1, 0, 1, 0,
@@ -178,15 +178,15 @@ static void test_csv_records(void)
 	CHECK_FORMAT(&w, 1, 1, 1, 1, 0, want);
 	snprintf(want, sizeof(want),
 		 "1000000123,1,42,task,PROCESS_WAKEUP,0x02,target pid,0x2b,target state,0x1,"
-		 "target cpu,0x1,target prio,0x78,target comm,%s,,0x0\n", comm_hex);
+		 "last cpu,0x1,target prio,0x78,target comm,%s,,0x0\n", comm_hex);
 	CHECK_FORMAT(&w, 1, 1, 1, 0, 1, want);
 	snprintf(want, sizeof(want),
 		 "1.000000123,1,42,task,PROCESS_WAKEUP,0x02,target pid,0x2b,target state,0x1,"
-		 "target cpu,0x1,target prio,0x78,target comm,%s,,0x0\n", comm_hex);
+		 "last cpu,0x1,target prio,0x78,target comm,%s,,0x0\n", comm_hex);
 	CHECK_FORMAT(&w, 1, 1, 1, 1, 1, want);
 	CHECK_FORMAT(&w, 1, 1, 0, 1, 1,
 		     "1.000000123,1,42,task,PROCESS_WAKEUP,0x02,target pid,43,target state,"
-		     "TASK_INTERRUPTIBLE,target cpu,1,target prio,120,target comm,bash,,\n");
+		     "TASK_INTERRUPTIBLE,last cpu,1,target prio,120,target comm,bash,,\n");
 
 	/* Signed return value, NONE arguments empty, irq context. */
 	CHECK_FORMAT(&x, 0, 1, 0, 0, 0, "5,0,7,irq,SYSCALL_EXIT,0x31,60,-2,,,,\n");
@@ -211,15 +211,15 @@ static void test_text_records(void)
 
 	CHECK_FORMAT(&w, 1, 0, 0, 0, 0,
 		     "1000000123 cpu=1 pid=42 ctx=task PROCESS_WAKEUP target_pid=43 "
-		     "target_state=TASK_INTERRUPTIBLE target_cpu=1 target_prio=120 "
+		     "target_state=TASK_INTERRUPTIBLE last_cpu=1 target_prio=120 "
 		     "target_comm=bash\n");
 	CHECK_FORMAT(&w, 1, 0, 0, 1, 0,
 		     "1.000000123 cpu=1 pid=42 ctx=task PROCESS_WAKEUP target_pid=43 "
-		     "target_state=TASK_INTERRUPTIBLE target_cpu=1 target_prio=120 "
+		     "target_state=TASK_INTERRUPTIBLE last_cpu=1 target_prio=120 "
 		     "target_comm=bash\n");
 	snprintf(want, sizeof(want),
 		 "1000000123 cpu=1 pid=42 ctx=task PROCESS_WAKEUP target_pid=0x2b "
-		 "target_state=0x1 target_cpu=0x1 target_prio=0x78 target_comm=0x%llx "
+		 "target_state=0x1 last_cpu=0x1 target_prio=0x78 target_comm=0x%llx "
 		 "arg6=0x0\n", (unsigned long long)w.arg[4]);
 	CHECK_FORMAT(&w, 1, 0, 1, 0, 0, want);
 	CHECK_FORMAT(&x, 3, 0, 0, 0, 0,

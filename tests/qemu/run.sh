@@ -32,8 +32,12 @@ append="console=ttyS0 panic=-1 ${APPEND:-}"
 echo "  QEMU    $append (timeout ${TIMEOUT}s, log: $log)"
 start=$(date +%s)
 set +e
+# Single-threaded TCG by default: with QEMU 7.2's multi-threaded TCG, a vCPU
+# sometimes runs stale translated code after another vCPU patched a static
+# key in do_syscall_64 (it traps on an INT3 the memory no longer holds).
+# ACCEL=tcg runs the guest's vCPUs on separate host threads anyway.
 timeout -k 10 "$TIMEOUT" qemu-system-x86_64 \
-	-accel tcg -smp "${SMP:-2}" -m "${MEM:-512M}" \
+	-accel "${ACCEL:-tcg,thread=single}" -smp "${SMP:-2}" -m "${MEM:-512M}" \
 	-display none -monitor none -serial stdio -nic none -no-reboot \
 	-kernel "$KERNEL" -initrd "$INITRD" -append "$append" \
 	-drive "file=$disk,format=raw,if=virtio" </dev/null 2>&1 |

@@ -26,6 +26,8 @@ file "$busybox" 2>/dev/null | grep -q 'statically linked' ||
 	{ echo "mk-initramfs: $busybox is not static (install busybox-static)" >&2; exit 1; }
 
 root=$(mktemp -d)
+# mktemp makes it 0700; the guest root must be traversable by other users.
+chmod 755 "$root"
 trap 'rm -rf "$root"' EXIT
 mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,lib/lkst,scenarios,results,etc}
 

@@ -130,7 +130,7 @@ static const struct lkst_event_info lkst_event_table[] = {
 		.args = {
 			{ LKST_ARG_PID, "target pid" },
 			{ LKST_ARG_STATE, "target state" },
-			{ LKST_ARG_UDEC, "cpu it last ran on" },
+			{ LKST_ARG_UDEC, "last cpu" },
 			{ LKST_ARG_DEC, "target prio" },
 			{ LKST_ARG_COMM, "target comm" },
 			{ LKST_ARG_COMM2, "" },
