@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "lkst_format.h"
@@ -137,6 +138,16 @@ static FILE *open_input(const char *path)
 	return in;
 }
 
+/*
+ * A copy of RNOTHING, RDEFAULT or RALL gets a name of its own, so that
+ * `lkm list` never shows a user maskset under a system maskset's name.
+ */
+static int is_system_name(const char *name)
+{
+	return !strcasecmp(name, "RNOTHING") || !strcasecmp(name, "RDEFAULT") ||
+	       !strcasecmp(name, "RALL");
+}
+
 static int verb_write(int argc, const char **argv)
 {
 	char *id_arg = NULL, *name = NULL, *file = NULL;
@@ -173,7 +184,7 @@ static int verb_write(int argc, const char **argv)
 		lkst_die(LKST_EXIT_USAGE, "%s%s%s", file ? file : "stdin", ": ", err.msg);
 	if (name)
 		snprintf(desc.name, sizeof(desc.name), "%s", name);
-	else if (comment_name[0])
+	else if (comment_name[0] && !is_system_name(comment_name))
 		memcpy(desc.name, comment_name, sizeof(desc.name));
 	else
 		snprintf(desc.name, sizeof(desc.name), "maskset%u", id);

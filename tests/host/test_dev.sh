@@ -24,7 +24,7 @@ check "list shows system masksets" "'$lkm' list | grep -q '^1   rdefault  *syste
 check "read | write copies maskset 0" "'$lkm' read -m 0 | '$lkm' write -m 3"
 check "copy has the same entries" \
 	"'$lkm' read -m 0 | grep '^0x' >'$tmp/a'; '$lkm' read -m 3 | grep '^0x' >'$tmp/b'; cmp '$tmp/a' '$tmp/b'"
-check "copy takes the comment name" "'$lkm' list | grep -q '^3   rnothing  *-  *0\$'"
+check "a copy of a system maskset gets its own name" "'$lkm' list | grep -q '^3   maskset3  *-  *0\$'"
 check "write -n names it" "'$lkm' read -m 1 | '$lkm' write -m 4 -n mine && '$lkm' list | grep -q '^4   mine  *-  *2\$'"
 check "config by number and name" "'$lkm' config -m 3 1 1 PROCESS_WAKEUP counter"
 check "config took effect" "'$lkm' read -m 3 | grep -q '^0x02 PROCESS_WAKEUP 7 counter\$'"
