@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "lkst_buf.h"
+#include "buf_fixture.h"
 
 #define KIB		1024u
 #define MIB		(1024u * KIB)
@@ -30,30 +30,12 @@ static u64 now_ns(void)
 /* nr_blocks blocks of block_bytes in a ring (one block: wraps onto itself). */
 static struct lkst_cpu_buffer *make_buffer(u32 nr_blocks, u32 block_bytes)
 {
-	struct lkst_cpu_buffer *cb = calloc(1, sizeof(*cb));
+	struct lkst_cpu_buffer *cb = new_buffer();
 
-	for (u32 id = 0; id < nr_blocks; id++) {
-		struct lkst_block *blk = calloc(1, sizeof(*blk));
-
-		blk->id = id;
-		blk->nr_slots = block_bytes / LKST_RECORD_SIZE;
-		blk->next = nr_blocks == 1 ? LKST_NO_NEXT : (id + 1) % nr_blocks;
-		blk->records = aligned_alloc(64, block_bytes);
-		memset(blk->records, 0, block_bytes);
-		rcu_assign_pointer(cb->blocks[id], blk);
-	}
+	for (u32 id = 0; id < nr_blocks; id++)
+		add_block(cb, id, block_bytes / LKST_RECORD_SIZE,
+			  nr_blocks == 1 ? LKST_NO_NEXT : (id + 1) % nr_blocks);
 	return cb;
-}
-
-static void free_buffer(struct lkst_cpu_buffer *cb)
-{
-	for (u32 id = 0; id < LKST_MAX_BLOCKS; id++) {
-		if (cb->blocks[id]) {
-			free(cb->blocks[id]->records);
-			free(cb->blocks[id]);
-		}
-	}
-	free(cb);
 }
 
 /* Returns ns per reserve+commit. */

@@ -35,7 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
-#include "lkst_buf.h"
+#include "buf_fixture.h"
 
 #ifndef sigev_notify_thread_id
 #define sigev_notify_thread_id _sigev_un._tid	/* glibc < 2.35 */
@@ -344,32 +344,12 @@ static int failures;
 
 static struct lkst_cpu_buffer *build_buffer(const struct config *cfg)
 {
-	struct lkst_cpu_buffer *cb = calloc(1, sizeof(*cb));
+	struct lkst_cpu_buffer *cb = new_buffer();
 
-	for (u32 id = 0; id < MAX_CFG_BLOCKS; id++) {
-		struct lkst_block *blk;
-
-		if (cfg->nr_slots[id] == MISSING)
-			continue;
-		blk = calloc(1, sizeof(*blk));
-		blk->id = id;
-		blk->nr_slots = cfg->nr_slots[id];
-		blk->next = cfg->next[id];
-		blk->records = calloc(blk->nr_slots, sizeof(struct lkst_record));
-		rcu_assign_pointer(cb->blocks[id], blk);
-	}
+	for (u32 id = 0; id < MAX_CFG_BLOCKS; id++)
+		if (cfg->nr_slots[id] != MISSING)
+			add_block(cb, id, cfg->nr_slots[id], cfg->next[id]);
 	return cb;
-}
-
-static void free_buffer(struct lkst_cpu_buffer *cb)
-{
-	for (u32 id = 0; id < LKST_MAX_BLOCKS; id++) {
-		if (cb->blocks[id]) {
-			free(cb->blocks[id]->records);
-			free(cb->blocks[id]);
-		}
-	}
-	free(cb);
 }
 
 static int compare_u64(const void *a, const void *b)

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "lkst_buf.h"
+#include "buf_fixture.h"
 
 _Static_assert(sizeof(struct lkst_record) == LKST_RECORD_SIZE,
 	       "record is one 64-byte line");
@@ -32,35 +32,6 @@ static int failures_in_test;
 } while (0)
 
 /* A buffer of up to LKST_MAX_BLOCKS blocks, all slots zero (never used). */
-static struct lkst_cpu_buffer *new_buffer(void)
-{
-	return calloc(1, sizeof(struct lkst_cpu_buffer));
-}
-
-static struct lkst_block *add_block(struct lkst_cpu_buffer *cb, u32 id,
-				    u32 nr_slots, u32 next)
-{
-	struct lkst_block *blk = calloc(1, sizeof(*blk));
-
-	blk->id = id;
-	blk->nr_slots = nr_slots;
-	blk->next = next;
-	blk->records = calloc(nr_slots, sizeof(struct lkst_record));
-	rcu_assign_pointer(cb->blocks[id], blk);
-	return blk;
-}
-
-static void free_buffer(struct lkst_cpu_buffer *cb)
-{
-	for (int i = 0; i < LKST_MAX_BLOCKS; i++) {
-		if (cb->blocks[i]) {
-			free(cb->blocks[i]->records);
-			free(cb->blocks[i]);
-		}
-	}
-	free(cb);
-}
-
 /* Record number n: arg[0] = n, time = 1000 + n (never 0 or BUSY). */
 static void make_content(struct lkst_record *r, u64 n)
 {
