@@ -56,7 +56,10 @@ struct lkst_handler {
 int lkst_handler_register(struct lkst_handler *handler);
 void lkst_handler_unregister(struct lkst_handler *handler);
 
-/* Write one record into this CPU's current block (what DEFAULT does). */
+/*
+ * Write one record into this CPU's current block (what DEFAULT does); call
+ * with preemption off, as handlers are.
+ */
 void lkst_record_event(unsigned int event, const u64 args[LKST_NR_ARGS]);
 
 /* Usable from hook context; lkst_buffer_jump() acts on this CPU. */
