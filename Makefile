@@ -73,6 +73,10 @@ demo: deps kernel utils handlers initramfs
 		echo "----- $$csv (first 40 lines) -----"; head -n 40 $$csv; \
 		echo "----- $$(wc -l < $$csv) lines in $$csv -----"; \
 	else echo "demo: $$csv was not produced; see out/demo/demo/output.txt" >&2; exit 1; fi
+	@$(MAKE) -s -C tools/visualize
+	@tools/visualize/lkst-procstate -f out/demo/demo/trace.log -c lkw- \
+		-o out/demo/procstate.png --summary
+	@echo "----- process states drawn in out/demo/procstate.png -----"
 
 test: deps
 	@tests/run-all.sh

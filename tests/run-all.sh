@@ -50,6 +50,8 @@ if [ -f tests/host/Makefile ] && $MAKE -C tests/host -n check >/dev/null 2>&1; t
 	check "host: make -C tests/host check" 900 $MAKE -C tests/host check
 fi
 
+check "host: make -C tools/visualize test" 600 $MAKE -C tools/visualize test
+
 # 3. patches: core patch up to date, series applies to a pristine tree, checkpatch
 cp -a patches "$tmp/patches"
 check "patches: 0001 core patch and series up to date (make patches)" 120 \
@@ -148,6 +150,11 @@ if [ $guest_ok = 1 ]; then
 	if [ -f tests/scenarios/demo.sh ]; then
 		boot "$out/demo" "lkst_run=demo" 600
 		scenario "$out/demo" demo
+		# The timeline drawn from the real trace has the workload's lanes.
+		check "visualize: process states of the demo trace" 120 bash -c "
+			tools/visualize/lkst-procstate -f '$out/demo/demo/trace.log' -c lkw- \
+				-o '$out/demo/procstate.png' --summary &&
+			test \$(cut -f1 '$out/demo/procstate.dat' | grep -c lkw-) -gt 0"
 	else
 		record "scenario: demo (tests/scenarios/demo.sh missing)" 1
 	fi

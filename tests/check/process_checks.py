@@ -1,6 +1,6 @@
 """Process-trace assertions shared by the demo and scenario (a)."""
-from lkstcheck import (EV_CONTEXTSWITCH, EV_WAKEUP, TASK_DEAD,
-                       TASK_INTERRUPTIBLE, TASK_RUNNING, check, events)
+from lkstcheck import (EV_CONTEXTSWITCH, EV_WAKEUP, TASK_INTERRUPTIBLE,
+                       TASK_RUNNING, check, events)
 
 
 def check_process_trace(rows, roles):
@@ -28,11 +28,11 @@ def check_process_trace(rows, roles):
             check(all(w["arg2"] != TASK_RUNNING for w in woken),
                   f"{role} ({pid}) recorded as woken while running")
         if role.startswith("lkw-spin"):
-            states = {r["arg3"] for r in outs}
-            check(TASK_RUNNING in states,
-                  f"{role} ({pid}) was never preempted (states {states})")
-            check(states <= {TASK_RUNNING, TASK_DEAD},
-                  f"{role} ({pid}) left the CPU in states {states}")
+            # A spinner only gets preempted; exit and the odd page fault
+            # after fork may still put it to sleep once or twice.
+            preempted = sum(r["arg3"] == TASK_RUNNING for r in outs)
+            check(preempted >= 3 and preempted >= 0.8 * (len(outs) - 1),
+                  f"{role} ({pid}) preempted {preempted} of {len(outs)} times")
 
 
 def check_comm_names(decoded_rows, roles):

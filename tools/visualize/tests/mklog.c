@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Writes a small, realistic two-CPU lkst log with the utils' log writer,
+ * for the render tests.  The answers run_tests.sh expects are in the
+ * comments; CPU 1's section is written first, as lkbuf may do.
+ */
+#include <string.h>
+
+#include "lkst_logio.h"
+
+#define T(ms)	(1000000000ull + (ms) * 1000000ull)	/* 1 s + ms */
+
+static void set_comm(struct lkst_record *r, const char *comm)
+{
+	char bytes[16] = { 0 };
+
+	memcpy(bytes, comm, strnlen(comm, sizeof(bytes)));
+	memcpy(&r->arg[4], bytes, 8);
+	memcpy(&r->arg[5], bytes + 8, 8);
+}
+
+static struct lkst_record sw(unsigned long long t, unsigned int prev,
+			     unsigned int next, unsigned long long state,
+			     const char *comm)
+{
+	struct lkst_record r = { .time_ns = t, .pid = prev,
+				 .event = LKST_EV_PROCESS_CONTEXTSWITCH };
+
+	r.arg[0] = prev;
+	r.arg[1] = next;
+	r.arg[2] = state;
+	r.arg[3] = 120;
+	set_comm(&r, comm);
+	return r;
+}
+
+static struct lkst_record wk(unsigned long long t, unsigned int cur,
+			     unsigned int target, const char *comm)
+{
+	struct lkst_record r = { .time_ns = t, .pid = cur, .context = 2,
+				 .event = LKST_EV_PROCESS_WAKEUP };
+
+	r.arg[0] = target;
+	r.arg[1] = 0x1;
+	r.arg[3] = 120;
+	set_comm(&r, comm);
+	return r;
+}
+
+/*
+ * t-writer 100: run 0-20, ready 20-50, run 50-60, blocked 60-70, ready 70-80,
+ *   run on CPU 1 80-100, exits: 50 run, 40 ready, 10 blocked, 3 in, max 30 @20
+ * t-reader 101: first seen woken at 10: ready 10-30, run 30-40, blocked
+ *   40-100: 10 run, 20 ready, 60 blocked, 1 in, max 20 @10
+ * t-spin 102: run 20-50, ready 50-61, run 61-100: 69, 11, 0, 2 in, max 11 @50
+ * other 103: run 5-30, blocked 30-100 (not selected by -c t-)
+ */
+int main(int argc, char **argv)
+{
+	struct lkst_record cpu0[] = {
+		sw(T(0), 0, 100, 0, "t-writer"),
+		wk(T(10), 100, 101, "t-reader"),
+		sw(T(20), 100, 102, 0, "t-spin"),
+		sw(T(50), 102, 100, 0, "t-writer"),
+		sw(T(60), 100, 0, 0x1, "swapper/0"),
+		sw(T(61), 0, 102, 0, "t-spin"),
+		{ .time_ns = T(90), .pid = 102, .event = LKST_EV_SYSCALL_ENTRY },
+	};
+	struct lkst_record cpu1[] = {
+		sw(T(5), 0, 103, 0, "other"),
+		sw(T(30), 103, 101, 0x1, "t-reader"),
+		sw(T(40), 101, 0, 0x1, "swapper/1"),
+		wk(T(70), 0, 100, "t-writer"),
+		sw(T(80), 0, 100, 0, "t-writer"),
+		sw(T(100), 100, 0, 0x80, "swapper/1"),
+	};
+	struct lkst_log_cpu c0 = { .cpu = 0, .nr_records = 7, .written = 7 };
+	struct lkst_log_cpu c1 = { .cpu = 1, .nr_records = 6, .written = 6 };
+	struct lkst_log_header h;
+	struct lkst_log_writer w;
+	struct lkst_err err;
+
+	lkst_progname = "mklog";
+	if (argc != 2)
+		lkst_die(1, "usage: mklog FILE");
+	lkst_log_header_init(&h);
+	h.nr_cpus = 2;
+	if (lkst_log_create(&w, argv[1], &h, &err) ||
+	    lkst_log_write_cpu(&w, &c1, cpu1, &err) ||
+	    lkst_log_write_cpu(&w, &c0, cpu0, &err) ||
+	    lkst_log_commit(&w, &err))
+		lkst_die(1, "%s", err.msg);
+	return 0;
+}

@@ -1,0 +1,129 @@
+#!/bin/sh
+# lkst-procstate tests, run by `make test` from tools/visualize:
+#   1. the state machine's unit test (obj/test_procstate)
+#   2. a log written by the utils' writer (obj/mklog) and a shipped CSV,
+#      summarised and rendered through gnuplot; every CSV variant of
+#      `lkbuf print -C` must give the log's figures.
+# Ends with "N passed, M failed"; exits non-zero on any failure.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+
+OUT=tests/out
+PS=./lkst-procstate
+pass=0
+fail=0
+
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+check() {	# check DESCRIPTION COMMAND...
+	what=$1; shift
+	if "$@"; then ok; else bad "$what"; fi
+}
+
+rm -rf "$OUT" && mkdir -p "$OUT" || exit 1
+
+# ---- 1. unit test --------------------------------------------------------
+./obj/test_procstate > "$OUT/unit.txt" 2>&1
+unit_rc=$?
+grep FAIL "$OUT/unit.txt"
+set -- $(tail -n 1 "$OUT/unit.txt")
+if [ "$#" -eq 4 ] && [ "$2" = passed, ]; then
+	pass=$((pass + $1)); fail=$((fail + $3))
+	[ "$unit_rc" -ne 0 ] && [ "$3" -eq 0 ] && bad "unit test exited $unit_rc"
+else
+	bad "unit test printed no result (exit $unit_rc)"
+fi
+
+# ---- helpers ----------------------------------------------------------
+is_png() {	# exists, non-empty, PNG signature
+	[ -s "$1" ] &&
+	[ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
+}
+
+rows_for_pid() {	# interval rows (data block 1) of pid in a data file
+	awk -v pid="$2" '/^$/ { blank++ } blank >= 2 && !/^#/ && NF == 6 && $6 == pid { n++ }
+		END { print n + 0 }' "$1"
+}
+
+has_rows() { [ "$(rows_for_pid "$1" "$2")" -gt 0 ]; }
+no_rows()  { [ "$(rows_for_pid "$1" "$2")" -eq 0 ]; }
+
+lane_label() {	# lane labels (data block 0)
+	awk '/^$/ { exit } !/^#/ { sub(/^[0-9]+ /, ""); print }' "$1"
+}
+
+summary_line() {	# the summary row of pid, fields joined by single spaces
+	awk -v pid="$2" '$1 == pid { $1 = $1; print }' "$1"
+}
+
+same() { [ "$1" = "$2" ] || { echo "  got:  $1"; echo "  want: $2"; return 1; }; }
+
+# ---- 2. log from the utils' writer -----------------------------------
+check "mklog writes a log" ./obj/mklog "$OUT/small.log"
+
+$PS -f "$OUT/small.log" -c t- -o "$OUT/log.png" --summary > "$OUT/log.txt" 2> "$OUT/log.err"
+check "render of the log exits 0" [ $? -eq 0 ]
+check "log.png is a PNG" is_png "$OUT/log.png"
+for pid in 100 101 102; do
+	check "lane $pid has intervals" has_rows "$OUT/log.dat" $pid
+done
+check "-c t- leaves out pid 103" no_rows "$OUT/log.dat" 103
+check "lanes labelled PID comm" same "$(lane_label "$OUT/log.dat" | tr '\n' '|')" \
+	'"100 t-writer"|"101 t-reader"|"102 t-spin"|'
+# Known answers (tests/mklog.c): ms running ready blocked, switches, max ready
+check "writer figures" same "$(summary_line "$OUT/log.txt" 100)" \
+	"100 t-writer 50.000 40.000 10.000 3 30.000 1.020000000"
+check "reader figures" same "$(summary_line "$OUT/log.txt" 101)" \
+	"101 t-reader 10.000 20.000 60.000 1 20.000 1.010000000"
+check "spinner figures" same "$(summary_line "$OUT/log.txt" 102)" \
+	"102 t-spin 69.000 11.000 0.000 2 11.000 1.050000000"
+
+# The script on its own, as documented: gnuplot -e "datafile=...; outfile=..."
+gnuplot -e "datafile='$OUT/log.dat'; outfile='$OUT/direct.png'; nlanes=3" procstate.gp
+check "gnuplot procstate.gp exits 0" [ $? -eq 0 ]
+check "direct.png is a PNG" is_png "$OUT/direct.png"
+
+# Every CSV form lkbuf prints must give the log's figures.
+$PS -f "$OUT/small.log" --idle > "$OUT/all_log.txt"
+for flags in "" "-r" "-S" "-V" "-r -S -V" "-r -V"; do
+	./obj/lkbuf print -C $flags -f "$OUT/small.log" > "$OUT/v.csv" 2>/dev/null &&
+	$PS --csv "$OUT/v.csv" --idle > "$OUT/all_csv.txt"
+	check "CSV 'lkbuf print -C $flags' gives the log's summary" \
+		cmp -s "$OUT/all_log.txt" "$OUT/all_csv.txt"
+done
+
+# Selection and window.
+$PS -f "$OUT/small.log" -p 101 -o "$OUT/p.png" > /dev/null 2>&1
+check "-p 101 draws one lane" same "$(lane_label "$OUT/p.dat")" '"101 t-reader"'
+$PS -f "$OUT/small.log" -p 100 -t 1.030,1.060 > "$OUT/win.txt"
+check "-t clips the figures" same "$(summary_line "$OUT/win.txt" 100)" \
+	"100 t-writer 10.000 20.000 0.000 1 20.000 1.030000000"
+$PS -f "$OUT/small.log" -t 1.030,1.060 -c t- -o "$OUT/win.png" > /dev/null 2>&1
+check "-t drops rows outside the window" \
+	[ "$(awk '/^$/ { b++ } b >= 2 && NF == 6 && !/^#/ && ($2 < 1.03 || $3 > 1.06)' "$OUT/win.dat" | wc -l)" -eq 0 ]
+
+# ---- 3. shipped CSV fixture (decoded, -V, ns times, quoted comm) ------
+$PS --csv testdata/small.csv -c t- -o "$OUT/csv.png" --summary > "$OUT/csv.txt" 2> "$OUT/csv.err"
+check "render of the CSV fixture exits 0" [ $? -eq 0 ]
+check "csv.png is a PNG" is_png "$OUT/csv.png"
+check "lane 200 has intervals" has_rows "$OUT/csv.dat" 200
+check "lane 201 has intervals" has_rows "$OUT/csv.dat" 201
+check "-c t- leaves out bg" no_rows "$OUT/csv.dat" 202
+check "t-cpu figures" same "$(summary_line "$OUT/csv.txt" 200)" \
+	"200 t-cpu 28.000 2.000 20.000 2 2.000 2.010000000"
+check "quoted comm read whole" same "$(summary_line "$OUT/csv.txt" 201)" \
+	"201 t-x,y 12.000 5.000 28.000 2 5.000 2.005000000"
+
+# ---- 4. failures are reported ----------------------------------------
+fails() { "$@" > /dev/null 2>&1; [ $? -ne 0 ]; }
+check "no matching process fails" fails $PS -f "$OUT/small.log" -p 999 -o "$OUT/x.png"
+head -c 300 "$OUT/small.log" > "$OUT/cut.log"
+check "truncated log is refused" fails $PS -f "$OUT/cut.log"
+printf 'time,cpu,pid\n1,0,0\n' > "$OUT/nohdr.csv"
+check "CSV without arg columns is refused" fails $PS --csv "$OUT/nohdr.csv"
+printf 'exit status 3\n' > "$OUT/bad.gp"
+check "gnuplot failure is reported" fails $PS -f "$OUT/small.log" --script "$OUT/bad.gp" -o "$OUT/y.png"
+check "bad -t is refused" fails $PS -f "$OUT/small.log" -t 2,1
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
