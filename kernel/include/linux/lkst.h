@@ -24,6 +24,7 @@ struct module;
 
 extern struct static_key_false lkst_event_keys[LKST_NR_EVENT_IDS];
 
+/* Called only through LKST_HOOK*(), which passes a valid event ID. */
 void lkst_hook_dispatch(unsigned int event, u64 a1, u64 a2, u64 a3,
 			u64 a4, u64 a5, u64 a6);
 

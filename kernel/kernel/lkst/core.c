@@ -148,8 +148,8 @@ static void lkst_sync_keys(void)
 	bool want;
 
 	lockdep_assert_held(&lkst_mutex);
-	ms = rcu_dereference_protected(lkst_active,
-				       lockdep_is_held(&lkst_mutex));
+	/* Handlers may switch the pointer without the mutex: load it once. */
+	ms = rcu_dereference_check(lkst_active, lockdep_is_held(&lkst_mutex));
 	for (event = 0; event < LKST_NR_EVENT_IDS; event++) {
 		if (!lkst_event_known(event))
 			continue;
