@@ -50,6 +50,13 @@ static struct lkst_handler __rcu *lkst_handlers[LKST_MAX_HANDLERS];
 /* One bit per context level, to cut off a handler re-entering a hook. */
 static DEFINE_PER_CPU(unsigned int, lkst_recursion);
 
+/* What `lkm stat` shows; this_cpu_inc() is one instruction, NMI-safe. */
+struct lkst_event_counters {
+	u64 hits[LKST_NR_EVENT_IDS];
+	u64 dropped[LKST_NR_EVENT_IDS];
+};
+static DEFINE_PER_CPU(struct lkst_event_counters, lkst_counters);
+
 void lkst_record_event(unsigned int event, const u64 args[LKST_NR_ARGS])
 {
 	struct lkst_cpu_buffer *cb = this_cpu_ptr(&lkst_cpu_buffers);
@@ -61,8 +68,11 @@ void lkst_record_event(unsigned int event, const u64 args[LKST_NR_ARGS])
 	struct lkst_record *rec;
 
 	rec = lkst_buf_reserve(cb);
-	if (!rec)
+	if (!rec) {
+		if (event < LKST_NR_EVENT_IDS)
+			this_cpu_inc(lkst_counters.dropped[event]);
 		return;
+	}
 	memcpy(content.arg, args, sizeof(content.arg));
 	lkst_buf_commit(cb, rec, &content, ktime_get_mono_fast_ns());
 }
@@ -111,6 +121,7 @@ notrace void lkst_hook_dispatch(unsigned int event, u64 a1, u64 a2, u64 a3,
 	nesting = this_cpu_read(lkst_recursion);
 	if (unlikely(nesting & level_bit)) {
 		local64_inc(&this_cpu_ptr(&lkst_cpu_buffers)->dropped);
+		this_cpu_inc(lkst_counters.dropped[event]);
 		goto out;
 	}
 	this_cpu_write(lkst_recursion, nesting | level_bit);
@@ -118,11 +129,14 @@ notrace void lkst_hook_dispatch(unsigned int event, u64 a1, u64 a2, u64 a3,
 	ms = rcu_dereference_sched(lkst_active);
 	id = READ_ONCE(ms->handler[event]);
 	if (likely(id == LKST_HANDLER_DEFAULT)) {
+		this_cpu_inc(lkst_counters.hits[event]);
 		lkst_record_event(event, args);
 	} else if (id != LKST_HANDLER_NOTHING) {
 		h = rcu_dereference_sched(lkst_handlers[id]);
-		if (h)
+		if (h) {
+			this_cpu_inc(lkst_counters.hits[event]);
 			h->handle(h, event, args);
+		}
 	}
 
 	this_cpu_write(lkst_recursion, nesting);
@@ -130,6 +144,38 @@ out:
 	preempt_enable_notrace();
 }
 EXPORT_SYMBOL_GPL(lkst_hook_dispatch);
+
+int lkst_event_stat(struct lkst_event_stat *stat)
+{
+	unsigned int cpu;
+
+	if (!lkst_event_known(stat->event) || stat->__pad)
+		return -EINVAL;
+	stat->hits = 0;
+	stat->dropped = 0;
+	for_each_possible_cpu(cpu) {
+		struct lkst_event_counters *c = per_cpu_ptr(&lkst_counters, cpu);
+
+		stat->hits += READ_ONCE(c->hits[stat->event]);
+		stat->dropped += READ_ONCE(c->dropped[stat->event]);
+	}
+	return 0;
+}
+
+/* Counts racing with the reset on other CPUs may survive it. */
+void lkst_event_stat_reset(void)
+{
+	unsigned int cpu, event;
+
+	for_each_possible_cpu(cpu) {
+		struct lkst_event_counters *c = per_cpu_ptr(&lkst_counters, cpu);
+
+		for (event = 0; event < LKST_NR_EVENT_IDS; event++) {
+			WRITE_ONCE(c->hits[event], 0);
+			WRITE_ONCE(c->dropped[event], 0);
+		}
+	}
+}
 
 static bool lkst_routes_to_handler(const struct lkst_maskset *ms,
 				   unsigned int event)
@@ -455,7 +501,7 @@ static bool __init lkst_route_none(unsigned int event)
 	return false;
 }
 
-/* The primary events, as in LKST's RDEFAULT. */
+/* The primary events, as in LKST's RDEFAULT, and user marks. */
 static bool __init lkst_route_primary(unsigned int event)
 {
 	if (!lkst_event_known(event))
@@ -465,6 +511,7 @@ static bool __init lkst_route_primary(unsigned int event)
 	case LKST_CAT_INTERRUPT:
 	case LKST_CAT_EXCEPTION:
 	case LKST_CAT_SYSCALL:
+	case LKST_CAT_TRACER:
 		return true;
 	default:
 		return false;

@@ -41,6 +41,19 @@ static long lkst_clock_anchor(void __user *arg)
 	return copy_to_user(arg, &a, sizeof(a)) ? -EFAULT : 0;
 }
 
+/* A hook site like any other: recorded only if USER_MARK is routed. */
+static long lkst_mark(void __user *arg)
+{
+	u64 words[LKST_NR_ARGS];
+
+	BUILD_BUG_ON(sizeof(words) != sizeof(struct lkst_mark));
+	if (copy_from_user(words, arg, sizeof(words)))
+		return -EFAULT;
+	LKST_HOOK6(USER_MARK, words[0], words[1], words[2], words[3],
+		   words[4], words[5]);
+	return 0;
+}
+
 /* Commands taking a struct: copy in, run @op, copy back if @out. */
 #define LKST_STRUCT_CMD(type, op, out)					\
 	({								\
@@ -98,6 +111,14 @@ static long lkst_dev_ioctl(struct file *file, unsigned int cmd,
 	case LKST_IOC_HANDLER_INFO:
 		return LKST_STRUCT_CMD(struct lkst_handler_desc,
 				       lkst_handler_info, true);
+	case LKST_IOC_EVENT_STAT:
+		return LKST_STRUCT_CMD(struct lkst_event_stat,
+				       lkst_event_stat, true);
+	case LKST_IOC_EVENT_STAT_RESET:
+		lkst_event_stat_reset();
+		return 0;
+	case LKST_IOC_MARK:
+		return lkst_mark(argp);
 	case LKST_IOC_CPU_INFO:
 		return LKST_STRUCT_CMD(struct lkst_cpu_info,
 				       lkst_cpu_info, true);

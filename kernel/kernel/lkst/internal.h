@@ -30,6 +30,8 @@ int lkst_maskset_config(const struct lkst_maskset_entry *entry);
 int lkst_maskset_select(unsigned int id);
 int lkst_maskset_delete(unsigned int id);
 int lkst_handler_info(struct lkst_handler_desc *desc);
+int lkst_event_stat(struct lkst_event_stat *stat);
+void lkst_event_stat_reset(void);
 
 int lkst_buffers_init(unsigned int block_size);
 int lkst_cpu_info(struct lkst_cpu_info *info);

@@ -317,11 +317,45 @@ static void lkst_ms_handler_lifecycle(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lkst_handler_info(&info), -ENOENT);
 }
 
+static void lkst_ms_counts_hits(struct kunit *test)
+{
+	struct lkst_handler handler = { .name = "kunit", .handle = test_handle };
+	struct lkst_event_stat stat = { .event = LKST_EV_USER_MARK };
+	struct lkst_maskset_entry entry = {
+		.id = TEST_MASKSET,
+		.event = LKST_EV_USER_MARK,
+	};
+	struct lkst_maskset_desc *desc;
+	int i;
+
+	desc = kunit_kzalloc(test, sizeof(*desc), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, desc);
+	KUNIT_ASSERT_EQ(test, lkst_handler_register(&handler), 0);
+	test_desc_fill(desc, TEST_MASKSET, LKST_HANDLER_NOTHING);
+	KUNIT_ASSERT_EQ(test, lkst_maskset_write(desc), 0);
+	entry.handler = handler.id;
+	KUNIT_ASSERT_EQ(test, lkst_maskset_config(&entry), 0);
+	KUNIT_ASSERT_EQ(test, lkst_maskset_select(TEST_MASKSET), 0);
+
+	lkst_event_stat_reset();
+	for (i = 0; i < 3; i++)	/* only this test marks while it runs */
+		lkst_hook_dispatch(LKST_EV_USER_MARK, i, 0, 0, 0, 0, 0);
+	KUNIT_ASSERT_EQ(test, lkst_event_stat(&stat), 0);
+	KUNIT_EXPECT_EQ(test, stat.hits, 3);
+	KUNIT_EXPECT_EQ(test, stat.dropped, 0);
+	stat.event = 0xff;
+	KUNIT_EXPECT_EQ(test, lkst_event_stat(&stat), -EINVAL);
+
+	KUNIT_ASSERT_EQ(test, lkst_maskset_select(saved_active), 0);
+	lkst_handler_unregister(&handler);
+}
+
 static struct kunit_case lkst_ms_cases[] = {
 	KUNIT_CASE(lkst_ms_system_read_only),
 	KUNIT_CASE(lkst_ms_validates_routes),
 	KUNIT_CASE(lkst_ms_select_drives_keys),
 	KUNIT_CASE(lkst_ms_handler_lifecycle),
+	KUNIT_CASE(lkst_ms_counts_hits),
 	{}
 };
 

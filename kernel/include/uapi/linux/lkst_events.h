@@ -35,6 +35,7 @@ enum lkst_event_id {
 	LKST_EV_PROCESS_WAKEUP		= 0x02,
 	LKST_EV_SYSCALL_ENTRY		= 0x30,
 	LKST_EV_SYSCALL_EXIT		= 0x31,
+	LKST_EV_USER_MARK		= 0xe0,
 };
 
 /* Groups of events, for RDEFAULT and for selecting events by group. */
@@ -69,6 +70,7 @@ enum lkst_arg_type {
 	LKST_ARG_RETVAL,	/* signed return value, negative errno */
 	LKST_ARG_COMM,		/* first 8 bytes of a command name */
 	LKST_ARG_COMM2,		/* last 8 bytes of a command name */
+	LKST_ARG_TEXT,		/* 8 bytes of text; consecutive TEXT args join */
 };
 
 struct lkst_event_arg {
@@ -156,6 +158,19 @@ static const struct lkst_event_info lkst_event_table[] = {
 		.args = {
 			{ LKST_ARG_SYSNR, "syscall number" },
 			{ LKST_ARG_RETVAL, "return value" },
+		},
+	},
+	{
+		LKST_EVENT(USER_MARK),
+		.category = LKST_CAT_TRACER,
+		.description = "annotation written by lkbuf mark",
+		.args = {
+			{ LKST_ARG_TEXT, "text" },
+			{ LKST_ARG_TEXT, "" },
+			{ LKST_ARG_TEXT, "" },
+			{ LKST_ARG_TEXT, "" },
+			{ LKST_ARG_TEXT, "" },
+			{ LKST_ARG_TEXT, "" },
 		},
 	},
 };

@@ -135,6 +135,27 @@ struct lkst_block_read {
 	__u32 nr_records;		/* out: records copied */
 };
 
+/*
+ * Per-event counters since boot or the last reset, summed over CPUs: hits
+ * are the times the event reached a handler, dropped the times it was
+ * lost (no free slot, or a handler re-entering a hook).
+ */
+struct lkst_event_stat {
+	__u32 event;			/* in */
+	__u32 __pad;
+	__u64 hits;			/* out */
+	__u64 dropped;			/* out */
+};
+
+/*
+ * A user annotation, recorded as event USER_MARK on the caller's CPU with
+ * the tracer's clock, if the active maskset routes USER_MARK.  Up to 48
+ * bytes, NUL padded; it need not be NUL terminated.
+ */
+struct lkst_mark {
+	char text[LKST_NR_ARGS * 8];
+};
+
 /* A pair of readings of the trace clock and of CLOCK_REALTIME. */
 struct lkst_clock_anchor {
 	__u64 trace_ns;			/* out */
@@ -151,6 +172,8 @@ struct lkst_clock_anchor {
 #define LKST_IOC_MASKSET_SET	_IOW(LKST_IOC_MAGIC, 0x13, __u32)
 #define LKST_IOC_MASKSET_DELETE	_IOW(LKST_IOC_MAGIC, 0x14, __u32)
 #define LKST_IOC_HANDLER_INFO	_IOWR(LKST_IOC_MAGIC, 0x20, struct lkst_handler_desc)
+#define LKST_IOC_EVENT_STAT	_IOWR(LKST_IOC_MAGIC, 0x21, struct lkst_event_stat)
+#define LKST_IOC_EVENT_STAT_RESET _IO(LKST_IOC_MAGIC, 0x22)
 #define LKST_IOC_CPU_INFO	_IOWR(LKST_IOC_MAGIC, 0x30, struct lkst_cpu_info)
 #define LKST_IOC_BLOCK_INFO	_IOWR(LKST_IOC_MAGIC, 0x31, struct lkst_block_info)
 #define LKST_IOC_BLOCK_READ	_IOWR(LKST_IOC_MAGIC, 0x32, struct lkst_block_read)
@@ -158,5 +181,6 @@ struct lkst_clock_anchor {
 #define LKST_IOC_BLOCK_LINK	_IOW(LKST_IOC_MAGIC, 0x34, struct lkst_block_link)
 #define LKST_IOC_BLOCK_DELETE	_IOW(LKST_IOC_MAGIC, 0x35, struct lkst_block_link)
 #define LKST_IOC_BLOCK_JUMP	_IOW(LKST_IOC_MAGIC, 0x36, struct lkst_block_link)
+#define LKST_IOC_MARK		_IOW(LKST_IOC_MAGIC, 0x40, struct lkst_mark)
 
 #endif /* _UAPI_LINUX_LKST_IOCTL_H */
