@@ -82,9 +82,11 @@ test: deps
 	@tests/run-all.sh
 
 # Benchmarks print figures; they assert nothing.  Host: the buffer write
-# path natively.  Guest: a traced system call against an untraced one.
+# path natively and lkbuf print's throughput.  Guest: a traced system
+# call against an untraced one.
 bench: deps kernel utils handlers initramfs
 	$(MAKE) -C tests/host bench
+	$(MAKE) -C utils bench
 	@rm -rf out/bench
 	@KERNEL=$(BZIMAGE) INITRD=$(INITRAMFS) APPEND="lkst_run=bench" TIMEOUT=$(QEMU_TIMEOUT) \
 		tests/qemu/run.sh out/bench

@@ -10,6 +10,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "lkbuf_mark.h"
 #include "lkst_format.h"
 #include "lkst_logio.h"
 #include "lkst_util.h"
@@ -303,56 +304,93 @@ static int verb_read(int argc, const char **argv)
 
 /* ---- print ---------------------------------------------------------- */
 
-struct print_item {
-	const struct lkst_record *rec;
+/*
+ * A CPU section in time order: its records as stored when they already are
+ * (the usual case), otherwise an index sorted by time, then position.
+ */
+struct print_run {
+	const struct lkst_record *records;
+	__u32 *order;			/* NULL: stored order */
+	__u64 count, next;
 	unsigned int cpu;
-	unsigned int section;
-	__u64 index;
 };
 
-/* Time order; ties by CPU, then by position in the file (stable). */
-static int compare_items(const void *a, const void *b)
-{
-	const struct print_item *x = a, *y = b;
+struct sort_key {
+	__u64 time_ns;
+	__u32 index;
+};
 
-	if (x->rec->time_ns != y->rec->time_ns)
-		return x->rec->time_ns < y->rec->time_ns ? -1 : 1;
-	if (x->cpu != y->cpu)
-		return x->cpu < y->cpu ? -1 : 1;
-	if (x->section != y->section)
-		return x->section < y->section ? -1 : 1;
-	if (x->index != y->index)
-		return x->index < y->index ? -1 : 1;
-	return 0;
+static int compare_keys(const void *a, const void *b)
+{
+	const struct sort_key *x = a, *y = b;
+
+	if (x->time_ns != y->time_ns)
+		return x->time_ns < y->time_ns ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
 }
 
-static struct print_item *merge_records(const struct lkst_log *log, size_t *count)
+static void init_run(const struct lkst_log_section *sec, struct print_run *run)
 {
-	struct print_item *items;
-	size_t total = 0, n = 0;
-	unsigned int s;
-	__u64 i;
+	struct sort_key *keys;
+	__u64 i, n = sec->info.nr_records;
 
-	for (s = 0; s < log->nr_sections; s++)
-		total += log->sections[s].info.nr_records;
-	items = calloc(total ? total : 1, sizeof(*items));
-	if (!items)
-		lkst_die(LKST_EXIT_USAGE, "out of memory for %zu records; free some memory",
-			 total);
-	for (s = 0; s < log->nr_sections; s++) {
-		const struct lkst_log_section *sec = &log->sections[s];
+	run->records = sec->records;
+	run->order = NULL;
+	run->count = n;
+	run->next = 0;
+	run->cpu = sec->info.cpu;
+	for (i = 1; i < n; i++)
+		if (sec->records[i].time_ns < sec->records[i - 1].time_ns)
+			break;
+	if (i >= n)
+		return;
+	keys = malloc(n * sizeof(*keys));
+	run->order = malloc(n * sizeof(*run->order));
+	if (!keys || !run->order)
+		lkst_die(LKST_EXIT_USAGE, "out of memory for %llu records; free some memory",
+			 (unsigned long long)n);
+	for (i = 0; i < n; i++) {
+		keys[i].time_ns = sec->records[i].time_ns;
+		keys[i].index = i;
+	}
+	qsort(keys, n, sizeof(*keys), compare_keys);
+	for (i = 0; i < n; i++)
+		run->order[i] = keys[i].index;
+	free(keys);
+}
 
-		for (i = 0; i < sec->info.nr_records; i++) {
-			items[n].rec = &sec->records[i];
-			items[n].cpu = sec->info.cpu;
-			items[n].section = s;
-			items[n].index = i;
-			n++;
+static inline const struct lkst_record *run_head(const struct print_run *run)
+{
+	if (run->next >= run->count)
+		return NULL;
+	return &run->records[run->order ? run->order[run->next] : run->next];
+}
+
+/*
+ * The next record of all CPUs in time order; ties by CPU, then by section
+ * (position in the file).  NULL at the end.
+ */
+static const struct lkst_record *next_record(struct print_run *runs, unsigned int nr,
+					     unsigned int *cpu)
+{
+	const struct lkst_record *best = NULL, *r;
+	unsigned int s, best_s = 0;
+
+	for (s = 0; s < nr; s++) {
+		r = run_head(&runs[s]);
+		if (!r)
+			continue;
+		if (!best || r->time_ns < best->time_ns ||
+		    (r->time_ns == best->time_ns && runs[s].cpu < runs[best_s].cpu)) {
+			best = r;
+			best_s = s;
 		}
 	}
-	qsort(items, n, sizeof(*items), compare_items);
-	*count = n;
-	return items;
+	if (best) {
+		runs[best_s].next++;
+		*cpu = runs[best_s].cpu;
+	}
+	return best;
 }
 
 /* Lost events are never silent: report them after the records. */
@@ -374,40 +412,134 @@ static void print_losses(const struct lkst_log *log, size_t printed)
 	}
 }
 
+/* A filter option's value: given at most once (a list takes commas). */
+static const char *filter_value(const char **values, const char *option)
+{
+	if (!values)
+		return NULL;
+	if (values[1])
+		lkst_die(LKST_EXIT_USAGE, "%s given more than once; give it once with a comma-separated list",
+			 option);
+	return values[0];
+}
+
+static void free_values(const char **values)
+{
+	size_t i;
+
+	for (i = 0; values && values[i]; i++)
+		free((char *)values[i]);
+	free(values);
+}
+
+static void parse_filters(const char **ev, const char **pid, const char **comm,
+			  const char **time, struct lkst_filter *f)
+{
+	struct lkst_err err;
+	const char *v;
+
+	memset(f, 0, sizeof(*f));
+	if ((v = filter_value(ev, "-e")) && lkst_filter_events(f, v, &err))
+		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	if ((v = filter_value(pid, "-p")) && lkst_filter_pids(f, v, &err))
+		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	if ((v = filter_value(comm, "-n")) && lkst_filter_comms(f, v, &err))
+		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	if ((v = filter_value(time, "-t")) && lkst_filter_time(f, v, &err))
+		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+}
+
 static int verb_print(int argc, const char **argv)
 {
 	char *file = NULL;
-	struct lkst_format_opts opts = { 0, 0, 0, 0 };
+	const char **ev_arg = NULL, **pid_arg = NULL, **comm_arg = NULL, **time_arg = NULL;
+	struct lkst_format_opts opts = { 0 };
 	struct poptOption options[] = {
 		{ "file", 'f', POPT_ARG_STRING, &file, 0, "log file to print", "FILE" },
 		{ "raw", 'r', POPT_ARG_NONE, &opts.raw, 0, "arguments as raw hex", NULL },
 		{ "csv", 'C', POPT_ARG_NONE, &opts.csv, 0, "CSV (RFC 4180) with a header row", NULL },
 		{ "seconds", 'S', POPT_ARG_NONE, &opts.seconds, 0,
-		  "time as seconds.nanoseconds", NULL },
+		  "time as seconds.nanoseconds of the trace clock; without -C also the "
+		  "\"TIME cpu= pid= ctx= EVENT key=value\" text instead of the default "
+		  "\"hh:mm:ss.uuuuuu  #CPU  PID  COMM  EVENT key=value\" (local time)", NULL },
 		{ "verbose", 'V', POPT_ARG_NONE, &opts.verbose, 0,
 		  "CSV: an argN_desc column before each argN", NULL },
+		{ "event", 'e', POPT_ARG_ARGV, &ev_arg, 0,
+		  "only these events: IDs, mnemonics or categories (process, syscall, ...)",
+		  "EVENT,..." },
+		{ "pid", 'p', POPT_ARG_ARGV, &pid_arg, 0,
+		  "only records of these pids, and PROCESS_CONTEXTSWITCH and "
+		  "PROCESS_WAKEUP records naming one as prev, next or target pid",
+		  "PID,..." },
+		{ "comm", 'n', POPT_ARG_ARGV, &comm_arg, 0,
+		  "only records of tasks with these command names (exact, as printed; "
+		  "names are learned from switches and wakeups), and switches to or "
+		  "wakeups of them", "COMM,..." },
+		{ "time", 't', POPT_ARG_ARGV, &time_arg, 0,
+		  "only records in this window, in seconds of the trace clock; either "
+		  "side may be empty", "START,END" },
 		LKST_POPT_TAIL
 	};
 	poptContext ctx = lkst_parse_options(argc, argv, options, NULL);
-	struct print_item *items;
+	struct lkst_comm_map *comms = NULL;
+	struct lkst_outbuf *out;
+	struct lkst_filter filter;
+	struct print_run *runs;
+	const struct lkst_record *rec;
 	struct lkst_log log;
 	struct lkst_err err;
-	size_t i, count;
+	unsigned int s, cpu;
+	size_t count = 0;
+	int filtering;
 
 	lkst_no_positional(ctx);
 	lkst_require(file, "-f FILE", "print");
+	parse_filters(ev_arg, pid_arg, comm_arg, time_arg, &filter);
+	filtering = filter.by_event || filter.by_time || filter.nr_pids || filter.nr_comms;
 	if (lkst_log_load(file, &log, &err))
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
-	items = merge_records(&log, &count);
+	opts.human = !opts.csv && !opts.seconds;
+	opts.realtime_offset_ns = (long long)(log.header.anchor_realtime_ns -
+					      log.header.anchor_trace_ns);
+	if (opts.human || filter.nr_comms) {
+		comms = lkst_comm_map_new();
+		if (!comms)
+			lkst_die(LKST_EXIT_USAGE, "out of memory; free some memory");
+		opts.comms = comms;
+	}
+	runs = calloc(log.nr_sections ? log.nr_sections : 1, sizeof(*runs));
+	out = malloc(sizeof(*out));
+	if (!runs || !out)
+		lkst_die(LKST_EXIT_USAGE, "out of memory; free some memory");
+	for (s = 0; s < log.nr_sections; s++)
+		init_run(&log.sections[s], &runs[s]);
 	if (opts.csv)
 		lkst_format_csv_header(stdout, &opts);
-	for (i = 0; i < count; i++)
-		lkst_format_record(stdout, items[i].rec, items[i].cpu, &opts);
+	lkst_outbuf_init(out, stdout);
+	while ((rec = next_record(runs, log.nr_sections, &cpu))) {
+		if (comms)
+			lkst_comm_map_learn(comms, rec, cpu);
+		if (filtering && !lkst_filter_match(&filter, rec, cpu, comms))
+			continue;
+		lkst_format_record_buf(out, rec, cpu, &opts);
+		count++;
+	}
+	lkst_outbuf_flush(out);
 	if (fflush(stdout) || ferror(stdout))
 		lkst_die(LKST_EXIT_USAGE, "cannot write the records: %s; check the output",
 			 strerror(errno));
 	print_losses(&log, count);
-	free(items);
+	for (s = 0; s < log.nr_sections; s++)
+		free(runs[s].order);
+	free(runs);
+	free(out);
+	lkst_comm_map_free(comms);
+	lkst_filter_free(&filter);
+	free_values(ev_arg);
+	free_values(pid_arg);
+	free_values(comm_arg);
+	free_values(time_arg);
+	free(file);
 	lkst_log_free(&log);
 	poptFreeContext(ctx);
 	return LKST_EXIT_OK;
@@ -516,11 +648,12 @@ static int verb_jump(int argc, const char **argv)
 static const struct lkst_verb verbs[] = {
 	{ "list", verb_list, "list each CPU's blocks and counters" },
 	{ "read", verb_read, "save the buffers to a log file (-f FILE [-c CPU])" },
-	{ "print", verb_print, "print a log file (-f FILE [-r] [-C] [-S] [-V])" },
+	{ "print", verb_print, "print a log file (-f FILE [-r] [-C] [-S] [-V] [-e EVENTS] [-p PIDS] [-n COMMS] [-t START,END])" },
 	{ "create", verb_create, "add a block (-c CPU -s SIZE [-n NEXT])" },
 	{ "link", verb_link, "set a block's next block (-c CPU -b ID -n NEXT|none)" },
 	{ "delete", verb_delete, "delete a block (-c CPU -b ID)" },
 	{ "jump", verb_jump, "make the writer continue in a block (-c CPU -b ID)" },
+	{ "mark", lkbuf_verb_mark, "record a USER_MARK event with TEXT (48 bytes at most)" },
 	{ NULL, NULL, NULL }
 };
 

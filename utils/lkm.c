@@ -208,13 +208,17 @@ static int verb_config(int argc, const char **argv)
 		LKST_POPT_TAIL
 	};
 	poptContext ctx = lkst_parse_options(argc, argv, options,
-					     "EVENT HANDLER [EVENT HANDLER...]");
+					     "EVENT|CATEGORY HANDLER [EVENT|CATEGORY HANDLER...]");
 	struct lkst_handler_names *handlers = malloc(sizeof(*handlers));
 	const char **pairs = poptGetArgs(ctx);
-	struct lkst_maskset_entry *entries;
+	struct config_pair {
+		unsigned char sel[LKST_NR_EVENT_IDS];
+		unsigned int handler;
+	} *pair;
+	struct lkst_maskset_entry entry;
 	struct lkst_version version;
 	struct lkst_err err;
-	unsigned int id, i, n = 0;
+	unsigned int id, i, ev, n = 0;
 	int fd, ret;
 
 	id = maskset_option(id_arg, "config");
@@ -222,27 +226,92 @@ static int verb_config(int argc, const char **argv)
 		n++;
 	if (n == 0 || n % 2)
 		lkst_die(LKST_EXIT_USAGE, "lkm config needs EVENT HANDLER pairs; e.g. lkm config -m 3 PROCESS_WAKEUP default");
-	entries = calloc(n / 2, sizeof(*entries));
-	if (!handlers || !entries)
+	pair = calloc(n / 2, sizeof(*pair));
+	if (!handlers || !pair)
 		lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
 	/* Check every pair before the first change, so a typo changes nothing. */
-	for (i = 0; i < n / 2; i++) {
-		entries[i].id = id;
-		if (lkst_parse_event(pairs[2 * i], &entries[i].event, &err))
+	for (i = 0; i < n / 2; i++)
+		if (lkst_parse_event_item(pairs[2 * i], pair[i].sel, &err) < 0)
 			lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
-	}
 	fd = lkst_dev_open(&version);
 	lkst_dev_load_handlers(fd, handlers);
 	for (i = 0; i < n / 2; i++)
-		if (lkst_parse_handler(pairs[2 * i + 1], handlers, &entries[i].handler, &err))
+		if (lkst_parse_handler(pairs[2 * i + 1], handlers, &pair[i].handler, &err))
 			lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	/* In the order given, so a later pair overrides a category before it. */
+	memset(&entry, 0, sizeof(entry));
+	entry.id = id;
 	for (i = 0; i < n / 2; i++) {
-		ret = lkst_dev_ioctl(fd, LKST_IOC_MASKSET_CONFIG, &entries[i]);
-		if (ret)
-			die_maskset(-ret, id, "configuring");
+		entry.handler = pair[i].handler;
+		for (ev = 0; ev < LKST_NR_EVENT_IDS; ev++) {
+			if (!pair[i].sel[ev])
+				continue;
+			entry.event = ev;
+			ret = lkst_dev_ioctl(fd, LKST_IOC_MASKSET_CONFIG, &entry);
+			if (ret)
+				die_maskset(-ret, id, "configuring");
+		}
 	}
-	free(entries);
+	free(pair);
 	free(handlers);
+	close(fd);
+	poptFreeContext(ctx);
+	return LKST_EXIT_OK;
+}
+
+static int verb_stat(int argc, const char **argv)
+{
+	char *events_arg = NULL;
+	int reset = 0;
+	struct poptOption options[] = {
+		{ "events", 'e', POPT_ARG_STRING, &events_arg, 0,
+		  "only these events or categories, comma-separated", "EVENTS" },
+		{ "reset", '\0', POPT_ARG_NONE, &reset, 0,
+		  "after printing, zero the counters of every event", NULL },
+		LKST_POPT_TAIL
+	};
+	poptContext ctx = lkst_parse_options(argc, argv, options, NULL);
+	unsigned char sel[LKST_NR_EVENT_IDS];
+	struct lkst_event_stat stat;
+	struct lkst_version version;
+	struct lkst_err err;
+	unsigned int i;
+	int fd, ret;
+
+	lkst_no_positional(ctx);
+	memset(sel, !events_arg, sizeof(sel));
+	if (events_arg && lkst_parse_event_list(events_arg, sel, &err) < 0)
+		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	fd = lkst_dev_open(&version);
+	printf("%-4s %-24s %12s %12s\n", "ID", "EVENT", "HITS", "DROPPED");
+	for (i = 0; i < lkst_nr_events; i++) {
+		const struct lkst_event_info *ev = &lkst_events[i];
+
+		if (!sel[ev->id])
+			continue;
+		memset(&stat, 0, sizeof(stat));
+		stat.event = ev->id;
+		ret = lkst_dev_ioctl(fd, LKST_IOC_EVENT_STAT, &stat);
+		if (ret) {
+			char what[64];
+
+			snprintf(what, sizeof(what), "reading the counters of event 0x%02x",
+				 ev->id);
+			lkst_die_errno(-ret, what);
+		}
+		printf("0x%02x %-24s %12llu %12llu\n", ev->id, ev->mnemonic,
+		       (unsigned long long)stat.hits,
+		       (unsigned long long)stat.dropped);
+	}
+	/* Print first, so counts taken before a reset are never lost. */
+	if (fflush(stdout) || ferror(stdout))
+		lkst_die(LKST_EXIT_USAGE, "cannot write the counters: %s; check the output%s",
+			 strerror(errno), reset ? " (not reset)" : "");
+	if (reset) {
+		ret = lkst_dev_ioctl(fd, LKST_IOC_EVENT_STAT_RESET, NULL);
+		if (ret)
+			lkst_die_errno(-ret, "resetting the event counters");
+	}
 	close(fd);
 	poptFreeContext(ctx);
 	return LKST_EXIT_OK;
@@ -289,8 +358,11 @@ static int verb_events(int argc, const char **argv)
 {
 	static const char *const type_names[] = {
 		"none", "dec", "udec", "hex", "pid", "state", "sysnr",
-		"retval", "comm", "comm2",
+		"retval", "comm", "comm2", "text",
 	};
+	/* A new argument type must get a name here, not read past the end. */
+	_Static_assert(sizeof(type_names) / sizeof(type_names[0]) == LKST_ARG_TEXT + 1,
+		       "type_names does not cover enum lkst_arg_type");
 	struct poptOption options[] = { LKST_POPT_TAIL };
 	poptContext ctx = lkst_parse_options(argc, argv, options, NULL);
 	unsigned int i, a;
@@ -303,8 +375,11 @@ static int verb_events(int argc, const char **argv)
 		       lkst_category_name(ev->category), ev->mnemonic,
 		       ev->description);
 		for (a = 0; a < LKST_NR_ARGS; a++) {
+			/* COMM2 and TEXT after TEXT continue the argument before. */
 			if (ev->args[a].type == LKST_ARG_NONE ||
-			    ev->args[a].type == LKST_ARG_COMM2)
+			    ev->args[a].type == LKST_ARG_COMM2 ||
+			    (a && ev->args[a].type == LKST_ARG_TEXT &&
+			     ev->args[a - 1].type == LKST_ARG_TEXT))
 				continue;
 			printf("       arg%u %-6s %s\n", a + 1,
 			       type_names[ev->args[a].type], ev->args[a].desc);
@@ -345,11 +420,12 @@ static const struct lkst_verb verbs[] = {
 	{ "list", verb_list, "list the masksets" },
 	{ "read", verb_read, "print a maskset as text (-m ID)" },
 	{ "write", verb_write, "create or replace a maskset from text (-m ID)" },
-	{ "config", verb_config, "route events to handlers (-m ID EVENT HANDLER...)" },
+	{ "config", verb_config, "route events or categories to handlers (-m ID EVENT HANDLER...)" },
 	{ "set", verb_set, "make a maskset active (-m ID)" },
 	{ "delete", verb_delete, "delete a user maskset (-m ID)" },
 	{ "events", verb_events, "list the events the tracer knows" },
 	{ "handlers", verb_handlers, "list the registered event handlers" },
+	{ "stat", verb_stat, "per-event hit and drop counters ([-e EVENTS] [--reset])" },
 	{ NULL, NULL, NULL }
 };
 

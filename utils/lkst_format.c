@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 #include "lkst_format.h"
 
@@ -68,27 +69,58 @@ void lkst_format_state(unsigned long long state, char *buf, size_t len)
 	}
 }
 
+static const char hex_digits[] = "0123456789abcdef";
+
+/*
+ * Escapes bytes up to the first NUL: printable ones as they are, others and
+ * backslash (so "\\x41" in a name stays unambiguous) as \xNN.  Truncates
+ * like snprintf, always terminated.
+ */
+static void escape_bytes(const unsigned char *bytes, size_t n, char *buf, size_t len)
+{
+	size_t i, used = 0;
+
+	if (!len)
+		return;
+	for (i = 0; i < n && bytes[i]; i++) {
+		unsigned char c = bytes[i];
+
+		if (isprint(c) && c != '\\') {
+			if (used + 1 >= len)
+				break;
+			buf[used++] = c;
+		} else {
+			char esc[4] = { '\\', 'x', hex_digits[c >> 4], hex_digits[c & 15] };
+			size_t k;
+
+			for (k = 0; k < 4 && used + 1 < len; k++)
+				buf[used++] = esc[k];
+			if (k < 4)
+				break;
+		}
+	}
+	buf[used] = '\0';
+}
+
 void lkst_format_comm(unsigned long long a, unsigned long long b,
 		      char *buf, size_t len)
 {
 	unsigned char bytes[16];
-	char esc[8];
-	size_t i;
 
-	if (!len)
-		return;
 	/* The kernel stored the comm bytes in native order: copy them back. */
 	memcpy(bytes, &a, 8);
 	memcpy(bytes + 8, &b, 8);
-	buf[0] = '\0';
-	for (i = 0; i < sizeof(bytes) && bytes[i]; i++) {
-		/* Backslash is escaped too, so "\x41" in a name stays unambiguous. */
-		if (isprint(bytes[i]) && bytes[i] != '\\')
-			snprintf(esc, sizeof(esc), "%c", bytes[i]);
-		else
-			snprintf(esc, sizeof(esc), "\\x%02x", bytes[i]);
-		append(buf, len, esc);
-	}
+	escape_bytes(bytes, sizeof(bytes), buf, len);
+}
+
+void lkst_format_text(const __u64 *args, unsigned int nr_args, char *buf, size_t len)
+{
+	unsigned char bytes[LKST_NR_ARGS * 8];
+
+	if (nr_args > LKST_NR_ARGS)
+		nr_args = LKST_NR_ARGS;
+	memcpy(bytes, args, nr_args * 8);
+	escape_bytes(bytes, nr_args * 8, buf, len);
 }
 
 const char *lkst_context_name(unsigned int context)
@@ -102,6 +134,23 @@ const char *lkst_context_name(unsigned int context)
 static int arg_has_data(enum lkst_arg_type type)
 {
 	return type != LKST_ARG_NONE;
+}
+
+/* A TEXT argument that continues the TEXT before it (shown inside it). */
+static int text_continues(const struct lkst_event_info *ev, unsigned int index)
+{
+	return ev->args[index].type == LKST_ARG_TEXT && index > 0 &&
+	       ev->args[index - 1].type == LKST_ARG_TEXT;
+}
+
+/* The number of consecutive TEXT arguments from index on. */
+static unsigned int text_run(const struct lkst_event_info *ev, unsigned int index)
+{
+	unsigned int n = 0;
+
+	while (index + n < LKST_NR_ARGS && ev->args[index + n].type == LKST_ARG_TEXT)
+		n++;
+	return n;
 }
 
 void lkst_format_arg(const struct lkst_record *rec, unsigned int index,
@@ -143,6 +192,10 @@ void lkst_format_arg(const struct lkst_record *rec, unsigned int index,
 		break;
 	case LKST_ARG_COMM2:		/* folded into the COMM before it */
 		break;
+	case LKST_ARG_TEXT:		/* a run is shown joined in its first */
+		if (!text_continues(ev, index))
+			lkst_format_text(&rec->arg[index], text_run(ev, index), buf, len);
+		break;
 	case LKST_ARG_HEX:
 	default:
 		snprintf(buf, len, "0x%llx", value);
@@ -156,30 +209,241 @@ static int arg_is_shown(const struct lkst_event_info *ev, unsigned int index,
 {
 	if (!ev)
 		return 1;
-	if (ev->args[index].type == LKST_ARG_COMM2)
+	if (ev->args[index].type == LKST_ARG_COMM2 || text_continues(ev, index))
 		return opts->raw;
 	return arg_has_data(ev->args[index].type);
 }
 
-/* ---- Records -------------------------------------------------------- */
+/* ---- Buffered output ------------------------------------------------ */
 
-static void format_time(unsigned long long ns, const struct lkst_format_opts *opts,
-			char *buf, size_t len)
+/* Room a record needs at most: 6 args of key, escaped and quoted value. */
+#define RECORD_MAX	4096
+
+void lkst_outbuf_init(struct lkst_outbuf *o, FILE *fp)
 {
-	if (opts->seconds)
-		snprintf(buf, len, "%llu.%09llu", ns / 1000000000ull, ns % 1000000000ull);
-	else
-		snprintf(buf, len, "%llu", ns);
+	o->fp = fp;
+	o->len = 0;
 }
 
-static void format_mnemonic(const struct lkst_record *rec, char *buf, size_t len)
+void lkst_outbuf_flush(struct lkst_outbuf *o)
 {
-	const struct lkst_event_info *ev = lkst_event_by_id(rec->event);
+	if (o->len)
+		fwrite(o->buf, 1, o->len, o->fp);
+	o->len = 0;
+}
 
-	if (ev)
-		snprintf(buf, len, "%s", ev->mnemonic);
-	else
-		snprintf(buf, len, "UNKNOWN_0x%02x", rec->event);
+static inline void put_char(struct lkst_outbuf *o, char c)
+{
+	o->buf[o->len++] = c;
+}
+
+static inline void put_mem(struct lkst_outbuf *o, const char *s, size_t n)
+{
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+}
+
+static inline void put_str(struct lkst_outbuf *o, const char *s)
+{
+	put_mem(o, s, strlen(s));
+}
+
+static void put_u64(struct lkst_outbuf *o, unsigned long long v)
+{
+	char tmp[24];
+	int n = sizeof(tmp);
+
+	do {
+		tmp[--n] = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	put_mem(o, tmp + n, sizeof(tmp) - n);
+}
+
+/* Zero-padded to width digits. */
+static void put_u64_width(struct lkst_outbuf *o, unsigned long long v, int width)
+{
+	char tmp[24];
+	int n = sizeof(tmp);
+
+	while (v || width > 0) {
+		tmp[--n] = '0' + v % 10;
+		v /= 10;
+		width--;
+	}
+	put_mem(o, tmp + n, sizeof(tmp) - n);
+}
+
+static void put_s64(struct lkst_outbuf *o, long long v)
+{
+	if (v < 0) {
+		put_char(o, '-');
+		put_u64(o, -(unsigned long long)v);
+	} else {
+		put_u64(o, v);
+	}
+}
+
+/* "0x" and at least min_digits hex digits, like printf's 0x%0Nllx. */
+static void put_hex(struct lkst_outbuf *o, unsigned long long v, int min_digits)
+{
+	char tmp[18];
+	int n = sizeof(tmp);
+
+	do {
+		tmp[--n] = hex_digits[v & 15];
+		v >>= 4;
+		min_digits--;
+	} while (v || min_digits > 0);
+	put_char(o, '0');
+	put_char(o, 'x');
+	put_mem(o, tmp + n, sizeof(tmp) - n);
+}
+
+static void put_csv_field(struct lkst_outbuf *o, const char *field)
+{
+	const char *p;
+
+	if (!strpbrk(field, ",\"\r\n")) {
+		put_str(o, field);
+		return;
+	}
+	put_char(o, '"');
+	for (p = field; *p; p++) {
+		if (*p == '"')
+			put_char(o, '"');
+		put_char(o, *p);
+	}
+	put_char(o, '"');
+}
+
+/* Task states repeat: the last few decodings are kept. */
+static void put_state(struct lkst_outbuf *o, unsigned long long state)
+{
+	static struct {
+		unsigned long long state;
+		int valid;
+		size_t len;
+		char text[128];
+	} cache[8];
+	unsigned int slot = (state ^ (state >> 8) ^ (state >> 13)) & 7;
+
+	if (!cache[slot].valid || cache[slot].state != state) {
+		lkst_format_state(state, cache[slot].text, sizeof(cache[slot].text));
+		cache[slot].len = strlen(cache[slot].text);
+		cache[slot].state = state;
+		cache[slot].valid = 1;
+	}
+	put_mem(o, cache[slot].text, cache[slot].len);
+}
+
+/* One argument's value; csv quotes the fields that may need it. */
+static void put_arg(struct lkst_outbuf *o, const struct lkst_record *rec,
+		    const struct lkst_event_info *ev, unsigned int index,
+		    const struct lkst_format_opts *opts, int csv)
+{
+	unsigned long long value = rec->arg[index];
+	char text[LKST_NR_ARGS * 8 * 4 + 1];
+
+	if (!ev || opts->raw) {
+		put_hex(o, value, 1);
+		return;
+	}
+	switch (ev->args[index].type) {
+	case LKST_ARG_NONE:
+	case LKST_ARG_COMM2:
+		break;
+	case LKST_ARG_DEC:
+	case LKST_ARG_RETVAL:
+		put_s64(o, (long long)value);
+		break;
+	case LKST_ARG_UDEC:
+	case LKST_ARG_PID:
+	case LKST_ARG_SYSNR:
+		put_u64(o, value);
+		break;
+	case LKST_ARG_STATE:
+		put_state(o, value);
+		break;
+	case LKST_ARG_COMM:
+	case LKST_ARG_TEXT:
+		if (ev->args[index].type == LKST_ARG_COMM)
+			lkst_format_comm(value,
+					 index + 1 < LKST_NR_ARGS ? rec->arg[index + 1] : 0,
+					 text, sizeof(text));
+		else if (!text_continues(ev, index))
+			lkst_format_text(&rec->arg[index], text_run(ev, index),
+					 text, sizeof(text));
+		else
+			break;
+		if (csv)
+			put_csv_field(o, text);
+		else
+			put_str(o, text);
+		break;
+	case LKST_ARG_HEX:
+	default:
+		put_hex(o, value, 1);
+		break;
+	}
+}
+
+/* ---- Records -------------------------------------------------------- */
+
+static void put_time(struct lkst_outbuf *o, unsigned long long ns,
+		     const struct lkst_format_opts *opts)
+{
+	if (opts->seconds) {
+		put_u64(o, ns / 1000000000ull);
+		put_char(o, '.');
+		put_u64_width(o, ns % 1000000000ull, 9);
+	} else {
+		put_u64(o, ns);
+	}
+}
+
+/* hh:mm:ss.uuuuuu of CLOCK_REALTIME in local time; the last second is kept. */
+static void put_clock_time(struct lkst_outbuf *o, unsigned long long ns,
+			   const struct lkst_format_opts *opts)
+{
+	static long long last_sec;
+	static int have_last;
+	static char hms[16];
+	/* Wraps rather than overflows on a corrupt clock or anchor. */
+	long long real = (long long)(ns + (unsigned long long)opts->realtime_offset_ns);
+	long long sec = real / 1000000000ll, frac = real % 1000000000ll;
+
+	if (frac < 0) {
+		frac += 1000000000ll;
+		sec--;
+	}
+
+	if (!have_last || sec != last_sec) {
+		time_t t = (time_t)sec;
+		struct tm tm;
+
+		if (localtime_r(&t, &tm))
+			snprintf(hms, sizeof(hms), "%02d:%02d:%02d", tm.tm_hour,
+				 tm.tm_min, tm.tm_sec);
+		else
+			snprintf(hms, sizeof(hms), "??:??:??");
+		last_sec = sec;
+		have_last = 1;
+	}
+	put_str(o, hms);
+	put_char(o, '.');
+	put_u64_width(o, frac / 1000, 6);
+}
+
+static void put_mnemonic(struct lkst_outbuf *o, const struct lkst_record *rec,
+			 const struct lkst_event_info *ev)
+{
+	if (ev) {
+		put_str(o, ev->mnemonic);
+	} else {
+		put_str(o, "UNKNOWN_");
+		put_hex(o, rec->event, 2);
+	}
 }
 
 void lkst_csv_field(FILE *out, const char *field)
@@ -212,77 +476,438 @@ void lkst_format_csv_header(FILE *out, const struct lkst_format_opts *opts)
 	fputc('\n', out);
 }
 
-static void format_csv(FILE *out, const struct lkst_record *rec, unsigned int cpu,
-		       const struct lkst_format_opts *opts)
+static void format_csv(struct lkst_outbuf *o, const struct lkst_record *rec,
+		       unsigned int cpu, const struct lkst_format_opts *opts)
 {
 	const struct lkst_event_info *ev = lkst_event_by_id(rec->event);
-	char time[32], mnemonic[32], value[128];
 	unsigned int i;
 
-	format_time(rec->time_ns, opts, time, sizeof(time));
-	format_mnemonic(rec, mnemonic, sizeof(mnemonic));
-	fprintf(out, "%s,%u,%u,%s,%s,0x%02x", time, cpu, rec->pid,
-		lkst_context_name(rec->context), mnemonic, rec->event);
+	put_time(o, rec->time_ns, opts);
+	put_char(o, ',');
+	put_u64(o, cpu);
+	put_char(o, ',');
+	put_u64(o, rec->pid);
+	put_char(o, ',');
+	put_str(o, lkst_context_name(rec->context));
+	put_char(o, ',');
+	put_mnemonic(o, rec, ev);
+	put_char(o, ',');
+	put_hex(o, rec->event, 2);
 	for (i = 0; i < LKST_NR_ARGS; i++) {
 		int shown = arg_is_shown(ev, i, opts);
 
 		if (opts->verbose) {
-			fputc(',', out);
+			put_char(o, ',');
 			if (shown && ev && ev->args[i].desc)
-				lkst_csv_field(out, ev->args[i].desc);
+				put_csv_field(o, ev->args[i].desc);
 		}
-		fputc(',', out);
-		if (shown) {
-			lkst_format_arg(rec, i, opts, value, sizeof(value));
-			lkst_csv_field(out, value);
-		}
+		put_char(o, ',');
+		if (shown)
+			put_arg(o, rec, ev, i, opts, 1);
 	}
-	fputc('\n', out);
+	put_char(o, '\n');
 }
 
 /* "prev pid" -> "prev_pid", so text pairs split cleanly on spaces. */
-static void text_key(const struct lkst_event_info *ev, unsigned int index,
-		     char *buf, size_t len)
+static void put_text_key(struct lkst_outbuf *o, const struct lkst_event_info *ev,
+			 unsigned int index)
 {
-	char *p;
+	const char *p;
 
-	if (ev && ev->args[index].desc && ev->args[index].desc[0])
-		snprintf(buf, len, "%s", ev->args[index].desc);
-	else
-		snprintf(buf, len, "arg%u", index + 1);
-	for (p = buf; *p; p++)
-		if (isspace((unsigned char)*p) || *p == '=')
-			*p = '_';
+	if (!ev || !ev->args[index].desc || !ev->args[index].desc[0]) {
+		put_str(o, "arg");
+		put_u64(o, index + 1);
+		return;
+	}
+	for (p = ev->args[index].desc; *p && p - ev->args[index].desc < 63; p++)
+		put_char(o, isspace((unsigned char)*p) || *p == '=' ? '_' : *p);
 }
 
-static void format_text(FILE *out, const struct lkst_record *rec, unsigned int cpu,
-			const struct lkst_format_opts *opts)
+static void format_text(struct lkst_outbuf *o, const struct lkst_record *rec,
+			unsigned int cpu, const struct lkst_format_opts *opts)
 {
 	const struct lkst_event_info *ev = lkst_event_by_id(rec->event);
-	char time[32], mnemonic[32], key[64], value[128];
 	unsigned int i;
 
-	format_time(rec->time_ns, opts, time, sizeof(time));
-	format_mnemonic(rec, mnemonic, sizeof(mnemonic));
-	fprintf(out, "%s cpu=%u pid=%u ctx=%s %s", time, cpu, rec->pid,
-		lkst_context_name(rec->context), mnemonic);
+	if (opts->human) {
+		const char *comm = opts->comms ?
+			lkst_comm_map_name(opts->comms, rec->pid, cpu) : NULL;
+
+		put_clock_time(o, rec->time_ns, opts);
+		put_str(o, "  #");
+		put_u64(o, cpu);
+		put_str(o, "  ");
+		put_u64(o, rec->pid);
+		put_str(o, "  ");
+		put_str(o, comm ? comm : "?");
+		put_str(o, "  ");
+	} else {
+		put_time(o, rec->time_ns, opts);
+		put_str(o, " cpu=");
+		put_u64(o, cpu);
+		put_str(o, " pid=");
+		put_u64(o, rec->pid);
+		put_str(o, " ctx=");
+		put_str(o, lkst_context_name(rec->context));
+		put_char(o, ' ');
+	}
+	put_mnemonic(o, rec, ev);
 	for (i = 0; i < LKST_NR_ARGS; i++) {
 		if (!arg_is_shown(ev, i, opts))
 			continue;
-		text_key(ev, i, key, sizeof(key));
-		lkst_format_arg(rec, i, opts, value, sizeof(value));
-		fprintf(out, " %s=%s", key, value);
+		put_char(o, ' ');
+		put_text_key(o, ev, i);
+		put_char(o, '=');
+		put_arg(o, rec, ev, i, opts, 0);
 	}
-	fputc('\n', out);
+	put_char(o, '\n');
+}
+
+void lkst_format_record_buf(struct lkst_outbuf *o, const struct lkst_record *rec,
+			    unsigned int cpu, const struct lkst_format_opts *opts)
+{
+	if (o->len > sizeof(o->buf) - RECORD_MAX)
+		lkst_outbuf_flush(o);
+	if (opts->csv)
+		format_csv(o, rec, cpu, opts);
+	else
+		format_text(o, rec, cpu, opts);
 }
 
 void lkst_format_record(FILE *out, const struct lkst_record *rec, unsigned int cpu,
 			const struct lkst_format_opts *opts)
 {
-	if (opts->csv)
-		format_csv(out, rec, cpu, opts);
-	else
-		format_text(out, rec, cpu, opts);
+	struct lkst_outbuf *o = malloc(sizeof(*o));
+
+	if (!o)
+		return;
+	lkst_outbuf_init(o, out);
+	lkst_format_record_buf(o, rec, cpu, opts);
+	lkst_outbuf_flush(o);
+	free(o);
+}
+
+/* ---- Command names of pids ------------------------------------------ */
+
+#define COMM_TEXT_LEN	(16 * 4 + 1)
+
+struct comm_slot {
+	unsigned long long key;		/* pid + 1, or (cpu + 1) << 32 for pid 0 */
+	unsigned char raw[16];
+	char name[COMM_TEXT_LEN];
+};
+
+struct lkst_comm_map {
+	struct comm_slot *slots;
+	size_t cap, used;		/* cap is a power of two */
+};
+
+struct lkst_comm_map *lkst_comm_map_new(void)
+{
+	struct lkst_comm_map *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	m->cap = 1024;
+	m->slots = calloc(m->cap, sizeof(*m->slots));
+	if (!m->slots) {
+		free(m);
+		return NULL;
+	}
+	return m;
+}
+
+void lkst_comm_map_free(struct lkst_comm_map *m)
+{
+	if (!m)
+		return;
+	free(m->slots);
+	free(m);
+}
+
+static unsigned long long comm_key(__u32 pid, unsigned int cpu)
+{
+	return pid ? (unsigned long long)pid + 1 : ((unsigned long long)cpu + 1) << 32;
+}
+
+static struct comm_slot *comm_find(struct comm_slot *slots, size_t cap,
+				   unsigned long long key)
+{
+	size_t i = (key * 0x9e3779b97f4a7c15ull) >> 20 & (cap - 1);
+
+	while (slots[i].key && slots[i].key != key)
+		i = (i + 1) & (cap - 1);
+	return &slots[i];
+}
+
+static int comm_grow(struct lkst_comm_map *m)
+{
+	struct comm_slot *slots = calloc(m->cap * 2, sizeof(*slots));
+	size_t i;
+
+	if (!slots)
+		return -1;
+	for (i = 0; i < m->cap; i++)
+		if (m->slots[i].key)
+			*comm_find(slots, m->cap * 2, m->slots[i].key) = m->slots[i];
+	free(m->slots);
+	m->slots = slots;
+	m->cap *= 2;
+	return 0;
+}
+
+static void comm_set(struct lkst_comm_map *m, unsigned long long key,
+		     const __u64 *comm_args)
+{
+	struct comm_slot *s;
+
+	if (m->used * 2 >= m->cap && comm_grow(m))
+		return;			/* out of memory: the name stays unknown */
+	s = comm_find(m->slots, m->cap, key);
+	if (s->key && !memcmp(s->raw, comm_args, 16))
+		return;
+	if (!s->key)
+		m->used++;
+	s->key = key;
+	memcpy(s->raw, comm_args, 16);
+	lkst_format_comm(comm_args[0], comm_args[1], s->name, sizeof(s->name));
+}
+
+void lkst_comm_map_learn(struct lkst_comm_map *m, const struct lkst_record *rec,
+			 unsigned int cpu)
+{
+	if (rec->event == LKST_EV_PROCESS_CONTEXTSWITCH)
+		comm_set(m, comm_key(rec->arg[1], cpu), &rec->arg[4]);
+	else if (rec->event == LKST_EV_PROCESS_WAKEUP)
+		comm_set(m, comm_key(rec->arg[0], rec->arg[2]), &rec->arg[4]);
+}
+
+const char *lkst_comm_map_name(const struct lkst_comm_map *m, __u32 pid,
+			       unsigned int cpu)
+{
+	const struct comm_slot *s = comm_find(m->slots, m->cap, comm_key(pid, cpu));
+
+	return s->key ? s->name : NULL;
+}
+
+/* ---- Record filters ------------------------------------------------- */
+
+/* Calls fn for each comma-separated item (empty items are errors). */
+static int each_item(const char *list, const char *what,
+		     int (*fn)(struct lkst_filter *, const char *, struct lkst_err *),
+		     struct lkst_filter *f, struct lkst_err *err)
+{
+	char *copy, *item, *save = NULL;
+	int ret = 0;
+
+	if (!list || !*list || list[strlen(list) - 1] == ',' || strstr(list, ",,") ||
+	    list[0] == ',') {
+		lkst_seterr(err, "empty item in %s list '%s'; give a comma-separated list",
+			    what, list ? list : "");
+		return -1;
+	}
+	copy = strdup(list);
+	if (!copy) {
+		lkst_seterr(err, "out of memory; free some memory");
+		return -1;
+	}
+	for (item = strtok_r(copy, ",", &save); item && !ret;
+	     item = strtok_r(NULL, ",", &save))
+		ret = fn(f, item, err);
+	free(copy);
+	return ret;
+}
+
+static int add_event(struct lkst_filter *f, const char *item, struct lkst_err *err)
+{
+	enum lkst_category cat;
+	unsigned int id, first, last;
+	struct lkst_err why;
+
+	if (!lkst_parse_category(item, &cat, &first, &last, &why)) {
+		for (id = first; id <= last; id++)
+			f->event[id] = 1;
+		return 0;
+	}
+	if (lkst_parse_event(item, &id, &why)) {
+		lkst_seterr(err, "bad event filter '%s': %s", item, why.msg);
+		return -1;
+	}
+	f->event[id] = 1;
+	return 0;
+}
+
+int lkst_filter_events(struct lkst_filter *f, const char *list, struct lkst_err *err)
+{
+	f->by_event = 1;
+	return each_item(list, "event", add_event, f, err);
+}
+
+static int add_pid(struct lkst_filter *f, const char *item, struct lkst_err *err)
+{
+	__u32 *pids;
+	uint32_t pid;
+
+	if (lkst_parse_u32(item, UINT32_MAX, &pid)) {
+		lkst_seterr(err, "bad pid '%s' in the pid filter; give decimal or 0x hex pids",
+			    item);
+		return -1;
+	}
+	pids = realloc(f->pids, (f->nr_pids + 1) * sizeof(*pids));
+	if (!pids) {
+		lkst_seterr(err, "out of memory; free some memory");
+		return -1;
+	}
+	f->pids = pids;
+	f->pids[f->nr_pids++] = pid;
+	return 0;
+}
+
+int lkst_filter_pids(struct lkst_filter *f, const char *list, struct lkst_err *err)
+{
+	return each_item(list, "pid", add_pid, f, err);
+}
+
+static int add_comm(struct lkst_filter *f, const char *item, struct lkst_err *err)
+{
+	char **comms;
+
+	if (strlen(item) >= COMM_TEXT_LEN) {
+		lkst_seterr(err, "command name '%s' is too long to match (at most %d characters as printed); check the name",
+			    item, COMM_TEXT_LEN - 1);
+		return -1;
+	}
+	comms = realloc(f->comms, (f->nr_comms + 1) * sizeof(*comms));
+	if (!comms || !(comms[f->nr_comms] = strdup(item))) {
+		if (comms)
+			f->comms = comms;
+		lkst_seterr(err, "out of memory; free some memory");
+		return -1;
+	}
+	f->comms = comms;
+	f->nr_comms++;
+	return 0;
+}
+
+int lkst_filter_comms(struct lkst_filter *f, const char *list, struct lkst_err *err)
+{
+	return each_item(list, "command name", add_comm, f, err);
+}
+
+/* Seconds with up to 9 decimals, as nanoseconds. */
+static int parse_seconds(const char *s, unsigned long long *ns)
+{
+	unsigned long long sec = 0, frac = 0;
+	int digits = 0, frac_digits = 0;
+
+	for (; *s >= '0' && *s <= '9'; s++, digits++) {
+		if (sec > (UINT64_MAX / 1000000000ull - 9) / 10)
+			return -1;
+		sec = sec * 10 + (*s - '0');
+	}
+	if (*s == '.') {
+		for (s++; *s >= '0' && *s <= '9'; s++, frac_digits++) {
+			if (frac_digits >= 9)
+				return -1;
+			frac = frac * 10 + (*s - '0');
+		}
+		if (!frac_digits)
+			return -1;
+	}
+	if (*s || !digits)
+		return -1;
+	while (frac_digits++ < 9)
+		frac *= 10;
+	*ns = sec * 1000000000ull + frac;
+	return 0;
+}
+
+int lkst_filter_time(struct lkst_filter *f, const char *range, struct lkst_err *err)
+{
+	const char *comma = range ? strchr(range, ',') : NULL;
+	char start[64];
+	size_t len;
+
+	if (!comma || strchr(comma + 1, ',') || (size_t)(comma - range) >= sizeof(start)) {
+		lkst_seterr(err, "bad time range '%s'; give START,END in seconds of the trace clock (either may be empty)",
+			    range ? range : "");
+		return -1;
+	}
+	len = comma - range;
+	memcpy(start, range, len);
+	start[len] = '\0';
+	f->by_time = 1;
+	f->start_ns = 0;
+	f->end_ns = UINT64_MAX;
+	if ((len && parse_seconds(start, &f->start_ns)) ||
+	    (comma[1] && parse_seconds(comma + 1, &f->end_ns))) {
+		lkst_seterr(err, "bad time range '%s'; give START,END in seconds like 3.25,4 (either may be empty)",
+			    range);
+		return -1;
+	}
+	if (f->start_ns > f->end_ns) {
+		lkst_seterr(err, "time range '%s' ends before it starts; give START <= END", range);
+		return -1;
+	}
+	return 0;
+}
+
+static int pid_wanted(const struct lkst_filter *f, unsigned long long pid)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr_pids; i++)
+		if (f->pids[i] == pid)
+			return 1;
+	return 0;
+}
+
+static int comm_wanted(const struct lkst_filter *f, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name && i < f->nr_comms; i++)
+		if (!strcmp(f->comms[i], name))
+			return 1;
+	return 0;
+}
+
+int lkst_filter_match(const struct lkst_filter *f, const struct lkst_record *rec,
+		      unsigned int cpu, const struct lkst_comm_map *comms)
+{
+	int is_switch = rec->event == LKST_EV_PROCESS_CONTEXTSWITCH;
+	int is_wakeup = rec->event == LKST_EV_PROCESS_WAKEUP;
+
+	if (f->by_event && (rec->event >= LKST_NR_EVENT_IDS || !f->event[rec->event]))
+		return 0;
+	if (f->by_time && (rec->time_ns < f->start_ns || rec->time_ns > f->end_ns))
+		return 0;
+	if (f->nr_pids && !pid_wanted(f, rec->pid) &&
+	    !(is_switch && (pid_wanted(f, rec->arg[0]) || pid_wanted(f, rec->arg[1]))) &&
+	    !(is_wakeup && pid_wanted(f, rec->arg[0])))
+		return 0;
+	if (f->nr_comms) {
+		char name[COMM_TEXT_LEN];
+
+		if (comms && comm_wanted(f, lkst_comm_map_name(comms, rec->pid, cpu)))
+			return 1;
+		if (!is_switch && !is_wakeup)
+			return 0;
+		lkst_format_comm(rec->arg[4], rec->arg[5], name, sizeof(name));
+		return comm_wanted(f, name);
+	}
+	return 1;
+}
+
+void lkst_filter_free(struct lkst_filter *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr_comms; i++)
+		free(f->comms[i]);
+	free(f->comms);
+	free(f->pids);
+	memset(f, 0, sizeof(*f));
 }
 
 /* ---- Maskset text --------------------------------------------------- */

@@ -10,11 +10,21 @@
 
 #include "lkst_util.h"
 
+struct lkst_comm_map;
+
 struct lkst_format_opts {
 	int csv;		/* -C: CSV instead of text */
 	int raw;		/* -r: every used argument as hex */
 	int seconds;		/* -S: time as seconds.nanoseconds */
 	int verbose;		/* -V: argument descriptions in CSV */
+	/*
+	 * Text only: "hh:mm:ss.uuuuuu  #CPU  PID  COMM  EVENT args", the time
+	 * of day in local time (time_ns + realtime_offset_ns is CLOCK_REALTIME)
+	 * and COMM the pid's name from comms ("?" when unknown or no map).
+	 */
+	int human;
+	long long realtime_offset_ns;
+	const struct lkst_comm_map *comms;
 };
 
 /* Task state bits as names joined by '|'; "TASK_RUNNING" for 0. */
@@ -31,9 +41,71 @@ void lkst_format_arg(const struct lkst_record *rec, unsigned int index,
 /* Writes a CSV field, quoted per RFC 4180 when it must be. */
 void lkst_csv_field(FILE *out, const char *field);
 
+/* Escaped text of consecutive TEXT arguments, up to the first NUL. */
+void lkst_format_text(const __u64 *args, unsigned int nr_args, char *buf, size_t len);
+
 void lkst_format_csv_header(FILE *out, const struct lkst_format_opts *opts);
 void lkst_format_record(FILE *out, const struct lkst_record *rec, unsigned int cpu,
 			const struct lkst_format_opts *opts);
+
+/*
+ * Buffered output for many records: the same text as lkst_format_record,
+ * written with few library calls.  Write errors show in ferror(fp).
+ */
+#define LKST_OUTBUF_SIZE	(1 << 16)
+struct lkst_outbuf {
+	FILE *fp;
+	size_t len;
+	char buf[LKST_OUTBUF_SIZE];
+};
+
+void lkst_outbuf_init(struct lkst_outbuf *o, FILE *fp);
+void lkst_outbuf_flush(struct lkst_outbuf *o);
+void lkst_format_record_buf(struct lkst_outbuf *o, const struct lkst_record *rec,
+			    unsigned int cpu, const struct lkst_format_opts *opts);
+
+/* ---- Command names of pids (learned in time order) ------------------ */
+
+/*
+ * From PROCESS_CONTEXTSWITCH (next pid, next comm) and PROCESS_WAKEUP
+ * (target pid, target comm).  Pid 0, the idle tasks, is kept per CPU.
+ */
+struct lkst_comm_map *lkst_comm_map_new(void);
+void lkst_comm_map_free(struct lkst_comm_map *m);
+void lkst_comm_map_learn(struct lkst_comm_map *m, const struct lkst_record *rec,
+			 unsigned int cpu);
+/* The escaped name, or NULL if not known yet. */
+const char *lkst_comm_map_name(const struct lkst_comm_map *m, __u32 pid,
+			       unsigned int cpu);
+
+/* ---- Record filters (lkbuf print -e -p -n -t) ---------------------- */
+
+struct lkst_filter {
+	int by_event;
+	unsigned char event[LKST_NR_EVENT_IDS];
+	__u32 *pids;			/* -p */
+	size_t nr_pids;
+	char **comms;			/* -n, escaped as printed */
+	size_t nr_comms;
+	int by_time;
+	unsigned long long start_ns, end_ns;	/* inclusive */
+};
+
+/* Each parses a comma-separated list; 0, or -1 with err set. */
+int lkst_filter_events(struct lkst_filter *f, const char *list, struct lkst_err *err);
+int lkst_filter_pids(struct lkst_filter *f, const char *list, struct lkst_err *err);
+int lkst_filter_comms(struct lkst_filter *f, const char *list, struct lkst_err *err);
+/* "START,END" in seconds of the trace clock; either side may be empty. */
+int lkst_filter_time(struct lkst_filter *f, const char *range, struct lkst_err *err);
+/*
+ * Whether a record passes every filter given.  The pid filter also matches
+ * the prev/next pid of a PROCESS_CONTEXTSWITCH and the target pid of a
+ * PROCESS_WAKEUP; the comm filter the record's own pid's name in comms and
+ * those events' comm argument.
+ */
+int lkst_filter_match(const struct lkst_filter *f, const struct lkst_record *rec,
+		      unsigned int cpu, const struct lkst_comm_map *comms);
+void lkst_filter_free(struct lkst_filter *f);
 
 const char *lkst_context_name(unsigned int context);
 

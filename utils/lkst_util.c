@@ -192,6 +192,102 @@ int lkst_parse_category(const char *s, enum lkst_category *cat,
 	return -1;
 }
 
+int lkst_parse_event_item(const char *s, unsigned char sel[LKST_NR_EVENT_IDS],
+			  struct lkst_err *err)
+{
+	enum lkst_category cat;
+	unsigned int id, first, last, i, n = 0;
+
+	if (!lkst_parse_event(s, &id, err)) {
+		sel[id] = 1;
+		return 1;
+	}
+	/* A number is never a category: keep lkst_parse_event's message. */
+	if (looks_numeric(s) || !*s)
+		return -1;
+	if (lkst_parse_category(s, &cat, &first, &last, NULL)) {
+		lkst_seterr(err, "unknown event or category '%s'; see lkm events for the names",
+			    s);
+		return -1;
+	}
+	for (i = 0; i < lkst_nr_events; i++) {
+		if (lkst_events[i].id >= first && lkst_events[i].id <= last) {
+			sel[lkst_events[i].id] = 1;
+			n++;
+		}
+	}
+	if (!n) {
+		lkst_seterr(err, "category '%s' has no events in this version; see lkm events",
+			    s);
+		return -1;
+	}
+	return n;
+}
+
+int lkst_parse_event_list(const char *s, unsigned char sel[LKST_NR_EVENT_IDS],
+			  struct lkst_err *err)
+{
+	char item[64];
+	const char *p = s, *end;
+	int n = 0, ret;
+
+	if (!s || !*s) {
+		lkst_seterr(err, "empty event list; give events or categories separated by commas");
+		return -1;
+	}
+	for (;;) {
+		end = strchr(p, ',');
+		if (!end)
+			end = p + strlen(p);
+		if (end == p || (size_t)(end - p) >= sizeof(item)) {
+			lkst_seterr(err, "bad item in event list '%s'; give event or category names separated by commas, no empty items",
+				    s);
+			return -1;
+		}
+		memcpy(item, p, end - p);
+		item[end - p] = '\0';
+		ret = lkst_parse_event_item(item, sel, err);
+		if (ret < 0)
+			return -1;
+		n += ret;
+		if (!*end)
+			return n;
+		p = end + 1;
+	}
+}
+
+int lkst_mark_text(const char *const *words, struct lkst_mark *mark,
+		   struct lkst_err *err)
+{
+	size_t len = 0, w;
+	unsigned int i;
+
+	memset(mark, 0, sizeof(*mark));
+	for (i = 0; words && words[i]; i++) {
+		w = strlen(words[i]);
+		/* Count without writing past the text, so the message can say how long. */
+		if (i && len < sizeof(mark->text))
+			mark->text[len] = ' ';
+		len += i > 0;
+		if (len < sizeof(mark->text))
+			memcpy(mark->text + len, words[i],
+			       w < sizeof(mark->text) - len ? w : sizeof(mark->text) - len);
+		len += w;
+	}
+	if (len == 0) {
+		lkst_seterr(err, "no mark text given; give the text to record, e.g. lkbuf mark before-the-test");
+		memset(mark, 0, sizeof(*mark));
+		return -1;
+	}
+	if (len > sizeof(mark->text)) {
+		lkst_seterr(err, "mark text is %zu bytes, the limit is %zu; shorten it",
+			    len, sizeof(mark->text));
+		memset(mark, 0, sizeof(*mark));
+		return -1;
+	}
+	return 0;
+}
+
 void lkst_handler_names_init(struct lkst_handler_names *h)
 {
 	memset(h, 0, sizeof(*h));

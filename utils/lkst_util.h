@@ -64,6 +64,27 @@ int lkst_parse_category(const char *s, enum lkst_category *cat,
 			struct lkst_err *err);
 
 /*
+ * Event selections: sel[id] is set for each chosen event.  An item is an
+ * event (as lkst_parse_event) or a category name, which stands for every
+ * event of the table in its range; a category with no event yet is an
+ * error, so a selection never silently means nothing.  Both return the
+ * number of events the item or list added.
+ */
+int lkst_parse_event_item(const char *s, unsigned char sel[LKST_NR_EVENT_IDS],
+			  struct lkst_err *err);
+/* Comma-separated items, e.g. "process,SYSCALL_EXIT,0xe0". */
+int lkst_parse_event_list(const char *s, unsigned char sel[LKST_NR_EVENT_IDS],
+			  struct lkst_err *err);
+
+/*
+ * The words of `lkbuf mark` joined by single spaces into mark->text, NUL
+ * padded.  Refuses an empty text and one longer than the 48 bytes a
+ * USER_MARK record holds.
+ */
+int lkst_mark_text(const char *const *words, struct lkst_mark *mark,
+		   struct lkst_err *err);
+
+/*
  * Registered handler names by ID, "" when not registered.  default (1) and
  * nothing (255) are always known, even if the kernel does not list them.
  */

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * LD_PRELOAD stand-in for /dev/lkst, so the device verbs of lkm and lkbuf
- * can be tested on the host: masksets, handlers, two CPUs with blocks.
+ * can be tested on the host: masksets, handlers, two CPUs with blocks,
+ * per-event counters and marks (the last mark's 48 bytes are copied to
+ * $FAKE_LKST_STATE.mark for the tests to inspect).
  * State lives in the file named by $FAKE_LKST_STATE, so it persists
  * across commands of one test.
  */
@@ -31,6 +33,7 @@ struct fake_state {
 	struct lkst_maskset_desc ms[LKST_MAX_MASKSETS];
 	int ms_used[LKST_MAX_MASKSETS];
 	struct fake_block blocks[NR_CPUS][LKST_MAX_BLOCKS];
+	__u64 hits[LKST_NR_EVENT_IDS], dropped[LKST_NR_EVENT_IDS];
 };
 
 static struct fake_state st;
@@ -71,6 +74,9 @@ static void load(void)
 	st.blocks[0][0] = (struct fake_block){ 1, 4096, LKST_NO_NEXT, 3 };
 	st.blocks[1][0] = (struct fake_block){ 1, 8192, 1, 2 };
 	st.blocks[1][1] = (struct fake_block){ 1, 8192, 0, 0 };
+	st.hits[0x01] = 12;
+	st.hits[0x30] = 50;
+	st.dropped[0x30] = 2;
 }
 
 static void save(void)
@@ -135,6 +141,31 @@ static int maskset_ioctl(unsigned long cmd, void *arg)
 		return 0;
 	}
 	return ENOTTY;
+}
+
+static int is_event(__u32 id)
+{
+	for (unsigned int i = 0; i < LKST_NR_EVENTS; i++)
+		if (lkst_event_table[i].id == id)
+			return 1;
+	return 0;
+}
+
+/* Like the kernel: counted only when the active maskset routes USER_MARK. */
+static int mark_ioctl(const struct lkst_mark *m)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s.mark", state_path());
+	f = fopen(path, "wb");
+	if (!f)
+		return EIO;
+	fwrite(m->text, sizeof(m->text), 1, f);
+	fclose(f);
+	if (st.ms[st.active].handler[LKST_EV_USER_MARK] != LKST_HANDLER_NOTHING)
+		st.hits[LKST_EV_USER_MARK]++;
+	return 0;
 }
 
 static int block_ioctl(unsigned long cmd, void *arg)
@@ -242,6 +273,21 @@ static int fake_ioctl(unsigned long cmd, void *arg)
 		c->dropped = 0;
 		return 0;
 	}
+	case LKST_IOC_EVENT_STAT: {
+		struct lkst_event_stat *es = arg;
+
+		if (es->event >= LKST_NR_EVENT_IDS || es->__pad || !is_event(es->event))
+			return EINVAL;
+		es->hits = st.hits[es->event];
+		es->dropped = st.dropped[es->event];
+		return 0;
+	}
+	case LKST_IOC_EVENT_STAT_RESET:
+		memset(st.hits, 0, sizeof(st.hits));
+		memset(st.dropped, 0, sizeof(st.dropped));
+		return 0;
+	case LKST_IOC_MARK:
+		return mark_ioctl(arg);
 	case LKST_IOC_MASKSET_READ: case LKST_IOC_MASKSET_WRITE:
 	case LKST_IOC_MASKSET_CONFIG: case LKST_IOC_MASKSET_SET:
 	case LKST_IOC_MASKSET_DELETE:
@@ -256,7 +302,8 @@ static int is_change(unsigned long cmd)
 	return cmd == LKST_IOC_MASKSET_WRITE || cmd == LKST_IOC_MASKSET_CONFIG ||
 	       cmd == LKST_IOC_MASKSET_SET || cmd == LKST_IOC_MASKSET_DELETE ||
 	       cmd == LKST_IOC_BLOCK_CREATE || cmd == LKST_IOC_BLOCK_LINK ||
-	       cmd == LKST_IOC_BLOCK_DELETE || cmd == LKST_IOC_BLOCK_JUMP;
+	       cmd == LKST_IOC_BLOCK_DELETE || cmd == LKST_IOC_BLOCK_JUMP ||
+	       cmd == LKST_IOC_EVENT_STAT_RESET || cmd == LKST_IOC_MARK;
 }
 
 int ioctl(int fd, unsigned long cmd, ...)

@@ -138,13 +138,14 @@ grep -q "truncated: expected 2 records for cpu 1, found 1" "$tmp/err" && pass ||
 	fail "cut: $(cat "$tmp/err")"
 expect_fail 1 "$lkbuf" print -f "$tmp/ctx.lkst"
 
+# The default text: time of day from the header's anchor (0 and 0 here).
 cat >"$tmp/want" <<'END'
-1000 cpu=1 pid=0 ctx=irq SYSCALL_EXIT syscall_number=1 return_value=-14
-2000 cpu=0 pid=10 ctx=task SYSCALL_EXIT syscall_number=0 return_value=5
-2000 cpu=1 pid=20 ctx=softirq UNKNOWN_0x99 arg1=0x1 arg2=0x0 arg3=0x0 arg4=0x0 arg5=0x0 arg6=0x0
-3000 cpu=0 pid=11 ctx=task SYSCALL_EXIT syscall_number=2 return_value=0
+00:00:00.000001  #1  0  ?  SYSCALL_EXIT syscall_number=1 return_value=-14
+00:00:00.000002  #0  10  ?  SYSCALL_EXIT syscall_number=0 return_value=5
+00:00:00.000002  #1  20  ?  UNKNOWN_0x99 arg1=0x1 arg2=0x0 arg3=0x0 arg4=0x0 arg5=0x0 arg6=0x0
+00:00:00.000003  #0  11  ?  SYSCALL_EXIT syscall_number=2 return_value=0
 END
-expect_out "$lkbuf" print -f "$tmp/good.lkst"
+expect_out env TZ=UTC "$lkbuf" print -f "$tmp/good.lkst"
 if grep -q "^lkbuf: cpu1: 5 records overwritten$" "$tmp/err" &&
    grep -q "^lkbuf: cpu0: 2 events dropped$" "$tmp/err" &&
    grep -q "^lkbuf: printed 4 records of 2 CPUs$" "$tmp/err"; then
@@ -161,6 +162,39 @@ time,cpu,pid,context,event,id,arg1_desc,arg1,arg2_desc,arg2,arg3_desc,arg3,arg4_
 0.000003000,0,11,task,SYSCALL_EXIT,0x31,syscall number,0x2,return value,0x0,,,,,,,,
 END
 expect_out "$lkbuf" print -f "$tmp/good.lkst" -C -S -V -r
+
+# -S without -C: the text with the trace clock's seconds.
+cat >"$tmp/want" <<'END'
+0.000001000 cpu=1 pid=0 ctx=irq SYSCALL_EXIT syscall_number=1 return_value=-14
+0.000002000 cpu=0 pid=10 ctx=task SYSCALL_EXIT syscall_number=0 return_value=5
+0.000002000 cpu=1 pid=20 ctx=softirq UNKNOWN_0x99 arg1=0x1 arg2=0x0 arg3=0x0 arg4=0x0 arg5=0x0 arg6=0x0
+0.000003000 cpu=0 pid=11 ctx=task SYSCALL_EXIT syscall_number=2 return_value=0
+END
+expect_out "$lkbuf" print -S -f "$tmp/good.lkst"
+
+# ---- print filters ----
+printf '0.000002000 cpu=0 pid=10 ctx=task SYSCALL_EXIT syscall_number=0 return_value=5\n' >"$tmp/want"
+expect_out "$lkbuf" print -S -f "$tmp/good.lkst" -p 10,99
+expect_out "$lkbuf" print -S -f "$tmp/good.lkst" -t 0.0000015,0.0000025 -e syscall
+expect_out "$lkbuf" print -S -f "$tmp/good.lkst" -e SYSCALL_EXIT,0x30 -t ,0.000002 -p 10
+printf '0.000003000 cpu=0 pid=11 ctx=task SYSCALL_EXIT syscall_number=2 return_value=0\n' >"$tmp/want"
+expect_out "$lkbuf" print -S -f "$tmp/good.lkst" -t 0.000002001,
+: >"$tmp/want"
+expect_out "$lkbuf" print -S -f "$tmp/good.lkst" -e process
+expect_out "$lkbuf" print -S -f "$tmp/good.lkst" -n bash
+printf 'time,cpu,pid,context,event,id,arg1,arg2,arg3,arg4,arg5,arg6\n1000,1,0,irq,SYSCALL_EXIT,0x31,1,-14,,,,\n' >"$tmp/want"
+expect_out "$lkbuf" print -C -f "$tmp/good.lkst" -p 0
+for bad in "-e NO_SUCH" "-e 0x99" "-e syscall,,process" "-e ''" "-p x" "-p 1,-2" \
+	   "-p 99999999999" "-t 1" "-t 2,1" "-t a,b" "-t 1,2,3" "-t 1.1234567891," \
+	   "-n aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" \
+	   "-p 1 -p 2" "-e process -e syscall" "-t 1, -t ,2" "-n a -n b"; do
+	eval "expect_fail 1 \"\$lkbuf\" print -f \"\$tmp/good.lkst\" $bad"
+done
+if "$lkbuf" print --help | grep -q "PROCESS_WAKEUP"; then
+	pass
+else
+	fail "print --help does not explain -p"
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -45,9 +45,33 @@ check "delete busy" "! '$lkbuf' delete -c 0 -b 0 && grep -q 'being written' '$tm
 check "delete" "'$lkbuf' delete -c 0 -b 1 && ! '$lkbuf' list | grep -q 'size 8192, 128 slots, next wrap'"
 check "jump ENOENT" "! '$lkbuf' jump -c 1 -b 5 && grep -q 'block 5 does not exist on cpu 1' '$tmp/err'"
 check "read saves" "'$lkbuf' read -f '$tmp/log' && grep -q 'saved 5 records of 2 CPUs' '$tmp/err' && [ ! -e '$tmp/log.tmp' ]"
-check "print merges" "'$lkbuf' print -f '$tmp/log' | cut -d' ' -f1 | tr '\n' ' ' | grep -q '^1000 1001 2000 2001 3000 \$'"
+check "print merges" "'$lkbuf' print -S -f '$tmp/log' | cut -d' ' -f1 | tr '\n' ' ' | grep -q '^0.000001000 0.000001001 0.000002000 0.000002001 0.000003000 \$'"
 check "print reports overwritten" "'$lkbuf' print -f '$tmp/log' >/dev/null && grep -q 'cpu1: 4 records overwritten' '$tmp/err'"
 check "read one cpu" "'$lkbuf' read -f '$tmp/log1' -c 1 && [ \$('$lkbuf' print -f '$tmp/log1' -C | wc -l) -eq 3 ]"
+
+# Per-event counters (the fake starts with SYSCALL_ENTRY 50 hits, 2 dropped).
+check "stat lists every event" "'$lkm' stat >'$tmp/s' && [ \$(grep -c '^0x' '$tmp/s') -eq \$('$lkm' events | grep -c '^0x') ] && grep -q '^ID   EVENT  *HITS  *DROPPED\$' '$tmp/s'"
+check "stat counts" "'$lkm' stat | grep -q '^0x30 SYSCALL_ENTRY  *50  *2\$'"
+check "stat -e events and categories" "[ \"\$('$lkm' stat -e process,SYSCALL_EXIT | cut -d' ' -f1 | tr '\n' ' ')\" = 'ID 0x01 0x02 0x31 ' ]"
+check "stat -e unknown" "'$lkm' stat -e process,bogus; [ \$? -eq 1 ] && grep -q \"unknown event or category 'bogus'; see lkm events\" '$tmp/err'"
+check "stat -e empty category" "'$lkm' stat -e memory; [ \$? -eq 1 ] && grep -q \"category 'memory' has no events in this version\" '$tmp/err'"
+check "stat -e empty item" "'$lkm' stat -e process,,syscall; [ \$? -eq 1 ] && grep -q 'bad item in event list' '$tmp/err'"
+check "stat --reset prints, then zeroes" "'$lkm' stat --reset -e SYSCALL_ENTRY | grep -q '^0x30 SYSCALL_ENTRY  *50  *2\$' && '$lkm' stat | grep -q '^0x30 SYSCALL_ENTRY  *0  *0\$' && ! '$lkm' stat | grep -q '^0x01 .* 12 '"
+
+# config by category, before and after single events.
+check "config by category" "'$lkm' read -m 0 | '$lkm' write -m 6 -n bycat && '$lkm' config -m 6 process 1 && '$lkm' read -m 6 | grep -c ' 1 default\$' | grep -qx 2 && '$lkm' read -m 6 | grep -q '^0x02 PROCESS_WAKEUP 1 default\$'"
+check "a later pair overrides a category" "'$lkm' config -m 6 SYSCALL default && '$lkm' config -m 6 syscall counter SYSCALL_EXIT nothing && '$lkm' read -m 6 | grep -q '^0x30 SYSCALL_ENTRY 7 counter\$' && '$lkm' read -m 6 | grep -q '^0x31 SYSCALL_EXIT 255 nothing\$'"
+check "config with a bad category changes nothing" "'$lkm' config -m 6 tracer default procss default; [ \$? -eq 1 ] && grep -q \"unknown event or category 'procss'\" '$tmp/err' && '$lkm' read -m 6 | grep -q '^0xe0 USER_MARK 255 nothing\$'"
+check "config of an empty category" "'$lkm' config -m 6 memory default; [ \$? -eq 1 ] && grep -q \"category 'memory' has no events\" '$tmp/err'"
+
+# mark: the words joined by spaces, NUL padded to 48 bytes, counted when routed.
+check "mark" "'$lkm' config -m 6 tracer default && '$lkm' set -m 6 && '$lkbuf' mark hello lkst world && [ \"\$(tr -d '\0' <'$tmp/state.mark')\" = 'hello lkst world' ] && [ \$(wc -c <'$tmp/state.mark') -eq 48 ] && [ \$(tr -cd '\0' <'$tmp/state.mark' | wc -c) -eq 32 ]"
+check "mark is counted as USER_MARK" "'$lkm' stat -e tracer | grep -q '^0xe0 USER_MARK  *1  *0\$'"
+check "mark of exactly 48 bytes" "'$lkbuf' mark 0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKL && [ \"\$(cat '$tmp/state.mark')\" = 0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKL ]"
+check "mark too long" "'$lkbuf' mark 0123456789abcdefghijklmnopqrstuvwxyz ABCDEFGHIJKL; [ \$? -eq 1 ] && [ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q '^lkbuf: mark text is 49 bytes, the limit is 48; shorten it\$' '$tmp/err' && [ \"\$(cat '$tmp/state.mark')\" = 0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKL ]"
+check "mark without text" "'$lkbuf' mark; [ \$? -eq 1 ] && grep -q 'no mark text given' '$tmp/err'"
+check "mark text starting with a dash after --" "'$lkbuf' mark -- -x && [ \"\$(tr -d '\0' <'$tmp/state.mark')\" = '-x' ]"
+check "delete the category maskset" "'$lkm' set -m 0 && '$lkm' delete -m 6"
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

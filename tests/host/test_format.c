@@ -4,6 +4,7 @@
  * and exact lines for every combination of -C, -r, -S and -V.
  */
 #include <stdlib.h>
+#include <time.h>
 
 #include "check.h"
 #include "lkst_format.h"
@@ -53,7 +54,7 @@ static struct lkst_record exit_record(void)
 static char *format(const struct lkst_record *r, unsigned int cpu, int csv,
 		    int raw, int seconds, int verbose, int header)
 {
-	struct lkst_format_opts opts = { csv, raw, seconds, verbose };
+	struct lkst_format_opts opts = { .csv = csv, .raw = raw, .seconds = seconds, .verbose = verbose };
 	char *text = NULL;
 	size_t len = 0;
 	FILE *mem = open_memstream(&text, &len);
@@ -251,6 +252,242 @@ static void test_unknown_event(void)
 	CHECK_STR(lkst_context_name(3), "nmi");
 }
 
+static struct lkst_record mark_record(const char *text)
+{
+	struct lkst_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.time_ns = 3000000000ull;
+	r.pid = 9;
+	r.event = LKST_EV_USER_MARK;
+	memcpy(r.arg, text, strnlen(text, sizeof(r.arg)));
+	return r;
+}
+
+static void test_text_args(void)
+{
+	struct lkst_record r = mark_record("hello, \"world\"\n and more than 16 bytes");
+	struct lkst_record full = mark_record("0123456789abcdef0123456789abcdef0123456789abcdef");
+	char want[512], buf[256];
+
+	CHECK_FORMAT(&r, 0, 1, 0, 0, 0,
+		     "3000000000,0,9,task,USER_MARK,0xe0,"
+		     "\"hello, \"\"world\"\"\\x0a and more than 16 bytes\",,,,,\n");
+	CHECK_FORMAT(&r, 0, 1, 0, 1, 1,
+		     "3.000000000,0,9,task,USER_MARK,0xe0,text,"
+		     "\"hello, \"\"world\"\"\\x0a and more than 16 bytes\",,,,,,,,,,\n");
+	CHECK_FORMAT(&r, 0, 0, 0, 1, 0,
+		     "3.000000000 cpu=0 pid=9 ctx=task USER_MARK "
+		     "text=hello, \"world\"\\x0a and more than 16 bytes\n");
+	/* All 48 bytes, no NUL. */
+	CHECK_FORMAT(&full, 1, 1, 0, 0, 0,
+		     "3000000000,1,9,task,USER_MARK,0xe0,"
+		     "0123456789abcdef0123456789abcdef0123456789abcdef,,,,,\n");
+	/* -r: every argument in hex. */
+	snprintf(want, sizeof(want),
+		 "3000000000,0,9,task,USER_MARK,0xe0,0x%llx,0x%llx,0x%llx,0x%llx,0x%llx,0x%llx\n",
+		 (unsigned long long)r.arg[0], (unsigned long long)r.arg[1],
+		 (unsigned long long)r.arg[2], (unsigned long long)r.arg[3],
+		 (unsigned long long)r.arg[4], (unsigned long long)r.arg[5]);
+	CHECK_FORMAT(&r, 0, 1, 1, 0, 0, want);
+	lkst_format_arg(&r, 0, &(struct lkst_format_opts){ 0 }, buf, sizeof(buf));
+	CHECK_STR(buf, "hello, \"world\"\\x0a and more than 16 bytes");
+	lkst_format_arg(&r, 1, &(struct lkst_format_opts){ 0 }, buf, sizeof(buf));
+	CHECK_STR(buf, "");
+	r = mark_record("");
+	CHECK_FORMAT(&r, 0, 1, 0, 0, 0, "3000000000,0,9,task,USER_MARK,0xe0,,,,,,\n");
+	lkst_format_text(full.arg, 1, buf, sizeof(buf));
+	CHECK_STR(buf, "01234567");
+	lkst_format_text(full.arg, 6, buf, 5);
+	CHECK_STR(buf, "0123");
+}
+
+static struct lkst_record switch_record(unsigned long long t, unsigned int prev,
+					unsigned int next, const char *comm)
+{
+	struct lkst_record r;
+
+	memset(&r, 0, sizeof(r));
+	r.time_ns = t;
+	r.pid = prev;
+	r.event = LKST_EV_PROCESS_CONTEXTSWITCH;
+	r.arg[0] = prev;
+	r.arg[1] = next;
+	r.arg[3] = 120;
+	set_comm(&r, 4, comm);
+	return r;
+}
+
+/* Formats with the human options: anchor maps trace 1 s to 2023-11-14 22:13:20 UTC. */
+static char *format_human(const struct lkst_record *r, unsigned int cpu,
+			  const struct lkst_comm_map *comms, int raw)
+{
+	struct lkst_format_opts opts = {
+		.human = 1, .raw = raw, .comms = comms,
+		.realtime_offset_ns = 1700000000ll * 1000000000ll - 1000000000ll,
+	};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	lkst_format_record(mem, r, cpu, &opts);
+	fclose(mem);
+	return text;
+}
+
+static void test_human_format(void)
+{
+	struct lkst_record x = exit_record(), w = wakeup_record();
+	struct lkst_comm_map *m = lkst_comm_map_new();
+	struct lkst_record sw;
+	char *got;
+
+	setenv("TZ", "UTC", 1);
+	tzset();
+	x.time_ns = 1000000000ull + 1234567890ull;	/* 2.23456789 s after the anchor */
+	got = format_human(&x, 1, NULL, 0);
+	CHECK_STR(got, "22:13:21.234567  #1  7  ?  SYSCALL_EXIT syscall_number=60 return_value=-2\n");
+	free(got);
+	x.time_ns = 1000000000ull + 3600ull * 1000000000ull + 999999ull;
+	got = format_human(&x, 0, m, 1);
+	CHECK_STR(got, "23:13:20.000999  #0  7  ?  SYSCALL_EXIT syscall_number=0x3c "
+		  "return_value=0xfffffffffffffffe\n");
+	free(got);
+	/* Before the anchor, across midnight backwards is fine too. */
+	x.time_ns = 0;
+	got = format_human(&x, 0, NULL, 0);
+	CHECK_HAS(got, "22:13:19.000000  #0  7  ?  ");
+	free(got);
+
+	/* Names learned from switches and wakeups, in order. */
+	lkst_comm_map_learn(m, &w, 1);		/* pid 43 is bash */
+	x.pid = 43;
+	x.time_ns = 1000000000ull;
+	got = format_human(&x, 0, m, 0);
+	CHECK_STR(got, "22:13:20.000000  #0  43  bash  SYSCALL_EXIT syscall_number=60 return_value=-2\n");
+	free(got);
+	sw = switch_record(2000000000ull, 43, 44, "lkw-spin1");
+	got = format_human(&sw, 0, m, 0);
+	CHECK_HAS(got, "  #0  43  bash  PROCESS_CONTEXTSWITCH prev_pid=43 next_pid=44 "
+		  "prev_state=TASK_RUNNING next_prio=120 next_comm=lkw-spin1\n");
+	free(got);
+	CHECK(lkst_comm_map_name(m, 44, 0) == NULL);
+	lkst_comm_map_learn(m, &sw, 0);
+	CHECK_STR(lkst_comm_map_name(m, 44, 0), "lkw-spin1");
+	CHECK_STR(lkst_comm_map_name(m, 44, 5), "lkw-spin1");
+	/* A renamed task (exec) takes its new name. */
+	sw = switch_record(3000000000ull, 1, 43, "a\tb");
+	lkst_comm_map_learn(m, &sw, 0);
+	CHECK_STR(lkst_comm_map_name(m, 43, 0), "a\\x09b");
+	/* pid 0 is per CPU: each idle task has its own name. */
+	sw = switch_record(4000000000ull, 43, 0, "swapper/0");
+	lkst_comm_map_learn(m, &sw, 0);
+	sw = switch_record(4000000000ull, 44, 0, "swapper/1");
+	lkst_comm_map_learn(m, &sw, 1);
+	CHECK_STR(lkst_comm_map_name(m, 0, 0), "swapper/0");
+	CHECK_STR(lkst_comm_map_name(m, 0, 1), "swapper/1");
+	CHECK(lkst_comm_map_name(m, 0, 2) == NULL);
+	/* Many pids: the table grows and keeps them all. */
+	for (sw.arg[1] = 1000; sw.arg[1] < 5000; sw.arg[1]++)
+		lkst_comm_map_learn(m, &sw, 0);
+	CHECK_STR(lkst_comm_map_name(m, 4999, 0), "swapper/1");
+	CHECK_STR(lkst_comm_map_name(m, 43, 0), "a\\x09b");
+	lkst_comm_map_free(m);
+}
+
+static void test_filters(void)
+{
+	struct lkst_record x = exit_record(), w = wakeup_record();
+	struct lkst_record sw = switch_record(10, 5, 6, "sshd");
+	struct lkst_comm_map *m = lkst_comm_map_new();
+	struct lkst_filter f;
+	struct lkst_err err;
+
+	memset(&f, 0, sizeof(f));
+	CHECK(lkst_filter_match(&f, &x, 0, NULL));
+	/* Events: IDs, mnemonics, categories. */
+	CHECK(lkst_filter_events(&f, "process,0x31", &err) == 0);
+	CHECK(lkst_filter_match(&f, &x, 0, NULL));
+	CHECK(lkst_filter_match(&f, &w, 0, NULL));
+	x.event = LKST_EV_SYSCALL_ENTRY;
+	CHECK(!lkst_filter_match(&f, &x, 0, NULL));
+	x.event = LKST_EV_SYSCALL_EXIT;
+	lkst_filter_free(&f);
+	CHECK(lkst_filter_events(&f, "syscall_entry", &err) == 0);
+	CHECK(!lkst_filter_match(&f, &x, 0, NULL));
+	lkst_filter_free(&f);
+	CHECK(lkst_filter_events(&f, "NOPE", &err) == -1);
+	CHECK_HAS(err.msg, "bad event filter 'NOPE': unknown event");
+	lkst_filter_free(&f);
+	CHECK(lkst_filter_events(&f, "1,,2", &err) == -1);
+	CHECK_HAS(err.msg, "empty item in event list");
+	lkst_filter_free(&f);
+	CHECK(lkst_filter_events(&f, "0x99", &err) == -1);
+	lkst_filter_free(&f);
+
+	/* Pids: own pid, and the pids a switch or wakeup names. */
+	CHECK(lkst_filter_pids(&f, "6,43", &err) == 0);
+	CHECK(!lkst_filter_match(&f, &x, 0, NULL));	/* pid 7 */
+	CHECK(lkst_filter_match(&f, &w, 0, NULL));	/* wakes 43 */
+	CHECK(lkst_filter_match(&f, &sw, 0, NULL));	/* switches to 6 */
+	x.pid = 6;
+	CHECK(lkst_filter_match(&f, &x, 0, NULL));
+	x.pid = 7;
+	x.arg[0] = 43;				/* not a pid argument */
+	CHECK(!lkst_filter_match(&f, &x, 0, NULL));
+	lkst_filter_free(&f);
+	CHECK(lkst_filter_pids(&f, "12x", &err) == -1);
+	CHECK_HAS(err.msg, "bad pid '12x'");
+	lkst_filter_free(&f);
+	CHECK(lkst_filter_pids(&f, "", &err) == -1);
+	lkst_filter_free(&f);
+
+	/* Time window, inclusive, in seconds. */
+	CHECK(lkst_filter_time(&f, "1.000000123,", &err) == 0);
+	CHECK(lkst_filter_match(&f, &w, 0, NULL));	/* 1000000123 ns */
+	CHECK(!lkst_filter_match(&f, &x, 0, NULL));	/* 5 ns */
+	lkst_filter_free(&f);
+	CHECK(lkst_filter_time(&f, ",0.000000005", &err) == 0);
+	CHECK(lkst_filter_match(&f, &x, 0, NULL));
+	CHECK(!lkst_filter_match(&f, &w, 0, NULL));
+	lkst_filter_free(&f);
+	CHECK(lkst_filter_time(&f, ",", &err) == 0);
+	CHECK(lkst_filter_match(&f, &w, 0, NULL));
+	lkst_filter_free(&f);
+	CHECK(lkst_filter_time(&f, "2,1", &err) == -1);
+	CHECK_HAS(err.msg, "ends before it starts");
+	CHECK(lkst_filter_time(&f, "1", &err) == -1);
+	CHECK_HAS(err.msg, "give START,END");
+	CHECK(lkst_filter_time(&f, "1.,2", &err) == -1);
+	CHECK(lkst_filter_time(&f, "-1,2", &err) == -1);
+	CHECK(lkst_filter_time(&f, "0.0000000001,2", &err) == -1);
+	CHECK(lkst_filter_time(&f, "99999999999999999999,", &err) == -1);
+	lkst_filter_free(&f);
+
+	/* Command names: the record's pid's name so far, or the comm argument. */
+	CHECK(lkst_filter_comms(&f, "bash,sshd", &err) == 0);
+	CHECK(!lkst_filter_match(&f, &x, 0, m));	/* pid 7 unknown */
+	CHECK(lkst_filter_match(&f, &w, 0, m));	/* wakes bash */
+	lkst_comm_map_learn(m, &w, 0);
+	x.pid = 43;
+	CHECK(lkst_filter_match(&f, &x, 0, m));	/* 43 is bash now */
+	CHECK(lkst_filter_match(&f, &sw, 0, m));	/* to sshd */
+	lkst_filter_free(&f);
+	CHECK(lkst_filter_comms(&f, "bas", &err) == 0);	/* exact */
+	CHECK(!lkst_filter_match(&f, &x, 0, m));
+	lkst_filter_free(&f);
+	CHECK(lkst_filter_comms(&f, "a,", &err) == -1);
+	lkst_filter_free(&f);
+
+	/* Filters combine with AND. */
+	CHECK(lkst_filter_comms(&f, "bash", &err) == 0);
+	CHECK(lkst_filter_events(&f, "process", &err) == 0);
+	CHECK(!lkst_filter_match(&f, &x, 0, m));	/* bash, but a syscall */
+	CHECK(lkst_filter_match(&f, &w, 0, m));
+	lkst_filter_free(&f);
+	lkst_comm_map_free(m);
+}
+
 int main(void)
 {
 	test_state();
@@ -259,5 +496,8 @@ int main(void)
 	test_csv_records();
 	test_text_records();
 	test_unknown_event();
+	test_text_args();
+	test_human_format();
+	test_filters();
 	return check_report();
 }

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host tests of lkst_util (numbers, events, handlers, categories) and of
+ * Host tests of lkst_util (numbers, events, handlers, categories, event
+ * selections, mark text) and of
  * the maskset text form (round trip, parse errors).
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "check.h"
 #include "lkst_format.h"
@@ -94,6 +96,70 @@ static void test_categories(void)
 	CHECK(lkst_parse_category("proc", &cat, &first, &last, &err) < 0);
 	CHECK_HAS(err.msg, "unknown category 'proc'");
 	CHECK(lkst_parse_category("", &cat, &first, &last, &err) < 0);
+}
+
+static unsigned int selected(const unsigned char *sel)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < LKST_NR_EVENT_IDS; i++)
+		n += sel[i];
+	return n;
+}
+
+static void test_event_selections(void)
+{
+	unsigned char sel[LKST_NR_EVENT_IDS];
+	struct lkst_err err;
+
+	memset(sel, 0, sizeof(sel));
+	CHECK(lkst_parse_event_item("PROCESS", sel, &err) == 2 &&
+	      sel[0x01] && sel[0x02] && selected(sel) == 2);
+	CHECK(lkst_parse_event_item("0x30", sel, &err) == 1 && sel[0x30] &&
+	      selected(sel) == 3);
+	CHECK(lkst_parse_event_item("tracer", sel, &err) == 1 && sel[0xe0]);
+	CHECK(lkst_parse_event_item("memory", sel, &err) < 0);
+	CHECK_HAS(err.msg, "category 'memory' has no events in this version");
+	CHECK(lkst_parse_event_item("proc", sel, &err) < 0);
+	CHECK_HAS(err.msg, "unknown event or category 'proc'");
+	CHECK(lkst_parse_event_item("0x99", sel, &err) < 0);
+	CHECK_HAS(err.msg, "event 0x99 is not in the event table");
+	CHECK(selected(sel) == 4);
+
+	memset(sel, 0, sizeof(sel));
+	CHECK(lkst_parse_event_list("syscall,USER_MARK,1", sel, &err) == 4 &&
+	      sel[0x01] && sel[0x30] && sel[0x31] && sel[0xe0] && selected(sel) == 4);
+	CHECK(lkst_parse_event_list("process,process", sel, &err) == 4);
+	CHECK(lkst_parse_event_list("process,", sel, &err) < 0);
+	CHECK_HAS(err.msg, "bad item in event list 'process,'");
+	CHECK(lkst_parse_event_list(",process", sel, &err) < 0);
+	CHECK(lkst_parse_event_list("", sel, &err) < 0);
+	CHECK_HAS(err.msg, "empty event list");
+	CHECK(lkst_parse_event_list("process,nope", sel, &err) < 0);
+	CHECK_HAS(err.msg, "'nope'");
+}
+
+static void test_mark_text(void)
+{
+	const char *two[] = { "before", "the burst", NULL };
+	const char *none[] = { NULL };
+	const char *max[] = { "0123456789abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJK", NULL };
+	const char *over[] = { "0123456789abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKL", NULL };
+	struct lkst_mark mark, zero;
+	struct lkst_err err;
+
+	memset(&zero, 0, sizeof(zero));
+	CHECK(sizeof(mark.text) == 48);
+	CHECK(lkst_mark_text(two, &mark, &err) == 0 &&
+	      !memcmp(mark.text, "before the burst", 17) &&
+	      !memcmp(mark.text + 16, zero.text, 32));
+	CHECK(lkst_mark_text(max, &mark, &err) == 0 &&
+	      !memcmp(mark.text, "0123456789abcdefghijklmnopqrstuvwxyz ABCDEFGHIJK", 48));
+	CHECK(lkst_mark_text(over, &mark, &err) < 0 && !memcmp(&mark, &zero, sizeof(mark)));
+	CHECK_HAS(err.msg, "mark text is 49 bytes, the limit is 48; shorten it");
+	CHECK(lkst_mark_text(none, &mark, &err) < 0);
+	CHECK_HAS(err.msg, "no mark text given");
+	CHECK(lkst_mark_text(NULL, &mark, &err) < 0);
 }
 
 static struct lkst_handler_names *make_handlers(void)
@@ -229,6 +295,8 @@ int main(void)
 	test_numbers();
 	test_events();
 	test_categories();
+	test_event_selections();
+	test_mark_text();
 	test_handlers();
 	test_maskset_round_trip();
 	test_maskset_errors();

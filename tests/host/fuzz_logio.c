@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * libFuzzer target for the log reader: any bytes go to lkst_log_parse (in
+ * memory, no file I/O); an accepted log is walked and formatted in every
+ * mode, as lkbuf print would, so the records it vouches for are used.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lkst_format.h"
+#include "lkst_logio.h"
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
+{
+	static struct lkst_outbuf out;
+	struct lkst_format_opts opts = { 0 };
+	struct lkst_comm_map *comms;
+	struct lkst_log log;
+	struct lkst_err err;
+	unsigned int s, mode;
+	unsigned long long i;
+	void *image = malloc(size ? size : 1);
+	FILE *null;
+
+	if (!image)
+		return 0;
+	memcpy(image, data, size);
+	if (lkst_log_parse(image, size, &log, &err)) {
+		free(image);		/* refused: the image stays the caller's */
+		return 0;
+	}
+	null = fopen("/dev/null", "w");
+	comms = lkst_comm_map_new();
+	lkst_outbuf_init(&out, null);
+	opts.comms = comms;
+	opts.realtime_offset_ns = (long long)(log.header.anchor_realtime_ns -
+					      log.header.anchor_trace_ns);
+	for (mode = 0; mode < 4; mode++) {
+		opts.csv = mode & 1;
+		opts.raw = mode == 2;
+		opts.seconds = mode == 3;
+		opts.verbose = mode == 1;
+		opts.human = mode == 0;
+		for (s = 0; s < log.nr_sections; s++) {
+			const struct lkst_log_section *sec = &log.sections[s];
+
+			for (i = 0; i < sec->info.nr_records; i++) {
+				if (comms)
+					lkst_comm_map_learn(comms, &sec->records[i], sec->info.cpu);
+				lkst_format_record_buf(&out, &sec->records[i], sec->info.cpu, &opts);
+			}
+		}
+	}
+	lkst_outbuf_flush(&out);
+	lkst_comm_map_free(comms);
+	if (null)
+		fclose(null);
+	lkst_log_free(&log);
+	return 0;
+}
