@@ -718,29 +718,10 @@ static int each_item(const char *list, const char *what,
 	return ret;
 }
 
-static int add_event(struct lkst_filter *f, const char *item, struct lkst_err *err)
-{
-	enum lkst_category cat;
-	unsigned int id, first, last;
-	struct lkst_err why;
-
-	if (!lkst_parse_category(item, &cat, &first, &last, &why)) {
-		for (id = first; id <= last; id++)
-			f->event[id] = 1;
-		return 0;
-	}
-	if (lkst_parse_event(item, &id, &why)) {
-		lkst_seterr(err, "bad event filter '%s': %s", item, why.msg);
-		return -1;
-	}
-	f->event[id] = 1;
-	return 0;
-}
-
 int lkst_filter_events(struct lkst_filter *f, const char *list, struct lkst_err *err)
 {
 	f->by_event = 1;
-	return each_item(list, "event", add_event, f, err);
+	return lkst_parse_event_list(list, f->event, err) < 0 ? -1 : 0;
 }
 
 static int add_pid(struct lkst_filter *f, const char *item, struct lkst_err *err)
