@@ -142,9 +142,15 @@ if [ $guest_ok = 1 ]; then
 		esac
 	done <<<"$ktap"
 
+	export LKST_COVERAGE=$out/coverage.txt
+	rm -f "$LKST_COVERAGE"
 	for n in $names; do
 		scenario "$out/scenarios" "$n"
 	done
+	# Every event of the table proved by some checker or marked untriggerable.
+	check "coverage: every event observed with correct arguments" 60 \
+		python3 tests/check/coverage.py "$LKST_COVERAGE"
+	coverage_line=$(tail -n 1 "$out/coverage__every_event_observed_with_correct_arguments.log")
 
 	# 6. the demo, in its own boot like "make demo"
 	if [ -f tests/scenarios/demo.sh ]; then
@@ -165,4 +171,5 @@ fi
 echo
 [ $fail -eq 0 ] || printf 'failed: %s\n' "${failed[@]}"
 echo "$pass passed, $fail failed"
+[ -z "${coverage_line:-}" ] || echo "$coverage_line"
 [ $fail -eq 0 ]

@@ -6,14 +6,32 @@ utilities produced in the guest (CSV from `lkbuf print`, log files from
 of lkbuf, from the layout in utils/lkst_log.h.
 """
 import csv
+import os
+import re
 import struct
 import sys
 
-EV_CONTEXTSWITCH = 0x01
-EV_WAKEUP = 0x02
-EV_SYSCALL_ENTRY = 0x30
-EV_SYSCALL_EXIT = 0x31
-EV_USER_MARK = 0xe0
+REPO = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+EVENTS_H = os.path.join(REPO, "kernel/include/uapi/linux/lkst_events.h")
+
+
+def read_event_ids(path=EVENTS_H):
+    """{mnemonic: id} for every event of the table, from the one header."""
+    with open(path) as f:
+        text = f.read()
+    ids = {m.group(1): int(m.group(2), 0) for m in
+           re.finditer(r"^\s*LKST_EV_(\w+)\s*=\s*(0x[0-9a-fA-F]+|\d+),", text, re.M)}
+    table = text[text.index("lkst_event_table[] = {"):]
+    in_table = re.findall(r"LKST_EVENT\((\w+)\)", table)
+    return {name: ids[name] for name in in_table}
+
+
+EV = read_event_ids()
+EV_CONTEXTSWITCH = EV["PROCESS_CONTEXTSWITCH"]
+EV_WAKEUP = EV["PROCESS_WAKEUP"]
+EV_SYSCALL_ENTRY = EV["SYSCALL_ENTRY"]
+EV_SYSCALL_EXIT = EV["SYSCALL_EXIT"]
+EV_USER_MARK = EV["USER_MARK"]
 
 NR_WRITE = 1
 NR_LSEEK = 8
@@ -29,17 +47,43 @@ LOG_CPU = struct.Struct("<II QQQQ")
 RECORD_SIZE = 64
 
 _failures = []
+_failed_events = set()
+_covered = []
 
 
-def check(cond, message):
-    """Record a failed expectation without stopping, so one run shows all."""
+def check(cond, message, event=None):
+    """Record a failed expectation without stopping, so one run shows all.
+    A failure naming an event keeps only that event out of the coverage;
+    one naming none keeps every event this checker covers out."""
     if not cond:
         _failures.append(message)
+        _failed_events.add(event)
         print("FAIL:", message)
     return cond
 
 
+def covers(*names):
+    """Declare the events whose presence and arguments this checker proves;
+    done() reports them to the coverage count (tests/check/coverage.py)."""
+    for name in names:
+        if name not in EV:
+            raise KeyError(f"covers({name!r}): not an event of {EVENTS_H}")
+        _covered.append(name)
+
+
+def _write_coverage():
+    path = os.environ.get("LKST_COVERAGE")
+    if not path or not _covered:
+        return
+    checker = os.path.basename(sys.argv[0])
+    with open(path, "a") as f:
+        for name in _covered:
+            ok = None not in _failed_events and name not in _failed_events
+            f.write(f"{name} {'ok' if ok else 'failed'} {checker}\n")
+
+
 def done():
+    _write_coverage()
     if _failures:
         print(f"{len(_failures)} expectation(s) failed")
         sys.exit(1)

@@ -2,9 +2,10 @@
 import os
 import sys
 
-from lkstcheck import done, read_csv, read_roles
+from lkstcheck import covers, done, read_csv, read_roles
 from process_checks import check_comm_names, check_process_trace
 
+covers("PROCESS_CONTEXTSWITCH", "PROCESS_WAKEUP")
 d = sys.argv[1]
 roles = read_roles(os.path.join(d, "pids.txt"))
 check_process_trace(read_csv(os.path.join(d, "trace.csv")), roles)

@@ -3,9 +3,10 @@ import os
 import sys
 
 from lkstcheck import (EBADF, EV_SYSCALL_ENTRY, EV_SYSCALL_EXIT, NR_LSEEK,
-                       NR_WRITE, check, done, events, read_csv, read_prog,
+                       NR_WRITE, check, covers, done, events, read_csv, read_prog,
                        signed64)
 
+covers("SYSCALL_ENTRY", "SYSCALL_EXIT")
 d = sys.argv[1]
 pid, devnull = read_prog(os.path.join(d, "prog.txt"))
 rows = [r for r in read_csv(os.path.join(d, "trace.csv")) if r["pid"] == pid]

@@ -3,8 +3,9 @@ import os
 import struct
 import sys
 
-from lkstcheck import EV_USER_MARK, check, done, events, read_csv
+from lkstcheck import EV_USER_MARK, check, covers, done, events, read_csv
 
+covers("USER_MARK")
 d = sys.argv[1]
 
 

@@ -27,6 +27,10 @@ rm -f "$log" "$disk" "$out/.lkst-done"
 # Zero-filled: an all-zero disk reads as an empty tar, so stale data
 # from an earlier run can never pass for fresh results.
 truncate -s 64M "$disk"
+# A second, scratch disk (/dev/vdb) for swap and block I/O scenarios.
+scratch="$out/scratch.img"
+rm -f "$scratch"
+truncate -s 64M "$scratch"
 
 append="console=ttyS0 panic=-1 ${APPEND:-}"
 echo "  QEMU    $append (timeout ${TIMEOUT}s, log: $log)"
@@ -40,7 +44,8 @@ timeout -k 10 "$TIMEOUT" qemu-system-x86_64 \
 	-accel "${ACCEL:-tcg,thread=single}" -smp "${SMP:-2}" -m "${MEM:-512M}" \
 	-display none -monitor none -serial stdio -nic none -no-reboot \
 	-kernel "$KERNEL" -initrd "$INITRD" -append "$append" \
-	-drive "file=$disk,format=raw,if=virtio" </dev/null 2>&1 |
+	-drive "file=$disk,format=raw,if=virtio" \
+	-drive "file=$scratch,format=raw,if=virtio" </dev/null 2>&1 |
 	sed -u 's/\r$//' | tee "$log" |
 	if [ "${QEMU_VERBOSE:-0}" = 1 ]; then cat; else grep --line-buffered -E '^(\[[ 0-9.]+\] )?lkst-' || true; fi
 qrc=${PIPESTATUS[0]}
@@ -61,7 +66,7 @@ fi
 # The guest's init rewrites the tar after each scenario and adds .lkst-done
 # last: without it the results are partial (kept, but the run failed).
 if tar -xf "$disk" -C "$out" --no-same-owner 2>/dev/null && [ -f "$out/.lkst-done" ]; then
-	rm -f "$disk"
+	rm -f "$disk" "$scratch"
 else
 	echo "run.sh: no complete results tar on the guest disk ($disk kept)" >&2
 	fail=1

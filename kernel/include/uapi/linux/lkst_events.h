@@ -31,11 +31,49 @@
 #define LKST_NR_ARGS		6
 
 enum lkst_event_id {
+	/* process management */
 	LKST_EV_PROCESS_CONTEXTSWITCH	= 0x01,
 	LKST_EV_PROCESS_WAKEUP		= 0x02,
+	/* end of process management */
+
+	/* interrupts */
+	/* end of interrupts */
+
+	/* exceptions */
+	/* end of exceptions */
+
+	/* system calls */
 	LKST_EV_SYSCALL_ENTRY		= 0x30,
 	LKST_EV_SYSCALL_EXIT		= 0x31,
+	/* end of system calls */
+
+	/* memory */
+	LKST_EV_MEM_PAGE_ALLOC		= 0x40,
+	LKST_EV_MEM_PAGE_FREE		= 0x41,
+	LKST_EV_MEM_PAGE_SNAPSHOT	= 0x50,
+	/* end of memory */
+
+	/* IPC */
+	/* end of IPC */
+
+	/* block I/O */
+	/* end of block I/O */
+
+	/* network */
+	/* end of network */
+
+	/* timers */
+	/* end of timers */
+
+	/* locks */
+	/* end of locks */
+
+	/* oops and panic */
+	/* end of oops and panic */
+
+	/* tracer and user events */
 	LKST_EV_USER_MARK		= 0xe0,
+	/* end of tracer and user events */
 };
 
 /* Groups of events, for RDEFAULT and for selecting events by group. */
@@ -112,6 +150,7 @@ static const struct lkst_category_info lkst_category_table[] = {
 #define LKST_EVENT(sym)	.id = LKST_EV_##sym, .mnemonic = #sym
 
 static const struct lkst_event_info lkst_event_table[] = {
+	/* ---- process management ---- */
 	{
 		LKST_EVENT(PROCESS_CONTEXTSWITCH),
 		.category = LKST_CAT_PROCESS,
@@ -138,6 +177,15 @@ static const struct lkst_event_info lkst_event_table[] = {
 			{ LKST_ARG_COMM2, "" },
 		},
 	},
+	/* ---- end of process management ---- */
+
+	/* ---- interrupts ---- */
+	/* ---- end of interrupts ---- */
+
+	/* ---- exceptions ---- */
+	/* ---- end of exceptions ---- */
+
+	/* ---- system calls ---- */
 	{
 		LKST_EVENT(SYSCALL_ENTRY),
 		.category = LKST_CAT_SYSCALL,
@@ -160,6 +208,62 @@ static const struct lkst_event_info lkst_event_table[] = {
 			{ LKST_ARG_RETVAL, "return value" },
 		},
 	},
+	/* ---- end of system calls ---- */
+
+	/* ---- memory ---- */
+	{
+		LKST_EVENT(MEM_PAGE_ALLOC),
+		.category = LKST_CAT_MEMORY,
+		.description = "pages allocated from the buddy allocator",
+		.args = {
+			{ LKST_ARG_HEX, "pfn" },
+			{ LKST_ARG_UDEC, "order" },
+			{ LKST_ARG_HEX, "gfp flags" },
+			{ LKST_ARG_UDEC, "migratetype" },
+		},
+	},
+	{
+		LKST_EVENT(MEM_PAGE_FREE),
+		.category = LKST_CAT_MEMORY,
+		.description = "pages freed to the buddy allocator",
+		.args = {
+			{ LKST_ARG_HEX, "pfn" },
+			{ LKST_ARG_UDEC, "order" },
+		},
+	},
+	{
+		LKST_EVENT(MEM_PAGE_SNAPSHOT),
+		.category = LKST_CAT_MEMORY,
+		.description = "a run of physical pages a process maps (lkst_pagewalk.ko)",
+		.args = {
+			{ LKST_ARG_PID, "pid" },
+			{ LKST_ARG_HEX, "virtual address" },
+			{ LKST_ARG_HEX, "pfn" },
+			{ LKST_ARG_UDEC, "pages in the run" },
+			{ LKST_ARG_UDEC, "snapshot number" },
+		},
+	},
+	/* ---- end of memory ---- */
+
+	/* ---- IPC ---- */
+	/* ---- end of IPC ---- */
+
+	/* ---- block I/O ---- */
+	/* ---- end of block I/O ---- */
+
+	/* ---- network ---- */
+	/* ---- end of network ---- */
+
+	/* ---- timers ---- */
+	/* ---- end of timers ---- */
+
+	/* ---- locks ---- */
+	/* ---- end of locks ---- */
+
+	/* ---- oops and panic ---- */
+	/* ---- end of oops and panic ---- */
+
+	/* ---- tracer and user events ---- */
 	{
 		LKST_EVENT(USER_MARK),
 		.category = LKST_CAT_TRACER,
@@ -173,6 +277,7 @@ static const struct lkst_event_info lkst_event_table[] = {
 			{ LKST_ARG_TEXT, "" },
 		},
 	},
+	/* ---- end of tracer and user events ---- */
 };
 
 #define LKST_NR_EVENTS \
