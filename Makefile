@@ -21,13 +21,13 @@ HAVE_HANDLERS := $(wildcard handlers/Kbuild handlers/Makefile)
 # tests/run-all.sh builds the kernel once and clears this to skip re-checking it.
 KERNEL_DEP ?= kernel
 
-.PHONY: all deps kernel kernel-tree patches utils handlers initramfs demo \
+.PHONY: all deps kernel kernel-tree patches docs count-hooks utils handlers initramfs demo \
 	test bench checkpatch clean distclean help
 
 all: kernel utils handlers initramfs
 
 help:
-	@echo "targets: deps kernel patches utils handlers initramfs demo test bench checkpatch clean distclean"
+	@echo "targets: deps kernel patches docs count-hooks utils handlers initramfs demo test bench checkpatch clean distclean"
 	@echo "vars: KSRC=tree (skips extraction) SERIES=file KCONFIG_FRAGMENTS='...' QEMU_TIMEOUT=s"
 
 deps:
@@ -94,6 +94,18 @@ bench: deps kernel utils handlers initramfs
 
 checkpatch: kernel-tree
 	@$(TOOLS)/checkpatch.sh $(KSRC) $(PATCH_DIR) $(SERIES)
+
+# The events reference, generated from the event table and the hook sites
+# of the patched tree (make test fails when the committed copy is stale).
+docs: kernel-tree
+	@mkdir -p docs
+	@python3 $(TOOLS)/gen-events-doc.py $(KSRC) $(PATCH_DIR) $(SERIES) > docs/events.md.tmp
+	@mv docs/events.md.tmp docs/events.md
+	@echo "  GEN     docs/events.md"
+
+# Hook sites the compiler emitted: jump-table entries of lkst_event_keys.
+count-hooks: kernel
+	@python3 $(TOOLS)/count-hooks.py $(KBUILD_DIR)/vmlinux $(if $(LIST),--list)
 
 # print-VAR: lets scripts ask for a variable, e.g. make -s print-BZIMAGE
 print-%:
