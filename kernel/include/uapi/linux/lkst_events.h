@@ -202,7 +202,7 @@ static const struct lkst_event_info lkst_event_table[] = {
 			{ LKST_ARG_PID, "target pid" },
 			{ LKST_ARG_DEC, "si_code" },
 			{ LKST_ARG_UDEC, "to the whole group" },
-			{ LKST_ARG_UDEC, "result: 0 delivered, 1 ignored, 2 pending, 3 overflow, 4 info lost" },
+			{ LKST_ARG_UDEC, "result: 0 ok 1 ignored 2 pending 3 overflow 4 lost" },
 		},
 	},
 	{
@@ -311,7 +311,7 @@ static const struct lkst_event_info lkst_event_table[] = {
 	{
 		LKST_EVENT(PROCESS_SLEEP),
 		.category = LKST_CAT_PROCESS,
-		.description = "__schedule() dequeues a sleeping task, or a pending signal keeps it running",
+		.description = "a task dequeued to sleep, or kept running by a pending signal",
 		.args = {
 			{ LKST_ARG_STATE, "state" },
 			{ LKST_ARG_UDEC, "kept running by a pending signal" },
