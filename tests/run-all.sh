@@ -102,22 +102,24 @@ fi
 kernel=$($MAKE -s print-BZIMAGE)
 initrd=$($MAKE -s print-INITRAMFS)
 
-# boot DIR APPEND TIMEOUT: one QEMU run; counts "boot" and "console" tests.
+# boot DIR APPEND TIMEOUT [LABEL]: one QEMU run of $kernel with $initrd;
+# counts "boot" and "console" tests.
 boot() {
-	local dir=$1 append=$2 tmo=$3 rc
+	local dir=$1 append=$2 tmo=$3 label=${4:-} rc
 	KERNEL=$kernel INITRD=$initrd APPEND="$append" TIMEOUT=$tmo \
 		tests/qemu/run.sh "$dir" >"$dir.log" 2>&1
 	rc=$?
 	if [ $rc -eq 1 ]; then
-		record "boot: $append (guest ran to the end)" 1 "$dir.log"
+		record "${label}boot: $append (guest ran to the end)" 1 "$dir.log"
 	else
-		record "boot: $append (guest ran to the end)" 0
+		record "${label}boot: $append (guest ran to the end)" 0
 	fi
-	check "console: $append (no BUG/WARNING/lockdep/...)" 60 tests/qemu/check-console.sh "$dir/console.log"
+	check "${label}console: $append (no BUG/WARNING/lockdep/KASAN...)" 60 \
+		tests/qemu/check-console.sh "$dir/console.log"
 }
-# scenario DIR NAME: rc file 0 and tests/check/NAME.py (if any) happy.
+# scenario DIR NAME [LABEL]: rc file 0 and tests/check/NAME.py (if any) happy.
 scenario() {
-	local dir=$1 name=$2 log="$out/scenario-$2.log" rc=0
+	local dir=$1 name=$2 label=${3:-} log="$out/${3:+debug-}scenario-$2.log" rc=0
 	{
 		echo "== rc: $(cat "$dir/$name/rc" 2>/dev/null || echo missing)"
 		echo "== output.txt (tail):"; tail -n 40 "$dir/$name/output.txt" 2>/dev/null
@@ -127,7 +129,7 @@ scenario() {
 			timeout -k 5 300 python3 "tests/check/$name.py" "$dir/$name" </dev/null || rc=1
 		fi
 	} >"$log" 2>&1
-	record "scenario: $name" $rc "$log"
+	record "${label}scenario: $name" $rc "$log"
 }
 
 # 5. one boot running every scenario except demo
@@ -182,6 +184,22 @@ if [ $guest_ok = 1 ]; then
 			test \$(cut -f1 '$out/demo/procstate.dat' | grep -c lkw-) -gt 0"
 	else
 		record "scenario: demo (tests/scenarios/demo.sh missing)" 1
+	fi
+
+	# 7. the debug run: every scenario again, RALL active from boot, on a
+	# kernel with KASAN besides lockdep and the atomic-sleep checks.
+	if [ "${LKST_DEBUG_RUN:-1}" = 1 ]; then
+		if check "debug: build KASAN kernel, handlers, initramfs (make initramfs-kasan)" 5400 \
+			$MAKE initramfs-kasan; then
+			kernel=build/linux-6.12-kasan/arch/x86/boot/bzImage
+			initrd=build/initramfs-kasan.cpio.gz
+			unset LKST_COVERAGE
+			boot "$out/debug" "lkst.maskset=rall lkst.bufsize=8M lkst_run=$list" \
+				"${TEST_DEBUG_QEMU_TIMEOUT:-2400}" "debug: "
+			for n in $names; do
+				scenario "$out/debug" "$n" "debug: "
+			done
+		fi
 	fi
 else
 	record "boot: scenarios (nothing to boot: build failed)" 1
