@@ -5,20 +5,17 @@ import os
 import sys
 from collections import Counter
 
-from lkstcheck import EV, check, covers, done, read_csv, signed64
+from lkstcheck import EV, check, covers, done, signed64
+from scenario_facts import read_facts, rows_since_mark
 
 covers("IPC_MSGSND", "IPC_MSGRCV", "IPC_SEMOP", "IPC_SHMAT", "IPC_SHMDT",
        "IPC_PIPE_READ", "IPC_PIPE_WRITE", "IPC_FUTEX_WAIT", "IPC_FUTEX_WAKE",
        "IPC_MQ_SEND", "IPC_MQ_RECEIVE", "IPC_UNIX_SEND", "IPC_UNIX_RECV")
 d = sys.argv[1]
-prog = {}
-with open(os.path.join(d, "prog.txt")) as f:
-    for line in f:
-        key, _, value = line.strip().partition(" ")
-        prog[key] = value
+prog = read_facts(os.path.join(d, "prog.txt"))
 check("done" in prog, "lkst_ipc did not finish")
 pid = int(prog["pid"])
-rows = read_csv(os.path.join(d, "trace.csv"))
+rows = rows_since_mark(d, "t51_ipc")
 
 IPC_NOWAIT = 0o4000
 SHM_RDONLY = 0o10000

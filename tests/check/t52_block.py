@@ -2,22 +2,18 @@
 with the device number, sectors, sizes, operations and completions."""
 import os
 import sys
-from collections import Counter
 
-from lkstcheck import EV, check, covers, done, read_csv, signed64
+from lkstcheck import EV, check, covers, done, signed64
+from scenario_facts import read_facts, rows_since_mark
 
 covers("BLOCK_BIO_SUBMIT", "BLOCK_RQ_ISSUE", "BLOCK_RQ_COMPLETE")
 d = sys.argv[1]
-prog = {}
-with open(os.path.join(d, "prog.txt")) as f:
-    for line in f:
-        key, _, value = line.strip().partition(" ")
-        prog[key] = value
+prog = read_facts(os.path.join(d, "prog.txt"))
 check("done" in prog, "lkst_blockio did not finish")
 pid = int(prog["pid"])
 major, minor = (int(x) for x in prog["dev"].split())
 dev = major << 20 | minor        # the kernel's dev_t encoding
-rows = read_csv(os.path.join(d, "trace.csv"))
+rows = rows_since_mark(d, "t52_block")
 
 # Must match tests/guest/lkst_blockio.c: each range written, then read.
 RANGES = [(2048, 4096), (4104, 8192), (16384, 65536), (40001, 512)]

@@ -5,18 +5,15 @@ import os
 import struct
 import sys
 
-from lkstcheck import EV, check, covers, done, read_csv, signed64
+from lkstcheck import EV, check, covers, done, signed64
+from scenario_facts import read_facts, rows_since_mark
 
 covers("NET_XMIT", "NET_RECEIVE")
 d = sys.argv[1]
-prog = {}
-with open(os.path.join(d, "prog.txt")) as f:
-    for line in f:
-        key, _, value = line.strip().partition(" ")
-        prog[key] = value
+prog = read_facts(os.path.join(d, "prog.txt"))
 check("done" in prog, "lkst_net did not finish")
 pid, ifindex = int(prog["pid"]), int(prog["ifindex"])
-rows = read_csv(os.path.join(d, "trace.csv"))
+rows = rows_since_mark(d, "t53_net")
 
 SIZES = [100, 555, 1234, 3000]     # must match tests/guest/lkst_net.c
 ETH_P_IP = 0x0800
@@ -50,7 +47,7 @@ check(all(int(x["time"]) < int(r["time"]) for x, r in zip(xmit, recv)),
       "a packet received before it was sent", event="NET_RECEIVE")
 
 # The decoded print names the device.
-decoded = [r for r in read_csv(os.path.join(d, "decoded.csv"))
+decoded = [r for r in rows_since_mark(d, "t53_net", "decoded.csv")
            if r["id"] in (EV["NET_XMIT"], EV["NET_RECEIVE"])]
 check(decoded and all(r["arg5"] == "lo" for r in decoded),
       "lkbuf print does not decode the device name as lo")

@@ -4,8 +4,10 @@
 . /scenarios/common.inc
 
 lkm read -m 0 | lkm write -m 21 -n ipc || { echo "FAIL: write"; exit 1; }
-step lkm config -m 21 ipc default
+step lkm config -m 21 ipc default USER_MARK default
 step lkm set -m 21
+# The buffers still hold earlier records: the checker starts here.
+step lkbuf mark t51_ipc-start
 lkst_ipc >prog.txt || { echo "FAIL: lkst_ipc"; lkm set -m 0; exit 1; }
 step lkm set -m 0
 step lkbuf read -f trace.log
