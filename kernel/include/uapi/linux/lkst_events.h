@@ -68,18 +68,40 @@ enum lkst_event_id {
 	/* end of memory */
 
 	/* IPC */
+	LKST_EV_IPC_MSGSND		= 0x60,
+	LKST_EV_IPC_MSGRCV		= 0x61,
+	LKST_EV_IPC_SEMOP		= 0x62,
+	LKST_EV_IPC_SHMAT		= 0x63,
+	LKST_EV_IPC_SHMDT		= 0x64,
+	LKST_EV_IPC_PIPE_READ		= 0x65,
+	LKST_EV_IPC_PIPE_WRITE		= 0x66,
+	LKST_EV_IPC_FUTEX_WAIT		= 0x67,
+	LKST_EV_IPC_FUTEX_WAKE		= 0x68,
+	LKST_EV_IPC_MQ_SEND		= 0x69,
+	LKST_EV_IPC_MQ_RECEIVE		= 0x6a,
+	LKST_EV_IPC_UNIX_SEND		= 0x6b,
+	LKST_EV_IPC_UNIX_RECV		= 0x6c,
 	/* end of IPC */
 
 	/* block I/O */
+	LKST_EV_BLOCK_BIO_SUBMIT	= 0x80,
+	LKST_EV_BLOCK_RQ_ISSUE		= 0x81,
+	LKST_EV_BLOCK_RQ_COMPLETE	= 0x82,
 	/* end of block I/O */
 
 	/* network */
+	LKST_EV_NET_XMIT		= 0x90,
+	LKST_EV_NET_RECEIVE		= 0x91,
 	/* end of network */
 
 	/* timers */
 	/* end of timers */
 
 	/* locks */
+	LKST_EV_LOCK_MUTEX_CONTENDED	= 0xb0,
+	LKST_EV_LOCK_MUTEX_ACQUIRED	= 0xb1,
+	LKST_EV_LOCK_RWSEM_CONTENDED	= 0xb2,
+	LKST_EV_LOCK_RWSEM_ACQUIRED	= 0xb3,
 	/* end of locks */
 
 	/* oops and panic */
@@ -418,18 +440,259 @@ static const struct lkst_event_info lkst_event_table[] = {
 	/* ---- end of memory ---- */
 
 	/* ---- IPC ---- */
+	{
+		LKST_EVENT(IPC_MSGSND),
+		.category = LKST_CAT_IPC,
+		.description = "msgsnd() to a System V message queue returns",
+		.args = {
+			{ LKST_ARG_DEC, "msqid" },
+			{ LKST_ARG_DEC, "message type" },
+			{ LKST_ARG_UDEC, "size" },
+			{ LKST_ARG_RETVAL, "result" },
+			{ LKST_ARG_HEX, "msgflg" },
+		},
+	},
+	{
+		LKST_EVENT(IPC_MSGRCV),
+		.category = LKST_CAT_IPC,
+		.description = "msgrcv() from a System V message queue returns",
+		.args = {
+			{ LKST_ARG_DEC, "msqid" },
+			{ LKST_ARG_DEC, "requested type" },
+			{ LKST_ARG_UDEC, "buffer size" },
+			{ LKST_ARG_RETVAL, "result" },
+			{ LKST_ARG_HEX, "msgflg" },
+		},
+	},
+	{
+		LKST_EVENT(IPC_SEMOP),
+		.category = LKST_CAT_IPC,
+		.description = "semop()/semtimedop() on a System V semaphore set returns",
+		.args = {
+			{ LKST_ARG_DEC, "semid" },
+			{ LKST_ARG_UDEC, "nsops" },
+			{ LKST_ARG_UDEC, "first sem_num" },
+			{ LKST_ARG_DEC, "first sem_op" },
+			{ LKST_ARG_RETVAL, "result" },
+			{ LKST_ARG_HEX, "first sem_flg" },
+		},
+	},
+	{
+		LKST_EVENT(IPC_SHMAT),
+		.category = LKST_CAT_IPC,
+		.description = "shmat() of a System V shared memory segment returns",
+		.args = {
+			{ LKST_ARG_DEC, "shmid" },
+			{ LKST_ARG_HEX, "attach address" },
+			{ LKST_ARG_RETVAL, "result" },
+			{ LKST_ARG_HEX, "shmflg" },
+			{ LKST_ARG_HEX, "requested address" },
+		},
+	},
+	{
+		LKST_EVENT(IPC_SHMDT),
+		.category = LKST_CAT_IPC,
+		.description = "shmdt() returns",
+		.args = {
+			{ LKST_ARG_HEX, "address" },
+			{ LKST_ARG_RETVAL, "result" },
+		},
+	},
+	{
+		LKST_EVENT(IPC_PIPE_READ),
+		.category = LKST_CAT_IPC,
+		.description = "read from a pipe or FIFO returns",
+		.args = {
+			{ LKST_ARG_UDEC, "bytes requested" },
+			{ LKST_ARG_RETVAL, "result" },
+			{ LKST_ARG_UDEC, "pipe inode" },
+		},
+	},
+	{
+		LKST_EVENT(IPC_PIPE_WRITE),
+		.category = LKST_CAT_IPC,
+		.description = "write to a pipe or FIFO returns",
+		.args = {
+			{ LKST_ARG_UDEC, "bytes requested" },
+			{ LKST_ARG_RETVAL, "result" },
+			{ LKST_ARG_UDEC, "pipe inode" },
+		},
+	},
+	{
+		LKST_EVENT(IPC_FUTEX_WAIT),
+		.category = LKST_CAT_IPC,
+		.description = "futex wait returns (woken, timed out, value changed)",
+		.args = {
+			{ LKST_ARG_HEX, "uaddr" },
+			{ LKST_ARG_HEX, "expected value" },
+			{ LKST_ARG_RETVAL, "result" },
+			{ LKST_ARG_HEX, "bitset" },
+		},
+	},
+	{
+		LKST_EVENT(IPC_FUTEX_WAKE),
+		.category = LKST_CAT_IPC,
+		.description = "futex wake returns",
+		.args = {
+			{ LKST_ARG_HEX, "uaddr" },
+			{ LKST_ARG_DEC, "nr to wake" },
+			{ LKST_ARG_RETVAL, "woken" },
+			{ LKST_ARG_HEX, "bitset" },
+		},
+	},
+	{
+		LKST_EVENT(IPC_MQ_SEND),
+		.category = LKST_CAT_IPC,
+		.description = "mq_timedsend() to a POSIX message queue returns",
+		.args = {
+			{ LKST_ARG_DEC, "mqdes" },
+			{ LKST_ARG_UDEC, "length" },
+			{ LKST_ARG_UDEC, "priority" },
+			{ LKST_ARG_RETVAL, "result" },
+		},
+	},
+	{
+		LKST_EVENT(IPC_MQ_RECEIVE),
+		.category = LKST_CAT_IPC,
+		.description = "mq_timedreceive() from a POSIX message queue returns",
+		.args = {
+			{ LKST_ARG_DEC, "mqdes" },
+			{ LKST_ARG_UDEC, "buffer length" },
+			{ LKST_ARG_UDEC, "priority received" },
+			{ LKST_ARG_RETVAL, "result" },
+		},
+	},
+	{
+		LKST_EVENT(IPC_UNIX_SEND),
+		.category = LKST_CAT_IPC,
+		.description = "sendmsg on a UNIX domain socket returns",
+		.args = {
+			{ LKST_ARG_UDEC, "length" },
+			{ LKST_ARG_RETVAL, "result" },
+			{ LKST_ARG_UDEC, "socket type" },
+			{ LKST_ARG_PID, "peer pid" },
+		},
+	},
+	{
+		LKST_EVENT(IPC_UNIX_RECV),
+		.category = LKST_CAT_IPC,
+		.description = "recvmsg on a UNIX domain socket returns",
+		.args = {
+			{ LKST_ARG_UDEC, "length" },
+			{ LKST_ARG_RETVAL, "result" },
+			{ LKST_ARG_UDEC, "socket type" },
+			{ LKST_ARG_PID, "peer pid" },
+		},
+	},
 	/* ---- end of IPC ---- */
 
 	/* ---- block I/O ---- */
+	{
+		LKST_EVENT(BLOCK_BIO_SUBMIT),
+		.category = LKST_CAT_BLOCK,
+		.description = "a bio enters the block layer (submit_bio_noacct)",
+		.args = {
+			{ LKST_ARG_HEX, "dev" },
+			{ LKST_ARG_UDEC, "sector" },
+			{ LKST_ARG_UDEC, "bytes" },
+			{ LKST_ARG_HEX, "op and flags" },
+		},
+	},
+	{
+		LKST_EVENT(BLOCK_RQ_ISSUE),
+		.category = LKST_CAT_BLOCK,
+		.description = "a request is handed to the driver (blk_mq_start_request)",
+		.args = {
+			{ LKST_ARG_HEX, "dev" },
+			{ LKST_ARG_UDEC, "sector" },
+			{ LKST_ARG_UDEC, "bytes" },
+			{ LKST_ARG_HEX, "op and flags" },
+		},
+	},
+	{
+		LKST_EVENT(BLOCK_RQ_COMPLETE),
+		.category = LKST_CAT_BLOCK,
+		.description = "bytes of a request complete",
+		.args = {
+			{ LKST_ARG_HEX, "dev" },
+			{ LKST_ARG_UDEC, "sector" },
+			{ LKST_ARG_UDEC, "bytes" },
+			{ LKST_ARG_RETVAL, "error" },
+			{ LKST_ARG_UDEC, "latency ns" },
+		},
+	},
 	/* ---- end of block I/O ---- */
 
 	/* ---- network ---- */
+	{
+		LKST_EVENT(NET_XMIT),
+		.category = LKST_CAT_NET,
+		.description = "a packet is handed to a device driver (xmit_one)",
+		.args = {
+			{ LKST_ARG_UDEC, "length" },
+			{ LKST_ARG_HEX, "protocol" },
+			{ LKST_ARG_DEC, "ifindex" },
+			{ LKST_ARG_RETVAL, "driver result" },
+			{ LKST_ARG_COMM, "device" },
+			{ LKST_ARG_COMM2, "" },
+		},
+	},
+	{
+		LKST_EVENT(NET_RECEIVE),
+		.category = LKST_CAT_NET,
+		.description = "a packet enters the receive path (__netif_receive_skb_core)",
+		.args = {
+			{ LKST_ARG_UDEC, "length" },
+			{ LKST_ARG_HEX, "protocol" },
+			{ LKST_ARG_DEC, "ifindex" },
+			{ LKST_ARG_UDEC, "packet type" },
+			{ LKST_ARG_COMM, "device" },
+			{ LKST_ARG_COMM2, "" },
+		},
+	},
 	/* ---- end of network ---- */
 
 	/* ---- timers ---- */
 	/* ---- end of timers ---- */
 
 	/* ---- locks ---- */
+	{
+		LKST_EVENT(LOCK_MUTEX_CONTENDED),
+		.category = LKST_CAT_LOCK,
+		.description = "a task queues to wait for a mutex",
+		.args = {
+			{ LKST_ARG_HEX, "lock address" },
+			{ LKST_ARG_PID, "owner pid" },
+		},
+	},
+	{
+		LKST_EVENT(LOCK_MUTEX_ACQUIRED),
+		.category = LKST_CAT_LOCK,
+		.description = "a task that waited for a mutex takes it",
+		.args = {
+			{ LKST_ARG_HEX, "lock address" },
+			{ LKST_ARG_UDEC, "wait ns" },
+		},
+	},
+	{
+		LKST_EVENT(LOCK_RWSEM_CONTENDED),
+		.category = LKST_CAT_LOCK,
+		.description = "a task queues to wait for an rw_semaphore",
+		.args = {
+			{ LKST_ARG_HEX, "lock address" },
+			{ LKST_ARG_UDEC, "write" },
+		},
+	},
+	{
+		LKST_EVENT(LOCK_RWSEM_ACQUIRED),
+		.category = LKST_CAT_LOCK,
+		.description = "a task that waited for an rw_semaphore takes it",
+		.args = {
+			{ LKST_ARG_HEX, "lock address" },
+			{ LKST_ARG_UDEC, "write" },
+			{ LKST_ARG_UDEC, "wait ns" },
+		},
+	},
 	/* ---- end of locks ---- */
 
 	/* ---- oops and panic ---- */

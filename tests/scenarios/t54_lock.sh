@@ -1,0 +1,16 @@
+# Locks: threads contend for a pipe's mutex, then for their process's
+# mmap_lock (an rw_semaphore) as writers (mmap/munmap) and readers
+# (mincore).
+. /scenarios/common.inc
+
+lkm read -m 0 | lkm write -m 24 -n lock || { echo "FAIL: write"; exit 1; }
+step lkm config -m 24 lock default USER_MARK default
+step lkm set -m 24
+# The buffers still hold earlier records: the checker starts here.
+step lkbuf mark t54_lock-start
+lkst_lock -m 1500 -r 1500 >prog.txt || { echo "FAIL: lkst_lock"; lkm set -m 0; exit 1; }
+step lkm set -m 0
+step lkbuf read -f trace.log
+lkbuf print -r -C -f trace.log >trace.csv || { echo "FAIL: print"; exit 1; }
+step lkm delete -m 24
+cat prog.txt
