@@ -13,12 +13,12 @@ mounted_cg=0
 enabled_memcg=0
 swap_on=0
 loglevel=$(cut -f1 /proc/sys/kernel/printk)
-wsf=$(cat /proc/sys/vm/watermark_scale_factor)
+min_free=$(cat /proc/sys/vm/min_free_kbytes)
 blocks=
 
 cleanup() {
 	dmesg -n "$loglevel"
-	echo "$wsf" >/proc/sys/vm/watermark_scale_factor
+	echo "$min_free" >/proc/sys/vm/min_free_kbytes
 	lkm set -m 0
 	lkm delete -m $MS 2>/dev/null
 	lkm delete -m $MS_RECLAIM 2>/dev/null
@@ -87,19 +87,21 @@ rm -f /tmp/t41.log
 cat /proc/swaps
 grep -E '^(pswp|pgmajfault|pgfault|oom_kill)' /proc/vmstat
 
-# Global pressure: a larger gap between the min and low watermarks wakes
-# kswapd early; the hog then outruns it into direct reclaim.
+# Global pressure: with the min watermark raised to 96 MiB under the free
+# memory, kswapd wakes at once and the hog soon allocates past it into
+# direct reclaim.  Reclaim can swap and the hog volunteers as OOM victim.
 for p in /proc/[0-9]*; do
 	[ "$(cat $p/comm 2>/dev/null)" = kswapd0 ] && echo "kswapd_pid ${p#/proc/}" >>facts.txt
 done
 lkm read -m 0 | lkm write -m $MS_RECLAIM -n reclaim || fail "cannot create maskset $MS_RECLAIM"
 run lkm config -m $MS_RECLAIM MEM_RECLAIM_START default MEM_RECLAIM_END default
-echo 1000 >/proc/sys/vm/watermark_scale_factor
 run lkm set -m $MS_RECLAIM
-free_mib=$(awk '/^MemFree/ { print int($2 / 1024) }' /proc/meminfo)
-run timeout 40 lkst_mem hog -s $((free_mib + 48)) -o facts.txt
+free_kb=$(awk '/^MemFree/ { print $2 }' /proc/meminfo)
+echo $((free_kb - 96 * 1024)) >/proc/sys/vm/min_free_kbytes
+run timeout 40 lkst_mem hog -s $((free_kb / 1024)) -o facts.txt
+echo "$min_free" >/proc/sys/vm/min_free_kbytes
+sleep 1		# kswapd finishes its balance_pgdat() run
 run lkm set -m 0
-echo "$wsf" >/proc/sys/vm/watermark_scale_factor
 run lkbuf read -f /tmp/t41.log
 lkbuf print -r -C -e MEM_RECLAIM_START,MEM_RECLAIM_END -f /tmp/t41.log >reclaim.csv ||
 	fail "lkbuf print"
