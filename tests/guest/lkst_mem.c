@@ -16,8 +16,8 @@
  *          the memory cgroup -c and touches -s MiB until the OOM killer
  *          kills it.
  *   hog    outside any limit, touch memory in 1 MiB steps until kswapd has
- *          run and this process has reclaimed directly (/proc/vmstat's
- *          pageoutrun and allocstall_* grow), at most -s MiB.
+ *          run and a task has reclaimed directly (/proc/vmstat's pageoutrun
+ *          and allocstall_* grow), then 4 MiB more; at most -s MiB.
  *
  *   lkst_mem MODE -o FACTS [-c CGROUP_DIR] [-s MIB]
  */
@@ -255,7 +255,7 @@ static unsigned long vmstat(const char *prefix)
 static void hog(long mib)
 {
 	unsigned long kswapd0 = vmstat("pageoutrun"), direct0 = vmstat("allocstall_");
-	long step = 1 << 20, n;
+	long step = 1 << 20, n, end;
 	char *a;
 	int fd;
 
@@ -273,6 +273,9 @@ static void hog(long mib)
 		if (vmstat("pageoutrun") > kswapd0 && vmstat("allocstall_") > direct0)
 			break;
 	}
+	/* Someone reclaimed directly: this process, below min, does too. */
+	for (end = n + 4; n < end && n < mib; n++)
+		memset(a + n * step, 0x77, step);
 	fact("hog_mib", n);
 	fact("hog_kswapd_runs", vmstat("pageoutrun") - kswapd0);
 	fact("hog_direct_reclaims", vmstat("allocstall_") - direct0);
