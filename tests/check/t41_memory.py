@@ -65,13 +65,15 @@ check((-EINVAL, 0, PROT_READ, MAP_PRIVATE_ANON, 0) in mmaps,
 mprotects = [(r["arg1"], r["arg2"], r["arg3"], signed64(r["arg4"]), signed64(r["arg5"]))
              for r in ev("MEM_MPROTECT", basic)]
 for call in [(region, 16 * PAGE, PROT_READ, 0, -1), (region + 1, PAGE, PROT_READ, -EINVAL, -1)]:
-    check(call in mprotects, f"no MEM_MPROTECT (start, length, prot, result, pkey) = {call}",
+    check(call in mprotects, f"no MEM_MPROTECT (start, length, prot, result, pkey) = "
+          f"({call[0]:#x}, {call[1]}, {call[2]}, {call[3]}, {call[4]})",
           event="MEM_MPROTECT")
 
 munmaps = [(r["arg1"], r["arg2"], signed64(r["arg3"])) for r in ev("MEM_MUNMAP", basic)]
 for call in [(region + 16 * PAGE, 16 * PAGE, 0), (region + 1, PAGE, -EINVAL),
              (region, region_len, 0)]:
-    check(call in munmaps, f"no MEM_MUNMAP (start, length, result) = {call}", event="MEM_MUNMAP")
+    check(call in munmaps, f"no MEM_MUNMAP (start, length, result) = "
+          f"({call[0]:#x}, {call[1]}, {call[2]})", event="MEM_MUNMAP")
 
 brk0, want = facts["brk0"], facts["brk_want"]
 brks = [(r["arg1"], r["arg2"], r["arg3"]) for r in ev("MEM_BRK", basic)]
@@ -198,6 +200,12 @@ for r in kills:
           f"{(child, child, adj, 'lkst-oomvictim')}", event="MEM_OOM_KILL")
     check(256 < r["arg3"] < 2048, f"OOM victim rss {r['arg3']} pages, expected about 4 MiB",
           event="MEM_OOM_KILL")
+oom_ino = facts["oom_cgroup_ino"]
+child_reclaims = ev("MEM_RECLAIM_START", child)
+check(child_reclaims and all(r["arg3"] == RECLAIM_MEMCG and r["arg4"] == oom_ino
+                             for r in child_reclaims),
+      f"the OOM child's reclaims are missing or not of its cgroup (inode {oom_ino})",
+      event="MEM_RECLAIM_START")
 
 # ---- global pressure: kswapd's balance_pgdat() and direct reclaim
 rec = read_csv(os.path.join(d, "reclaim.csv"))

@@ -12,11 +12,17 @@ MS_RECLAIM=15
 mounted_cg=0
 enabled_memcg=0
 swap_on=0
+marked=0
 loglevel=$(cut -f1 /proc/sys/kernel/printk)
 min_free=$(cat /proc/sys/vm/min_free_kbytes)
 blocks=
 
+MARK="lkst-t41: OOM and reclaim phases start"
+
 cleanup() {
+	# Also on failure: what the quiet console did not show.
+	[ $marked = 0 ] || dmesg | sed -n "/$MARK/,\$p" >dmesg.txt
+	marked=0
 	dmesg -n "$loglevel"
 	echo "$min_free" >/proc/sys/vm/min_free_kbytes
 	lkm set -m 0
@@ -78,7 +84,8 @@ run lkst_mem swap -c $CG/lkst-swap -s 12 -o facts.txt
 # The expected OOM report (with its stack dump) stays off the console;
 # dmesg.txt keeps it for the checker, which scans it for anything else.
 dmesg -n 1
-echo "lkst-t41: OOM and reclaim phases start" >/dev/kmsg
+echo "$MARK" >/dev/kmsg
+marked=1
 run lkst_mem oom -c $CG/lkst-oom -s 16 -o facts.txt
 run lkm set -m 0
 run lkbuf read -f /tmp/t41.log
@@ -105,6 +112,5 @@ run lkm set -m 0
 run lkbuf read -f /tmp/t41.log
 lkbuf print -r -C -e MEM_RECLAIM_START,MEM_RECLAIM_END -f /tmp/t41.log >reclaim.csv ||
 	fail "lkbuf print"
-dmesg | sed -n '/lkst-t41: OOM and reclaim phases start/,$p' >dmesg.txt
 cat facts.txt | grep -v '^pfn'
 cleanup
