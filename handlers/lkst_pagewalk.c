@@ -183,9 +183,9 @@ static void walk_range(struct run *r, struct mm_struct *mm,
 
 static void snapshot_mm(struct mm_struct *mm, pid_t nr)
 {
+	VMA_ITERATOR(vmi, mm, 0);
 	struct run r = { .pid = nr };
 	struct vm_area_struct *vma;
-	VMA_ITERATOR(vmi, mm, 0);
 
 	r.snapshot = atomic_long_inc_return(&snapshots);
 	for_each_vma(vmi, vma) {
