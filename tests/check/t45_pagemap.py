@@ -40,7 +40,7 @@ check(all(r["arg2"] % PAGE == 0 and r["arg2"] < 1 << 47 for r in snaps),
       "a run's virtual address is not a page-aligned user address", EVENT)
 
 # Snapshot numbers: non-decreasing in time, each snapshot's runs together.
-numbers = [r["arg5"] for r in sorted(snaps, key=lambda r: r["time"])]
+numbers = [r["arg5"] for r in sorted(snaps, key=lambda r: float(r["time"]))]
 check(numbers == sorted(numbers), "snapshot numbers go backwards in time", EVENT)
 distinct = sorted(set(numbers))
 check(len(distinct) >= 2, f"fewer than 2 snapshots in a 4 s run: {distinct}", EVENT)

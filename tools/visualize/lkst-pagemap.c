@@ -300,6 +300,7 @@ static void write_points(FILE *fp, const struct pm_array *a)
 static void write_data(FILE *fp, const struct frame *f)
 {
 	const struct pm_map *m = &f->map;
+	uint64_t start = 0;
 	size_t i;
 
 	fprintf(fp, "# lkst-pagemap data for pagemap.gp\n"
@@ -309,11 +310,14 @@ static void write_data(FILE *fp, const struct frame *f)
 	write_points(fp, &m->frees);
 	fprintf(fp, "\n\n# frees of pages allocated before the trace: time_s pfn order pid pages\n");
 	write_points(fp, &m->early_frees);
-	fprintf(fp, "\n\n# snapshot runs: time_s first_pfn end_pfn pages snapshot vaddr pid\n");
+	fprintf(fp, "\n\n# snapshot runs (time of the snapshot's first run): "
+		"time_s first_pfn end_pfn pages snapshot vaddr pid\n");
 	for (i = 0; i < m->runs.count; i++) {
 		const struct pm_run *r = &PM_AT(m->runs, struct pm_run, i);
 
-		fprintf(fp, "%.9f %llu %llu %llu %llu 0x%llx %u\n", secs(r->time_ns),
+		if (!i || r->snapshot != PM_AT(m->runs, struct pm_run, i - 1).snapshot)
+			start = r->time_ns;
+		fprintf(fp, "%.9f %llu %llu %llu %llu 0x%llx %u\n", secs(start),
 			(unsigned long long)r->pfn, (unsigned long long)(r->pfn + r->pages),
 			(unsigned long long)r->pages, (unsigned long long)r->snapshot,
 			(unsigned long long)r->vaddr, r->pid);
@@ -381,15 +385,16 @@ static void ranges(const struct frame *f, double *x0, double *x1, double *y0,
 	*y1 = m->pfn_max + pad;
 	/* Snapshot bars a third of the shortest gap between snapshots wide. */
 	for (i = 0; i < m->runs.count; i++) {
-		double t = secs(PM_AT(m->runs, struct pm_run, i).time_ns);
+		const struct pm_run *r = &PM_AT(m->runs, struct pm_run, i);
+		double t = secs(r->time_ns);
 
-		if (prev >= 0 && t - prev > span / 2000 && (!gap || t - prev < gap))
+		if (i && r->snapshot == PM_AT(m->runs, struct pm_run, i - 1).snapshot)
+			continue;
+		if (prev >= 0 && t > prev && (!gap || t - prev < gap))
 			gap = t - prev;
 		prev = t;
 	}
-	*snapw = gap ? gap / 6 : span / 200;
-	if (*snapw > span / 60)
-		*snapw = span / 60;
+	*snapw = gap ? gap / 6 : span / 100;
 	*x0 -= *snapw;
 	*x1 += *snapw;
 }
@@ -399,6 +404,8 @@ static void run_gnuplot(const struct options *o, const char *script, const char 
 {
 	char vars[3 * PATH_MAX + 512], title[512];
 	double x0, x1, y0, y1, snapw;
+	uint64_t y2max = 1;
+	size_t i;
 	int status;
 	pid_t pid;
 
@@ -411,10 +418,15 @@ static void run_gnuplot(const struct options *o, const char *script, const char 
 		if (*c == '\'' || *c == '"')
 			*c = '`';
 	ranges(f, &x0, &x1, &y0, &y1, &snapw);
+	/* A fixed right axis: gnuplot cannot autoscale a series with no points. */
+	for (i = 0; i < f->map.levels.count; i++)
+		if (PM_AT(f->map.levels, struct pm_level, i).held > y2max)
+			y2max = PM_AT(f->map.levels, struct pm_level, i).held;
 	snprintf(vars, sizeof(vars),
 		 "datafile='%s'; outfile='%s'; xmin=%.9f; xmax=%.9f; ymin=%.0f; ymax=%.0f; "
-		 "snapw=%.9f; plottitle='%s'",
-		 data, output, x0, x1, y0, y1, snapw, title);
+		 "y2max=%.0f; snapw=%.9f; minh=%.3f; plottitle='%s'",
+		 data, output, x0, x1, y0, y1, y2max * 1.05 + 1, snapw, (y1 - y0) / 500,
+		 title);
 	pid = fork();
 	if (pid < 0)
 		lkst_die(LKST_EXIT_USAGE, "cannot start gnuplot: %s", strerror(errno));

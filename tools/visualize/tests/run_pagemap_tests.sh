@@ -95,6 +95,16 @@ for flags in "" "-r" "-S" "-V" "-r -S -V" "-r -V"; do
 		same "$(figures "$OUT/v.txt")" "$TMEM"
 done
 
+# Snapshots alone (no allocator hooks routed) still draw: fixed axes.
+./obj/lkbuf print -C -e MEM_PAGE_SNAPSHOT,process -f "$OUT/pages.log" > "$OUT/snaps.csv" 2>/dev/null
+$PM --csv "$OUT/snaps.csv" -c t-mem -o "$OUT/snaps.png" > "$OUT/snaps.txt" 2>&1
+check "snapshots alone render" is_png "$OUT/snaps.png"
+check "snapshots alone: 3 runs, no allocations" \
+	same "$(rows "$OUT/snaps.dat" 3) $(rows "$OUT/snaps.dat" 0)" "3 0"
+check "a snapshot's runs share its time" \
+	same "$(awk '/^# snapshot runs/ { on = 1; next } on && /^$/ { exit } on { print $1 }' "$OUT/snaps.dat" | sort -u | tr '\n' ' ')" \
+	"1.060000000 1.090000000 "
+
 # ---- 3. live: the CSV grows while lkst-pagemap redraws it -------------
 ./obj/lkbuf print -C -r -f "$OUT/pages.log" > "$OUT/full.csv" 2>/dev/null
 head -n 6 "$OUT/full.csv" > "$OUT/grow.csv"	# header + 5 records, 2 allocs of t-mem
