@@ -36,6 +36,7 @@ struct options {
 	int live;
 	int frames;
 	char *interval;
+	char *pfns;
 };
 
 /* What one frame drew from: the selection and the model. */
@@ -399,6 +400,24 @@ static void ranges(const struct frame *f, double *x0, double *x1, double *y0,
 	*x1 += *snapw;
 }
 
+/* --pfn LO,HI: the PFN axis, hex or decimal. */
+static void parse_pfns(const char *s, double *y0, double *y1)
+{
+	const char *comma = strchr(s, ',');
+	uint64_t lo, hi;
+	char first[32];
+
+	if (!comma || (size_t)(comma - s) >= sizeof(first))
+		lkst_die(LKST_EXIT_USAGE, "--pfn takes LO,HI, not '%s'", s);
+	memcpy(first, s, comma - s);
+	first[comma - s] = '\0';
+	if (lkst_parse_u64(first, UINT64_MAX, &lo) ||
+	    lkst_parse_u64(comma + 1, UINT64_MAX, &hi) || hi <= lo)
+		lkst_die(LKST_EXIT_USAGE, "--pfn takes LO,HI with LO < HI (0x... or decimal), not '%s'", s);
+	*y0 = lo;
+	*y1 = hi;
+}
+
 static void run_gnuplot(const struct options *o, const char *script, const char *data,
 			const char *output, const struct frame *f)
 {
@@ -418,6 +437,8 @@ static void run_gnuplot(const struct options *o, const char *script, const char 
 		if (*c == '\'' || *c == '"')
 			*c = '`';
 	ranges(f, &x0, &x1, &y0, &y1, &snapw);
+	if (o->pfns)
+		parse_pfns(o->pfns, &y0, &y1);
 	/* A fixed right axis: gnuplot cannot autoscale a series with no points. */
 	for (i = 0; i < f->map.levels.count; i++)
 		if (PM_AT(f->map.levels, struct pm_level, i).held > y2max)
@@ -550,6 +571,8 @@ int main(int argc, char **argv)
 		  "only processes whose name starts with one of these", "COMM[,COMM]" },
 		{ "time", 't', POPT_ARG_STRING, &o.window, 0,
 		  "time window in seconds (trace clock); either end may be empty", "START,END" },
+		{ "pfn", '\0', POPT_ARG_STRING, &o.pfns, 0,
+		  "draw only this PFN range (zoom)", "LO,HI" },
 		{ "live", '\0', POPT_ARG_NONE, &o.live, 0,
 		  "redraw -o every second from an input still being written, until Ctrl-C", NULL },
 		{ "interval", '\0', POPT_ARG_STRING, &o.interval, 0,
@@ -573,6 +596,11 @@ int main(int argc, char **argv)
 			 lkst_progname);
 	if (o.pids)
 		check_pid_list(o.pids);
+	if (o.pfns) {
+		double lo, hi;
+
+		parse_pfns(o.pfns, &lo, &hi);	/* refuse it before any work */
+	}
 	if (o.frames < 0)
 		lkst_die(LKST_EXIT_USAGE, "--frames takes N >= 0");
 	if (o.live) {

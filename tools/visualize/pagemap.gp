@@ -55,7 +55,7 @@ plot datafile index 3 using 1:(($2 + $3) / 2):(snapw):(halfh($2, $3)) \
         with boxxyerror lc rgb "#707070" title "mapped (lkst_pagewalk snapshot)", \
      '' index 0 using 1:2:(psize($3)) with points pt 7 ps variable \
         lc rgb "#1f77b4" title "allocated", \
-     '' index 1 using 1:2:(psize($3)) with points pt 5 ps variable \
+     '' index 1 using 1:2:(psize($3)) with points pt 4 ps variable lw 1.5 \
         lc rgb "#d62728" title "freed", \
      '' index 2 using 1:2:(psize($3)) with points pt 2 ps variable \
         lc rgb "#ff7f0e" title "freed, allocated before the trace", \

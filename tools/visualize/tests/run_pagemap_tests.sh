@@ -139,6 +139,9 @@ check "a bad argument is refused" fails $PM --csv "$OUT/badarg.csv"
 printf 'exit status 3\n' > "$OUT/bad.gp"
 check "gnuplot failure is reported" fails $PM -f "$OUT/pages.log" --script "$OUT/bad.gp" -o "$OUT/y.png"
 check "bad -t is refused" fails $PM -f "$OUT/pages.log" -t 2,1
+check "bad --pfn is refused" fails $PM -f "$OUT/pages.log" --pfn 0x20,0x10 -o "$OUT/w.png"
+$PM -f "$OUT/pages.log" -c t-mem --pfn 0x1000,0x1020 -o "$OUT/zoom.png" > /dev/null 2>&1
+check "--pfn zooms" is_png "$OUT/zoom.png"
 check "--live needs -o" fails $PM -f "$OUT/pages.log" --live
 check "--live with nothing to draw fails" fails $PM -f "$OUT/pages.log" -p 999 -o "$OUT/z.png" --live --frames 1 --interval 0.1
 
