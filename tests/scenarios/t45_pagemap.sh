@@ -1,15 +1,16 @@
 # lkst_pagewalk.ko snapshots the physical pages a workload process maps,
 # once a second, as MEM_PAGE_SNAPSHOT records, and stops when it exits.
-# The pid is written at run time through the module's sysfs parameter.
+# The pid is written at run time through the module's sysfs parameter;
+# while MEM_PAGE_SNAPSHOT is not routed (RNOTHING) no walk is done.
 . /scenarios/common.inc
 
 lkm read -m 0 | lkm write -m 11 -n pagewalk || { echo "FAIL: cannot create maskset 11"; exit 1; }
 step lkm config -m 11 MEM_PAGE_SNAPSHOT default
 step insmod /lib/lkst/lkst_pagewalk.ko
 param=/sys/module/lkst_pagewalk/parameters
-step lkm set -m 11
+step lkm set -m 0	# RNOTHING: the module watches but does not walk
 
-lkst_pagemem -t 4 -b 256 >prog.txt &
+lkst_pagemem -t 5 -b 256 >prog.txt &
 i=0
 until grep -q buffer prog.txt 2>/dev/null; do
 	i=$((i + 1))
@@ -19,6 +20,9 @@ done
 pid=$(awk '/buffer/ { print $2 }' prog.txt)
 echo "$pid" >"$param/pid" || { echo "FAIL: cannot write $param/pid"; exit 1; }
 cat "$param/pid" >pid_set.txt
+sleep 1.5
+cat "$param/snapshots" >unrouted.txt
+step lkm set -m 11
 wait
 # The work item notices the exit at its next run (1 s).
 i=0
