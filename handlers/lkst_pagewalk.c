@@ -187,16 +187,20 @@ static void snapshot_mm(struct mm_struct *mm, pid_t nr)
 	struct run r = { .pid = nr };
 	struct vm_area_struct *vma;
 
+	bool cut = false;
+
 	r.snapshot = atomic_long_inc_return(&snapshots);
 	for_each_vma(vmi, vma) {
 		if (vma->vm_flags & (VM_IO | VM_PFNMAP))
 			continue;
-		walk_range(&r, mm, vma->vm_start, vma->vm_end);
-		if (r.nr_runs >= max_runs)
+		if (r.nr_runs >= max_runs) {
+			cut = true;
 			break;
+		}
+		walk_range(&r, mm, vma->vm_start, vma->vm_end);
 	}
 	run_emit(&r);
-	if (r.nr_runs > max_runs)
+	if (cut || r.nr_runs > max_runs)
 		atomic_long_inc(&truncated);
 }
 

@@ -28,6 +28,8 @@ check(read_words("unrouted.txt") == ["0"],
 check(read_words("pid_after.txt") == ["0"],
       "the pid parameter is not 0 after the workload exited (walk did not stop)", EVENT)
 check(read_words("truncated.txt") == ["0"], "a snapshot was cut at max_runs", EVENT)
+check(read_words("truncated_capped.txt") not in (["0"], []),
+      "max_runs=4 did not cut a snapshot of the shell", EVENT)
 check(len(snaps) > 0, "no MEM_PAGE_SNAPSHOT records", EVENT)
 check(all(r["arg1"] == pid for r in snaps),
       f"snapshot records of other pids than {pid}: "

@@ -37,6 +37,14 @@ cat "$param/truncated" >truncated.txt
 step lkm set -m 0
 step lkbuf read -f trace.log
 lkbuf print -r -C -f trace.log >trace.csv || { echo "FAIL: lkbuf print"; exit 1; }
+# max_runs caps a snapshot (and counts it in truncated): this shell maps
+# more than 4 runs.
+echo 4 >"$param/max_runs" && step lkm set -m 11 && echo $$ >"$param/pid" ||
+	{ echo "FAIL: cannot watch the shell"; exit 1; }
+sleep 1.5
+cat "$param/truncated" >truncated_capped.txt
+echo 0 >"$param/pid"
+step lkm set -m 0
 step lkm delete -m 11
 step rmmod lkst_pagewalk
 free -k | tee meminfo.txt
