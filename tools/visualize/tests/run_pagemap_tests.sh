@@ -113,7 +113,12 @@ sed -n 7p "$OUT/full.csv" | head -c 20 >> "$OUT/grow.csv"
 $PM --live --interval 0.4 --frames 6 --csv "$OUT/grow.csv" -c t-mem \
 	-o "$OUT/live.png" --summary > "$OUT/live.txt" 2> "$OUT/live.err" &
 live=$!
-sleep 1
+# Append the rest once the first frame is drawn (not on a timer: the
+# machine may be busy).
+i=0
+until grep -q 'frame 1:' "$OUT/live.err" 2>/dev/null || [ $i -ge 100 ]; do
+	sleep 0.1; i=$((i + 1))
+done
 { sed -n 7p "$OUT/full.csv" | tail -c +21; sed -n '8,$p' "$OUT/full.csv"; } >> "$OUT/grow.csv"
 wait $live
 check "--live exits 0" [ $? -eq 0 ]
