@@ -98,6 +98,9 @@ demo: deps kernel utils handlers initramfs
 	@tools/visualize/lkst-procstate -f out/demo/demo/trace.log -c lkw- \
 		-o out/demo/procstate.png --summary
 	@echo "----- process states drawn in out/demo/procstate.png -----"
+	@tools/visualize/lkst-pagemap -f out/demo/demo/pages.log -c lkw-pages \
+		-o out/demo/pagemap.png --summary
+	@echo "----- physical pages of lkw-pages drawn in out/demo/pagemap.png -----"
 
 test: deps
 	@tests/run-all.sh

@@ -1,8 +1,10 @@
-"""The demo's CSV shows real context switches and wakeups of the workload."""
+"""The demo's CSV shows real context switches and wakeups of the workload,
+and its memory part the pages of lkst_pagemem: lkst_pagewalk.ko snapshots
+and, once the mm hooks are in the series, its allocations and frees."""
 import os
 import sys
 
-from lkstcheck import check, done, read_csv, read_roles
+from lkstcheck import EV, REPO, check, done, events, read_csv, read_roles
 from process_checks import check_process_trace
 
 d = sys.argv[1]
@@ -16,4 +18,21 @@ check(all("." in r["time"] for r in rows), "-S did not print seconds.nanoseconds
 check(all(r["arg1_desc"] == "prev pid" for r in rows if r["id"] == 1),
       "context switch arg1 is not described as prev pid")
 check_process_trace(rows, read_roles(os.path.join(d, "pids.txt")))
+
+# ---- the memory part ----
+with open(os.path.join(d, "pages.txt")) as f:
+    words = f.read().split()     # pid P buffer 0xADDR pages N / rounds R
+pid = int(words[1])
+pages = read_csv(os.path.join(d, "pages.csv"))
+snaps = list(events(pages, EV["MEM_PAGE_SNAPSHOT"]))
+check(snaps and all(r["arg1"] == pid for r in snaps),
+      f"no MEM_PAGE_SNAPSHOT records of lkst_pagemem (pid {pid}), or of others")
+check(len({r["arg5"] for r in snaps}) >= 3,
+      f"fewer than 3 snapshots in a 5 s run: {sorted({r['arg5'] for r in snaps})}")
+with open(os.path.join(REPO, "patches", "series")) as f:
+    hooked = any("mm-lkst-hooks" in line for line in f)
+if hooked:
+    allocs = [r for r in events(pages, EV["MEM_PAGE_ALLOC"]) if r["pid"] == pid]
+    check(len(allocs) >= 100, f"only {len(allocs)} MEM_PAGE_ALLOC records of lkst_pagemem")
+    check(any(True for _ in events(pages, EV["MEM_PAGE_FREE"])), "no MEM_PAGE_FREE records")
 done()

@@ -3,12 +3,12 @@
  * Log and CSV input of lkst-procstate.  Only PROCESS_CONTEXTSWITCH and
  * PROCESS_WAKEUP records are kept; everything else is skipped.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv.h"
 #include "input.h"
 #include "lkst_format.h"
 #include "lkst_logio.h"
@@ -128,104 +128,6 @@ int ps_read_log(const char *path, struct ps_events *out, struct lkst_err *err)
 
 /* ---- CSV ------------------------------------------------------------ */
 
-#define CSV_MAX_FIELDS	32
-
-enum col { C_TIME, C_CPU, C_PID, C_ID, C_ARG1, C_NR = C_ARG1 + LKST_NR_ARGS };
-
-/* Splits one RFC 4180 line in place; quotes never span lines in lkbuf output. */
-static int split_csv(char *line, char **field, int max)
-{
-	char *r = line, *w = line;
-	int n = 0;
-
-	for (;;) {
-		int quoted = *r == '"';
-
-		if (n == max)
-			return -1;
-		field[n++] = w;
-		if (quoted)
-			r++;
-		while (*r && (quoted || *r != ',')) {
-			if (quoted && *r == '"') {
-				if (r[1] != '"') {
-					quoted = 0;
-					r++;
-					continue;
-				}
-				r++;		/* "" is one quote */
-			}
-			*w++ = *r++;
-		}
-		if (quoted)
-			return -1;	/* unterminated quote */
-		if (!*r) {
-			*w = '\0';
-			return n;
-		}
-		*w++ = '\0';
-		r++;
-		/* w <= r always: the field is rewritten in place, never longer. */
-	}
-}
-
-/* Maps the header names to column positions; argN_desc columns are skipped. */
-static int parse_header(char **field, int n, int *col, struct lkst_err *err)
-{
-	static const char *const names[C_NR] = {
-		"time", "cpu", "pid", "id", "arg1", "arg2", "arg3", "arg4", "arg5", "arg6"
-	};
-	int i, c;
-
-	for (c = 0; c < C_NR; c++)
-		col[c] = -1;
-	for (i = 0; i < n; i++)
-		for (c = 0; c < C_NR; c++)
-			if (!strcmp(field[i], names[c]))
-				col[c] = i;
-	for (c = 0; c < C_NR; c++) {
-		if (col[c] < 0) {
-			lkst_seterr(err, "CSV header has no '%s' column; give the output of lkbuf print -C",
-				    names[c]);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-int ps_parse_seconds(const char *s, uint64_t *ns)
-{
-	char whole[24], frac[10] = "000000000";
-	const char *dot = strchr(s, '.');
-	size_t wl = dot ? (size_t)(dot - s) : strlen(s);
-	size_t fl = dot ? strlen(dot + 1) : 0;
-	uint64_t sec, nsec;
-	size_t i;
-
-	if (!wl || wl >= sizeof(whole) || fl > 9)
-		return -1;
-	memcpy(whole, s, wl);
-	whole[wl] = '\0';
-	for (i = 0; i < fl; i++) {
-		if (!isdigit((unsigned char)dot[1 + i]))
-			return -1;
-		frac[i] = dot[1 + i];
-	}
-	if (!isdigit((unsigned char)whole[0]) || lkst_parse_u64(whole, UINT64_MAX / 1000000000ull, &sec) ||
-	    lkst_parse_u64(frac, 999999999, &nsec))
-		return -1;
-	*ns = sec * 1000000000ull + nsec;
-	return 0;
-}
-
-/* lkbuf -S prints seconds.nanoseconds, without it plain nanoseconds. */
-static int parse_time(const char *s, uint64_t *ns)
-{
-	if (strchr(s, '.'))
-		return ps_parse_seconds(s, ns);
-	return lkst_parse_u64(s, UINT64_MAX, ns);
-}
-
 /* Raw ("0x2001") or decoded ("TASK_INTERRUPTIBLE|TASK_FREEZABLE") state. */
 static int parse_state(const char *s, uint64_t *state)
 {
@@ -264,86 +166,45 @@ static int parse_row(char **f, const int *col, struct ps_event *ev)
 	uint64_t v;
 
 	memset(ev, 0, sizeof(*ev));
-	if (parse_time(a[col[C_TIME]], &ev->time_ns) ||
-	    lkst_parse_u32(a[col[C_CPU]], 65535, &ev->cpu) ||
-	    lkst_parse_u32(a[col[C_PID]], UINT32_MAX, &ev->cur_pid) ||
-	    lkst_parse_u32(a[col[C_ID]], 0xffff, &id))
+	if (csv_parse_time(a[col[CSV_TIME]], &ev->time_ns) ||
+	    lkst_parse_u32(a[col[CSV_CPU]], 65535, &ev->cpu) ||
+	    lkst_parse_u32(a[col[CSV_PID]], UINT32_MAX, &ev->cur_pid) ||
+	    lkst_parse_u32(a[col[CSV_ID]], 0xffff, &id))
 		return -1;
 	if (!is_process_event(id))
 		return 1;
 	ev->type = id == LKST_EV_PROCESS_CONTEXTSWITCH ? PS_EV_SWITCH : PS_EV_WAKEUP;
 	if (ev->type == PS_EV_SWITCH) {
-		if (lkst_parse_u64(a[col[C_ARG1]], UINT32_MAX, &v) ||
-		    parse_state(a[col[C_ARG1 + 2]], &ev->prev_state))
+		if (lkst_parse_u64(a[col[CSV_ARG1]], UINT32_MAX, &v) ||
+		    parse_state(a[col[CSV_ARG1 + 2]], &ev->prev_state))
 			return -1;
 		ev->prev_pid = (uint32_t)v;
 	}
-	if (lkst_parse_u64(a[col[ev->type == PS_EV_SWITCH ? C_ARG1 + 1 : C_ARG1]],
+	if (lkst_parse_u64(a[col[ev->type == PS_EV_SWITCH ? CSV_ARG1 + 1 : CSV_ARG1]],
 			   UINT32_MAX, &v))
 		return -1;
 	ev->pid = (uint32_t)v;
-	return parse_comm(a[col[C_ARG1 + 4]], a[col[C_ARG1 + 5]], ev->comm,
+	return parse_comm(a[col[CSV_ARG1 + 4]], a[col[CSV_ARG1 + 5]], ev->comm,
 			  sizeof(ev->comm));
 }
 
-/* One data line: 0 kept or skipped, -1 with err set. */
-static int csv_line(char *line, int *col, int *have_header, unsigned long lineno,
-		    struct ps_events *out, struct lkst_err *err)
+/* csv_read() callback: keeps the process events, skips the rest. */
+static int csv_row(char **f, const int *col, void *ctx)
 {
-	char *field[CSV_MAX_FIELDS];
+	struct lkst_err ignored;
 	struct ps_event ev;
-	int n, c, rc;
+	int rc = parse_row(f, col, &ev);
 
-	line[strcspn(line, "\r\n")] = '\0';
-	if (!*line)
-		return 0;
-	n = split_csv(line, field, CSV_MAX_FIELDS);
-	if (n < 0) {
-		lkst_seterr(err, "line %lu: malformed CSV; give the output of lkbuf print -C", lineno);
-		return -1;
-	}
-	if (!*have_header) {
-		*have_header = 1;
-		return parse_header(field, n, col, err);
-	}
-	for (c = 0; c < C_NR; c++) {
-		if (col[c] >= n) {
-			lkst_seterr(err, "line %lu: %d fields, the header has more", lineno, n);
-			return -1;
-		}
-	}
-	rc = parse_row(field, col, &ev);
-	if (rc < 0) {
-		lkst_seterr(err, "line %lu: cannot read a process event; check the file", lineno);
-		return -1;
-	}
-	return rc ? 0 : push_event(out, &ev, err);
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	return push_event(ctx, &ev, &ignored);
 }
 
-int ps_read_csv(const char *path, struct ps_events *out, struct lkst_err *err)
+int ps_read_csv(const char *path, int partial_ok, struct ps_events *out,
+		struct lkst_err *err)
 {
-	FILE *fp = fopen(path, "r");
-	unsigned long lineno = 0;
-	int col[C_NR], have_header = 0, rc = 0;
-	char *line = NULL;
-	size_t cap = 0;
-
 	memset(out, 0, sizeof(*out));
-	if (!fp) {
-		lkst_seterr(err, "cannot open %s: %s", path, strerror(errno));
+	if (csv_read(path, "a process event", partial_ok, csv_row, out, err))
 		return -1;
-	}
-	while (!rc && getline(&line, &cap, fp) >= 0)
-		rc = csv_line(line, col, &have_header, ++lineno, out, err);
-	if (!rc && ferror(fp)) {
-		lkst_seterr(err, "cannot read %s: %s", path, strerror(errno));
-		rc = -1;
-	}
-	if (!rc && !have_header) {
-		lkst_seterr(err, "%s is empty; give the output of lkbuf print -C", path);
-		rc = -1;
-	}
-	free(line);
-	fclose(fp);
-	return rc ? rc : sort_events(out, err);
+	return sort_events(out, err);
 }

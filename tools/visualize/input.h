@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Reading process events for lkst-procstate: from a log file (through the
- * utils' strict reader) or from any CSV variant of `lkbuf print -C`.
+ * Reading process events for lkst-procstate (and process names for
+ * lkst-pagemap): from a log file (through the utils' strict reader) or
+ * from any CSV variant of `lkbuf print -C`.
  */
 #ifndef LKST_PROCSTATE_INPUT_H
 #define LKST_PROCSTATE_INPUT_H
@@ -14,12 +15,14 @@ struct ps_events {
 	size_t count, cap;
 };
 
-/* Both sort the events by time, CPU, then input order (all CPUs merged). */
+/*
+ * Both sort the events by time, CPU, then input order (all CPUs merged).
+ * With partial_ok a CSV's last line without its newline (a file still
+ * being written) is left out.
+ */
 int ps_read_log(const char *path, struct ps_events *out, struct lkst_err *err);
-int ps_read_csv(const char *path, struct ps_events *out, struct lkst_err *err);
+int ps_read_csv(const char *path, int partial_ok, struct ps_events *out,
+		struct lkst_err *err);
 void ps_events_free(struct ps_events *e);
-
-/* "12.5" or "3.292085221" seconds to ns, exact to the nanosecond. */
-int ps_parse_seconds(const char *s, uint64_t *ns);
 
 #endif /* LKST_PROCSTATE_INPUT_H */

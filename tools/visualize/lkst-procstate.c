@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
+#include "csv.h"
 #include "input.h"
 #include "procstate.h"
 #include "lkst_util.h"
@@ -123,7 +124,7 @@ static void parse_window(const char *s, const struct ps_machine *m, struct view 
 		lkst_die(LKST_EXIT_USAGE, "-t takes START,END in seconds, not '%s'", s);
 	memcpy(start, s, comma - s);
 	start[comma - s] = '\0';
-	if (ps_parse_seconds(start, &v->from_ns) || ps_parse_seconds(comma + 1, &v->to_ns) ||
+	if (viz_parse_seconds(start, &v->from_ns) || viz_parse_seconds(comma + 1, &v->to_ns) ||
 	    v->to_ns <= v->from_ns)
 		lkst_die(LKST_EXIT_USAGE, "-t takes START,END in seconds with START < END, not '%s'", s);
 }
@@ -339,7 +340,7 @@ static void load(const struct options *o, struct ps_machine *m)
 	int rc;
 
 	rc = o->log_file ? ps_read_log(o->log_file, &e, &err)
-			 : ps_read_csv(o->csv_file, &e, &err);
+			 : ps_read_csv(o->csv_file, 0, &e, &err);
 	if (rc)
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 	if (!e.count)

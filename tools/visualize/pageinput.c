@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Log and CSV input of lkst-pagemap.  Only the MEM_PAGE_* records are kept.
+ * Their arguments are numbers whether lkbuf printed them raw (hex) or
+ * decoded (hex addresses and PFNs, decimal orders and PIDs).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "csv.h"
+#include "lkst_logio.h"
+#include "pageinput.h"
+
+struct keyed {
+	struct pm_event ev;
+	size_t seq;
+};
+
+static int compare_events(const void *a, const void *b)
+{
+	const struct keyed *x = a, *y = b;
+
+	if (x->ev.time_ns != y->ev.time_ns)
+		return x->ev.time_ns < y->ev.time_ns ? -1 : 1;
+	if (x->ev.cpu != y->ev.cpu)
+		return x->ev.cpu < y->ev.cpu ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Per-CPU log sections are not in global time order. */
+static int sort_events(struct pm_events *e, struct lkst_err *err)
+{
+	struct keyed *k = calloc(e->count ? e->count : 1, sizeof(*k));
+	size_t i;
+
+	if (!k) {
+		lkst_seterr(err, "out of memory sorting %zu events", e->count);
+		return -1;
+	}
+	for (i = 0; i < e->count; i++) {
+		k[i].ev = e->ev[i];
+		k[i].seq = i;
+	}
+	qsort(k, e->count, sizeof(*k), compare_events);
+	for (i = 0; i < e->count; i++)
+		e->ev[i] = k[i].ev;
+	free(k);
+	return 0;
+}
+
+static int push_event(struct pm_events *e, const struct pm_event *ev)
+{
+	if (e->count == e->cap) {
+		size_t n = e->cap ? e->cap * 2 : 256;
+		struct pm_event *p = realloc(e->ev, n * sizeof(*p));
+
+		if (!p)
+			return -1;
+		e->ev = p;
+		e->cap = n;
+	}
+	e->ev[e->count++] = *ev;
+	return 0;
+}
+
+void pm_events_free(struct pm_events *e)
+{
+	free(e->ev);
+	memset(e, 0, sizeof(*e));
+}
+
+static int mem_type(unsigned int id, enum pm_type *type)
+{
+	switch (id) {
+	case LKST_EV_MEM_PAGE_ALLOC:
+		*type = PM_ALLOC;
+		return 1;
+	case LKST_EV_MEM_PAGE_FREE:
+		*type = PM_FREE;
+		return 1;
+	case LKST_EV_MEM_PAGE_SNAPSHOT:
+		*type = PM_SNAPSHOT;
+		return 1;
+	}
+	return 0;
+}
+
+/* The arguments as the hooks pass them (lkst_events.h). */
+static void fill_args(struct pm_event *ev, const uint64_t *arg)
+{
+	if (ev->type == PM_SNAPSHOT) {
+		ev->target = (uint32_t)arg[0];
+		ev->vaddr = arg[1];
+		ev->pfn = arg[2];
+		ev->pages = arg[3];
+		ev->snapshot = arg[4];
+	} else {
+		ev->pfn = arg[0];
+		ev->order = arg[1] > UINT32_MAX ? UINT32_MAX : (uint32_t)arg[1];
+		ev->gfp = arg[2];
+	}
+}
+
+/* ---- Log file ------------------------------------------------------- */
+
+int pm_read_log(const char *path, struct pm_events *out, struct lkst_err *err)
+{
+	struct lkst_log log;
+	unsigned int s;
+	__u64 i;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (lkst_log_load(path, &log, err))
+		return -1;
+	for (s = 0; s < log.nr_sections && !rc; s++) {
+		const struct lkst_log_section *sec = &log.sections[s];
+
+		for (i = 0; i < sec->info.nr_records && !rc; i++) {
+			const struct lkst_record *r = &sec->records[i];
+			struct pm_event ev = { .time_ns = r->time_ns,
+					       .cpu = sec->info.cpu, .pid = r->pid };
+			uint64_t arg[LKST_NR_ARGS];
+			unsigned int a;
+
+			if (!mem_type(r->event, &ev.type))
+				continue;
+			for (a = 0; a < LKST_NR_ARGS; a++)
+				arg[a] = r->arg[a];
+			fill_args(&ev, arg);
+			rc = push_event(out, &ev);
+		}
+	}
+	lkst_log_free(&log);
+	if (rc) {
+		lkst_seterr(err, "out of memory after %zu events", out->count);
+		return -1;
+	}
+	return sort_events(out, err);
+}
+
+/* ---- CSV ------------------------------------------------------------ */
+
+/* The used arguments of each event: 4 for ALLOC (gfp is arg3), 2, 5. */
+static unsigned int nr_args(enum pm_type type)
+{
+	return type == PM_ALLOC ? 4 : type == PM_FREE ? 2 : 5;
+}
+
+static int csv_row(char **f, const int *col, void *ctx)
+{
+	const char *const *a = (const char *const *)f;
+	uint64_t arg[LKST_NR_ARGS] = { 0 };
+	struct pm_event ev = { 0 };
+	unsigned int i;
+	uint32_t id;
+
+	if (lkst_parse_u32(a[col[CSV_ID]], 0xffff, &id))
+		return -1;
+	if (!mem_type(id, &ev.type))
+		return 0;
+	if (csv_parse_time(a[col[CSV_TIME]], &ev.time_ns) ||
+	    lkst_parse_u32(a[col[CSV_CPU]], 65535, &ev.cpu) ||
+	    lkst_parse_u32(a[col[CSV_PID]], UINT32_MAX, &ev.pid))
+		return -1;
+	for (i = 0; i < nr_args(ev.type); i++)
+		if (lkst_parse_u64(a[col[CSV_ARG1 + i]], UINT64_MAX, &arg[i]))
+			return -1;
+	fill_args(&ev, arg);
+	return push_event(ctx, &ev);
+}
+
+int pm_read_csv(const char *path, int partial_ok, struct pm_events *out,
+		struct lkst_err *err)
+{
+	memset(out, 0, sizeof(*out));
+	if (csv_read(path, "a memory event", partial_ok, csv_row, out, err))
+		return -1;
+	return sort_events(out, err);
+}
