@@ -163,7 +163,7 @@ if [ $guest_ok = 1 ]; then
 	# A boot that crashes on purpose: the records printed at panic.
 	if [ -f tests/scenarios/panic.sh ]; then
 		KERNEL=$kernel INITRD=$initrd TIMEOUT=300 \
-			APPEND="lkst.maskset=rdefault lkst.panic_dump=200 panic_on_oops=1 lkst_run=panic" \
+			APPEND="lkst.maskset=rdefault lkst.panic_dump=200 oops=panic lkst_run=panic" \
 			tests/qemu/run.sh "$out/panic" >"$out/panic.log" 2>&1
 		check "scenario: panic (oops and panic recorded, dumped at panic)" 60 \
 			python3 tests/check/panic_console.py "$out/panic/console.log"

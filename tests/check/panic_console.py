@@ -6,7 +6,6 @@ with panic()'s message.
 usage: panic_console.py CONSOLE_LOG
 """
 import re
-import struct
 import subprocess
 import sys
 import tempfile
@@ -30,33 +29,33 @@ with tempfile.NamedTemporaryFile("w", suffix=".log") as tmp:
 check(clean, "kernel problems on the console before the provoked oops")
 
 
-def text(words):
-    return b"".join(struct.pack("<Q", w) for w in words).split(b"\0")[0].decode(errors="replace")
-
-
-dump = re.compile(r"lkst-dump: cpu(\d+) (\d+)\.(\d+) pid (\d+) (\w+ )?0x([0-9a-f]+)((?: [0-9a-f]+){6})$")
+# "lkst-dump: cpu0 3.938413856 pid 77 OOPS_DIE 0xc0 6 0 ffffffff81421260 1 "invalid opcode""
+dump = re.compile(r"lkst-dump: cpu(\d+) (\d+)\.(\d+) pid (\d+) (\S+) 0x([0-9a-f]+)(.*)$")
 records = []
 for line in after:
     m = dump.search(line)
     if m:
-        records.append(dict(cpu=int(m.group(1)), pid=int(m.group(4)),
-                            id=int(m.group(6), 16),
-                            args=[int(a, 16) for a in m.group(7).split()]))
+        args = [s if q else int(h, 16) for q, s, h in
+                re.findall(r'( "([^"]*)")|(?: ([0-9a-f]+))', m.group(7))]
+        records.append(dict(cpu=int(m.group(1)), pid=int(m.group(4)), name=m.group(5),
+                            id=int(m.group(6), 16), args=args))
 check(any("lkst-dump: end" in l for l in after), "the panic dump did not finish")
 check(records, "no records in the panic dump")
 
 marks = [r for r in records if r["id"] == EV["USER_MARK"]]
-check(any(text(r["args"]) == "before-the-crash" for r in marks),
-      f"the mark is not in the dump: {[text(r['args']) for r in marks]}")
+check(all(r["name"] == name for name in EV for r in records if r["id"] == EV[name]),
+      "an event is printed under another name")
+check(any(r["args"] == ["before-the-crash"] for r in marks),
+      f"the mark is not in the dump: {[r['args'] for r in marks]}")
 dies = [r for r in records if r["id"] == EV["OOPS_DIE"]]
-check(len(dies) == 1 and dies[0]["args"][0] == X86_TRAP_UD and dies[0]["args"][3] == 1 and
-      text(dies[0]["args"][4:6]) == "invalid opcode",
+check(len(dies) == 1 and dies[0]["args"][:2] == [X86_TRAP_UD, 0] and
+      dies[0]["args"][3:] == [1, "invalid opcode"],
       f"OOPS_DIE (trap, err, ip, counter, message): {dies}", event="OOPS_DIE")
 check(dies and dies[0]["args"][2] >= 0xffffffff80000000,
       "OOPS_DIE's instruction pointer is not a kernel address", event="OOPS_DIE")
 panics = [r for r in records if r["id"] == EV["OOPS_PANIC"]]
-check(len(panics) == 1 and text(panics[0]["args"]) == "Fatal exception",
-      f"OOPS_PANIC message: {[text(r['args']) for r in panics]}", event="OOPS_PANIC")
+check(len(panics) == 1 and panics[0]["args"] == ["Fatal exception"],
+      f"OOPS_PANIC message: {[r['args'] for r in panics]}", event="OOPS_PANIC")
 # Both on the CPU that crashed, the panic after the oops.
 order = [r["id"] for r in records if r["id"] in (EV["OOPS_DIE"], EV["OOPS_PANIC"])]
 check(order == [EV["OOPS_DIE"], EV["OOPS_PANIC"]], f"oops and panic order: {order}")

@@ -1,4 +1,4 @@
-# Run in a boot of its own with lkst.panic_dump=N panic_on_oops=1: a user
+# Run in a boot of its own with lkst.panic_dump=N oops=panic: a user
 # mark, then an oops provoked through LKDTM.  The oops panics the guest;
 # the host finds OOPS_DIE, OOPS_PANIC and the mark in the records the
 # panic notifier printed (tests/check/panic_console.py).
@@ -10,6 +10,7 @@ step lkm set -m 7
 step lkbuf mark before-the-crash
 crash=/sys/kernel/debug/provoke-crash/DIRECT
 [ -w $crash ] || { echo "FAIL: $crash missing (CONFIG_LKDTM)"; exit 1; }
+echo 1 >/proc/sys/kernel/panic_on_oops
 echo "lkst-panic: provoking an oops" >/dev/kmsg
 echo BUG >$crash
 echo "FAIL: still running after the oops"

@@ -38,9 +38,9 @@ bool lkst_event_known(unsigned int event)
 	return event < LKST_NR_EVENT_IDS && lkst_events_by_id[event];
 }
 
-const char *lkst_event_name(unsigned int event)
+const struct lkst_event_info *lkst_event_info(unsigned int event)
 {
-	return lkst_event_known(event) ? lkst_events_by_id[event]->mnemonic : NULL;
+	return lkst_event_known(event) ? lkst_events_by_id[event] : NULL;
 }
 
 unsigned int lkst_nr_events(void)

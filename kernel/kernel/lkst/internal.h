@@ -21,7 +21,7 @@ extern struct mutex lkst_mutex;
 DECLARE_PER_CPU(struct lkst_cpu_buffer, lkst_cpu_buffers);
 
 bool lkst_event_known(unsigned int event);
-const char *lkst_event_name(unsigned int event);
+const struct lkst_event_info *lkst_event_info(unsigned int event);
 unsigned int lkst_nr_events(void);
 unsigned int lkst_active_maskset_id(void);
 

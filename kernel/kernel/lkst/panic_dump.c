@@ -6,6 +6,7 @@
  * last events before the failure go there.  "lkst.panic_dump=N" sets the
  * number of records per CPU; 0, the default, prints nothing.
  */
+#include <linux/ctype.h>
 #include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/notifier.h>
@@ -13,6 +14,7 @@
 #include <linux/percpu.h>
 #include <linux/printk.h>
 #include <linux/rcupdate.h>
+#include <linux/string.h>
 #include "internal.h"
 
 static unsigned int lkst_panic_dump_records;
@@ -27,15 +29,45 @@ static int __init lkst_set_panic_dump(char *str)
 }
 __setup("lkst.panic_dump=", lkst_set_panic_dump);
 
+static bool lkst_arg_is_text(const struct lkst_event_info *info, int i)
+{
+	return info && (info->args[i].type == LKST_ARG_TEXT ||
+			info->args[i].type == LKST_ARG_COMM ||
+			info->args[i].type == LKST_ARG_COMM2);
+}
+
+/*
+ * One line per record: the event's name, then each argument in hex, or as
+ * a quoted string where the table says it holds text or a name (a run of
+ * such slots is one string), so the console reads without the utilities.
+ */
 static void lkst_dump_record(unsigned int cpu, const struct lkst_record *rec)
 {
-	const char *name = lkst_event_name(rec->event);
+	const struct lkst_event_info *info = lkst_event_info(rec->event);
+	char line[256], text[LKST_NR_ARGS * sizeof(u64) + 1];
+	int i, len, n;
 
-	pr_emerg("lkst-dump: cpu%u %llu.%09llu pid %u %s%s0x%02x %llx %llx %llx %llx %llx %llx\n",
-		 cpu, rec->time_ns / NSEC_PER_SEC, rec->time_ns % NSEC_PER_SEC,
-		 rec->pid, name ?: "", name ? " " : "", rec->event,
-		 rec->arg[0], rec->arg[1], rec->arg[2], rec->arg[3],
-		 rec->arg[4], rec->arg[5]);
+	len = scnprintf(line, sizeof(line), "cpu%u %llu.%09llu pid %u %s 0x%02x",
+			cpu, rec->time_ns / NSEC_PER_SEC,
+			rec->time_ns % NSEC_PER_SEC, rec->pid,
+			info ? info->mnemonic : "?", rec->event);
+	for (i = 0; i < LKST_NR_ARGS; i++) {
+		if (!lkst_arg_is_text(info, i)) {
+			len += scnprintf(line + len, sizeof(line) - len, " %llx",
+					 rec->arg[i]);
+			continue;
+		}
+		for (n = 0; i < LKST_NR_ARGS && lkst_arg_is_text(info, i); i++, n++)
+			memcpy(text + n * sizeof(u64), &rec->arg[i], sizeof(u64));
+		i--;
+		text[n * sizeof(u64)] = '\0';
+		/* User marks are user text: keep the console line intact. */
+		for (n = 0; text[n]; n++)
+			if (!isprint(text[n]) || text[n] == '"')
+				text[n] = '?';
+		len += scnprintf(line + len, sizeof(line) - len, " \"%s\"", text);
+	}
+	pr_emerg("lkst-dump: %s\n", line);
 }
 
 /* The newest @max records of @cpu's current block, oldest first. */
