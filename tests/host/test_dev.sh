@@ -54,7 +54,14 @@ check "stat lists every event" "'$lkm' stat >'$tmp/s' && [ \$(grep -c '^0x' '$tm
 check "stat counts" "'$lkm' stat | grep -q '^0x30 SYSCALL_ENTRY  *50  *2\$'"
 check "stat -e events and categories" "[ \"\$('$lkm' stat -e process,SYSCALL_EXIT | cut -d' ' -f1 | tr '\n' ' ')\" = 'ID 0x01 0x02 0x31 ' ]"
 check "stat -e unknown" "'$lkm' stat -e process,bogus; [ \$? -eq 1 ] && grep -q \"unknown event or category 'bogus'; see lkm events\" '$tmp/err'"
-check "stat -e empty category" "'$lkm' stat -e memory; [ \$? -eq 1 ] && grep -q \"category 'memory' has no events in this version\" '$tmp/err'"
+# A category with no event yet (they fill up as hooks are added).
+empty=
+for c in oops lock timer net block ipc memory; do
+	if ! "$lkm" stat -e $c >/dev/null 2>&1; then empty=$c; break; fi
+done
+if [ -n "$empty" ]; then
+check "stat -e empty category" "'$lkm' stat -e $empty; [ \$? -eq 1 ] && grep -q \"category '$empty' has no events in this version\" '$tmp/err'"
+fi
 check "stat -e empty item" "'$lkm' stat -e process,,syscall; [ \$? -eq 1 ] && grep -q 'bad item in event list' '$tmp/err'"
 check "stat --reset prints, then zeroes" "'$lkm' stat --reset -e SYSCALL_ENTRY | grep -q '^0x30 SYSCALL_ENTRY  *50  *2\$' && '$lkm' stat | grep -q '^0x30 SYSCALL_ENTRY  *0  *0\$' && ! '$lkm' stat | grep -q '^0x01 .* 12 '"
 
@@ -62,7 +69,8 @@ check "stat --reset prints, then zeroes" "'$lkm' stat --reset -e SYSCALL_ENTRY |
 check "config by category" "'$lkm' read -m 0 | '$lkm' write -m 6 -n bycat && '$lkm' config -m 6 process 1 && '$lkm' read -m 6 | grep -c ' 1 default\$' | grep -qx 2 && '$lkm' read -m 6 | grep -q '^0x02 PROCESS_WAKEUP 1 default\$'"
 check "a later pair overrides a category" "'$lkm' config -m 6 SYSCALL default && '$lkm' config -m 6 syscall counter SYSCALL_EXIT nothing && '$lkm' read -m 6 | grep -q '^0x30 SYSCALL_ENTRY 7 counter\$' && '$lkm' read -m 6 | grep -q '^0x31 SYSCALL_EXIT 255 nothing\$'"
 check "config with a bad category changes nothing" "'$lkm' config -m 6 tracer default procss default; [ \$? -eq 1 ] && grep -q \"unknown event or category 'procss'\" '$tmp/err' && '$lkm' read -m 6 | grep -q '^0xe0 USER_MARK 255 nothing\$'"
-check "config of an empty category" "'$lkm' config -m 6 memory default; [ \$? -eq 1 ] && grep -q \"category 'memory' has no events\" '$tmp/err'"
+[ -z "$empty" ] ||
+check "config of an empty category" "'$lkm' config -m 6 $empty default; [ \$? -eq 1 ] && grep -q \"category '$empty' has no events\" '$tmp/err'"
 
 # mark: the words joined by spaces, NUL padded to 48 bytes, counted when routed.
 check "mark" "'$lkm' config -m 6 tracer default && '$lkm' set -m 6 && '$lkbuf' mark hello lkst world && [ \"\$(tr -d '\0' <'$tmp/state.mark')\" = 'hello lkst world' ] && [ \$(wc -c <'$tmp/state.mark') -eq 48 ] && [ \$(tr -cd '\0' <'$tmp/state.mark' | wc -c) -eq 32 ]"
