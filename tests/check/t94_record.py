@@ -7,7 +7,7 @@ import glob
 import os
 import sys
 
-from lkstcheck import check, done, read_log
+from lkstcheck import EV_SYSCALL_ENTRY, NR_LSEEK, check, done, read_log
 from recordcheck import parse_report, verify
 
 d = sys.argv[1]
@@ -82,8 +82,9 @@ prints_ok("printsB.txt", filesB)
 check(cpusB.get(0, {}).get("lost", 0) > 0,
       f"B: no records lost on cpu 0 with a 16K block drained every 3 s: {cpusB.get(0)}")
 savedB = records_by_cpu(filesB)
-lseeks = sorted(r[5][1] - 0x94b00000 for r in savedB.get(0, {}).values()
-                if r[3] == 0x30 and r[5][0] == 8 and 0x94b00000 <= r[5][1] < 0x94b00000 + 4000)
+lseeks = sorted(r[5][2] - 0x94b00000 for r in savedB.get(0, {}).values()
+                if r[3] == EV_SYSCALL_ENTRY and r[5][0] == NR_LSEEK
+                and 0x94b00000 <= r[5][2] < 0x94b00000 + 4000)
 check(0 < len(lseeks) < 4000, f"B: {len(lseeks)} of 4000 lseeks saved")
 if lseeks:
     check(lseeks[-1] == 3999, f"B: the last lseek saved is {lseeks[-1]}, not 3999")

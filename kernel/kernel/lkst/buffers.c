@@ -317,9 +317,7 @@ int lkst_buffer_resize(const struct lkst_buffer_resize *req)
 	if (!swap)
 		return -ENOMEM;
 
-	/* lkst_mutex before cpu_hotplug_lock, as in lkst_block_jump() */
 	mutex_lock(&lkst_mutex);
-	cpus_read_lock();
 	for_each_possible_cpu(cpu) {
 		cb = lkst_cpu_buffer(cpu);
 		for (id = 0; id < LKST_MAX_BLOCKS; id++) {
@@ -335,6 +333,8 @@ int lkst_buffer_resize(const struct lkst_buffer_resize *req)
 			}
 		}
 	}
+	/* lkst_mutex before cpu_hotplug_lock, as in lkst_block_jump() */
+	cpus_read_lock();
 	for_each_possible_cpu(cpu) {
 		cb = lkst_cpu_buffer(cpu);
 		for (id = 0; id < LKST_MAX_BLOCKS; id++) {
@@ -350,12 +350,12 @@ int lkst_buffer_resize(const struct lkst_buffer_resize *req)
 		else
 			lkst_rewind_on_cpu(cb);
 	}
+	cpus_read_unlock();
 	synchronize_rcu();
 free:
 	for (i = 0; i < nr_cpu_ids * LKST_MAX_BLOCKS; i++)
 		if (swap[i])
 			lkst_block_free(swap[i]);
-	cpus_read_unlock();
 	mutex_unlock(&lkst_mutex);
 	kvfree(swap);
 	return ret;
