@@ -16,14 +16,16 @@
 /*
  * Claim the next slot of this CPU's buffer and give it the next sequence
  * number.  Returns NULL, counting a drop, when there is no block, when a
- * STOP-mode buffer is full, or when the slot is still owned by a writer
- * this one interrupted (a nested context wrote a whole block meanwhile):
- * its record is left intact instead of being overwritten half-way.
+ * STOP-mode buffer would overwrite a record, or when the slot is still
+ * owned by a writer this one interrupted (a nested context wrote a whole
+ * block meanwhile): its record is left intact instead of being
+ * overwritten half-way.
  */
 struct lkst_record *lkst_buf_reserve(struct lkst_cpu_buffer *cb)
 {
 	struct lkst_block *blk, *next_blk;
 	struct lkst_record *rec;
+	bool stop = READ_ONCE(cb->mode) == LKST_MODE_STOP;
 	u64 old, seen, seq;
 	u32 id, slot, next;
 
@@ -42,11 +44,12 @@ struct lkst_record *lkst_buf_reserve(struct lkst_cpu_buffer *cb)
 			if (next_blk) {
 				blk = next_blk;
 				id = next;
-			} else if (READ_ONCE(cb->mode) == LKST_MODE_STOP) {
-				goto drop;	/* full: keep what it holds */
 			}
 			slot = 0;
 		}
+		/* A slot once written is never empty again: no race here. */
+		if (unlikely(stop) && READ_ONCE(blk->records[slot].time_ns))
+			goto drop;	/* keep the record it holds */
 		seen = local64_cmpxchg(&cb->pos, old, lkst_make_pos(id, slot + 1));
 		if (likely(seen == old))
 			break;
@@ -55,7 +58,7 @@ struct lkst_record *lkst_buf_reserve(struct lkst_cpu_buffer *cb)
 
 	rec = &blk->records[slot];
 	old = READ_ONCE(rec->time_ns);
-	if (unlikely(old == LKST_TIME_BUSY) ||
+	if (unlikely(old == LKST_TIME_BUSY) || unlikely(old && stop) ||
 	    unlikely(cmpxchg_local(&rec->time_ns, old, LKST_TIME_BUSY) != old))
 		goto drop;
 	smp_wmb();	/* BUSY is seen before the new number and content */

@@ -50,8 +50,8 @@ struct lkst_block {
  * the records it missed as gaps (see lkst_buf_copy_record_seq()).
  *
  * mode is LKST_MODE_OVERWRITE or LKST_MODE_STOP: in STOP mode the writer
- * stops, counting drops, at the end of a block that has no next block
- * instead of wrapping onto it.
+ * never overwrites a record; it stops, counting drops, where the next slot
+ * holds one (at the end of a block with no next block, or of a ring).
  */
 struct lkst_cpu_buffer {
 	local64_t pos;

@@ -204,21 +204,29 @@ static void lkst_buf_stop_mode_keeps_oldest(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, local64_read(&cb->overwritten), 1);
 }
 
-static void lkst_buf_stop_mode_at_missing_next(struct kunit *test)
+static void lkst_buf_stop_mode_never_overwrites(struct kunit *test)
 {
 	struct lkst_cpu_buffer *cb = test_buffer(test);
 	struct lkst_block *a = test_block(test, 0, 2, 5);	/* 5: none */
+	struct lkst_block *b = test_block(test, 1, 2, 0);	/* back to a */
 
 	RCU_INIT_POINTER(cb->blocks[0], a);
 	cb->mode = LKST_MODE_STOP;
 	KUNIT_EXPECT_TRUE(test, test_write(cb, 0));
 	KUNIT_EXPECT_TRUE(test, test_write(cb, 1));
 	KUNIT_EXPECT_FALSE(test, test_write(cb, 2));
-	/* A jump gives the writer room again. */
+	/* Nor at the start of a used block after a jump. */
 	lkst_buf_jump(cb, 0);
-	KUNIT_EXPECT_TRUE(test, test_write(cb, 3));
-	KUNIT_EXPECT_EQ(test, local64_read(&cb->dropped), 1);
-	KUNIT_EXPECT_EQ(test, local64_read(&cb->overwritten), 1);
+	KUNIT_EXPECT_FALSE(test, test_write(cb, 3));
+	/* An empty block gives room; its link leads back to a used one. */
+	RCU_INIT_POINTER(cb->blocks[1], b);
+	lkst_buf_jump(cb, 1);
+	KUNIT_EXPECT_TRUE(test, test_write(cb, 4));
+	KUNIT_EXPECT_TRUE(test, test_write(cb, 5));
+	KUNIT_EXPECT_FALSE(test, test_write(cb, 6));
+	KUNIT_EXPECT_EQ(test, local64_read(&cb->dropped), 3);
+	KUNIT_EXPECT_EQ(test, local64_read(&cb->overwritten), 0);
+	KUNIT_EXPECT_EQ(test, local64_read(&cb->written), 4);
 }
 
 static void lkst_buf_control_rejects_bad_requests(struct kunit *test)
@@ -248,7 +256,7 @@ static struct kunit_case lkst_buf_cases[] = {
 	KUNIT_CASE(lkst_buf_drops_without_block),
 	KUNIT_CASE(lkst_buf_numbers_records),
 	KUNIT_CASE(lkst_buf_stop_mode_keeps_oldest),
-	KUNIT_CASE(lkst_buf_stop_mode_at_missing_next),
+	KUNIT_CASE(lkst_buf_stop_mode_never_overwrites),
 	KUNIT_CASE(lkst_buf_control_rejects_bad_requests),
 	{}
 };

@@ -59,10 +59,11 @@
 #define LKST_ALL_CPUS		0xffffffffu
 
 /*
- * What the writer does at the end of a block that has no next block:
- * OVERWRITE wraps onto the block (a flight recorder, the default), STOP
- * stops writing and counts every further event as dropped until a jump,
- * a link or a switch back to OVERWRITE gives it room.
+ * What the writer does when the next slot holds a record, as at the end
+ * of a block with no next block that wraps onto itself: OVERWRITE
+ * overwrites it (a flight recorder, the default); STOP keeps it, stops
+ * writing and counts every further event as dropped until a jump or link
+ * to an empty block, a resize or a switch back to OVERWRITE gives room.
  */
 #define LKST_MODE_OVERWRITE	0
 #define LKST_MODE_STOP		1
