@@ -1130,7 +1130,7 @@ static const struct lkst_verb verbs[] = {
 	{ "delete", verb_delete, "delete a block (-c CPU -b ID)" },
 	{ "jump", verb_jump, "make the writer continue in a block (-c CPU -b ID)" },
 	{ "resize", verb_resize, "replace every block of every CPU by an empty one of SIZE bytes (-s SIZE)" },
-	{ "mode", verb_mode, "at the end of the last block: overwrite (wrap) or stop (-c CPU|-a overwrite|stop)" },
+	{ "mode", verb_mode, "when full, overwrite the oldest records or stop and drop new ones (-c CPU|-a overwrite|stop)" },
 	{ "mark", lkbuf_verb_mark, "record a USER_MARK event with TEXT (48 bytes at most)" },
 	{ NULL, NULL, NULL }
 };

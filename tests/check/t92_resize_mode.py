@@ -35,6 +35,7 @@ def read_list(name):
 
 
 before = read_list("list_before.txt")
+quiet = read_list("list_quiet.txt")
 resized = read_list("list_resized.txt")
 check(len(before) >= 2, f"list shows {len(before)} CPUs")
 check(all(c["mode"] == "overwrite" for c in before.values()),
@@ -49,6 +50,14 @@ for cpu, c in resized.items():
     for bid, (size, nxt, _cur) in c["blocks"].items():
         check(size == 65536, f"cpu {cpu} block {bid}: size {size} after resize -s 64K")
     check(c["written"] >= before[cpu]["written"], f"cpu {cpu}: counters went back")
+    # The new blocks start empty: a record is overwritten only once more
+    # were written since the resize than the current block holds.
+    q = quiet[cpu]
+    grown = c["overwritten"] - q["overwritten"]
+    check(grown <= max(0, c["written"] - q["written"] - 1024),
+          f"cpu {cpu}: {grown} records overwritten in the new, empty blocks "
+          f"({c['written'] - q['written']} written since)")
+    check(q["blocks"][0][0] == 32768, f"cpu {cpu}: block 0 not 32K after two resizes under load")
 check(resized.get(1, {}).get("blocks", {}).get(1, (0, ""))[1] == "0",
       "cpu 1 block 1 lost its link to block 0 in the resize")
 cur0 = [b for b in resized[0]["blocks"].values() if b[2] is not None]

@@ -11,9 +11,13 @@ step lkbuf create -c 1 -s 32K -n 0
 load() { while :; do lkst_syscalls -n 500 -t 0x92000000 >/dev/null || exit 1; done; }
 load &
 a=$!
-step lkbuf resize -s 64K
+step lkbuf resize -s 128K
+step lkbuf resize -s 32K
 kill $a
 wait $a 2>/dev/null
+# Once more with only the shell running, to count overwrites exactly.
+lkbuf list >list_quiet.txt || { echo "FAIL: list"; exit 1; }
+step lkbuf resize -s 64K
 lkbuf list >list_resized.txt || { echo "FAIL: list"; exit 1; }
 cat list_resized.txt
 

@@ -289,22 +289,36 @@ int lkst_buffer_mode(const struct lkst_buffer_mode *req)
 	return 0;
 }
 
-/* In the CPU's own context: continue at the first slot of the block. */
-static void lkst_rewind_on_cpu(void *arg)
-{
-	struct lkst_cpu_buffer *cb = arg;
+struct lkst_resize_request {
+	struct lkst_cpu_buffer *cb;
+	struct lkst_block **blocks;	/* by ID: new blocks in, old ones out */
+};
 
-	lkst_buf_jump(cb, lkst_pos_block(local64_read(&cb->pos)));
+/*
+ * On the buffer's own CPU, with interrupts off: put the new blocks in
+ * place and continue at the first slot of the current one, so that no
+ * writer of this CPU sees a new block before the rewind.
+ */
+static void lkst_resize_on_cpu(void *arg)
+{
+	struct lkst_resize_request *rr = arg;
+	unsigned int id;
+
+	for (id = 0; id < LKST_MAX_BLOCKS; id++)
+		if (rr->blocks[id])
+			rr->blocks[id] = rcu_replace_pointer(rr->cb->blocks[id],
+							     rr->blocks[id], true);
+	lkst_buf_jump(rr->cb, lkst_pos_block(local64_read(&rr->cb->pos)));
 }
 
 /*
- * Allocate all the new blocks first, then publish them in place of the
- * old ones CPU by CPU; writers still in an old block finish there before
- * synchronize_rcu() returns and the old blocks are freed.
+ * Allocate all the new blocks first, then swap them in CPU by CPU; writers
+ * still in an old block finish there before synchronize_rcu() returns and
+ * the old blocks are freed.
  */
 int lkst_buffer_resize(const struct lkst_buffer_resize *req)
 {
-	struct lkst_cpu_buffer *cb;
+	struct lkst_resize_request rr;
 	struct lkst_block **swap, *old;
 	unsigned int cpu, id, i;
 	int ret = 0;
@@ -319,9 +333,8 @@ int lkst_buffer_resize(const struct lkst_buffer_resize *req)
 
 	mutex_lock(&lkst_mutex);
 	for_each_possible_cpu(cpu) {
-		cb = lkst_cpu_buffer(cpu);
 		for (id = 0; id < LKST_MAX_BLOCKS; id++) {
-			old = lkst_block_get(cb, id);
+			old = lkst_block_get(lkst_cpu_buffer(cpu), id);
 			if (!old)
 				continue;
 			i = cpu * LKST_MAX_BLOCKS + id;
@@ -336,19 +349,12 @@ int lkst_buffer_resize(const struct lkst_buffer_resize *req)
 	/* lkst_mutex before cpu_hotplug_lock, as in lkst_block_jump() */
 	cpus_read_lock();
 	for_each_possible_cpu(cpu) {
-		cb = lkst_cpu_buffer(cpu);
-		for (id = 0; id < LKST_MAX_BLOCKS; id++) {
-			i = cpu * LKST_MAX_BLOCKS + id;
-			if (!swap[i])
-				continue;
-			old = lkst_block_get(cb, id);
-			rcu_assign_pointer(cb->blocks[id], swap[i]);
-			swap[i] = old;
-		}
+		rr.cb = lkst_cpu_buffer(cpu);
+		rr.blocks = &swap[cpu * LKST_MAX_BLOCKS];
 		if (cpu_online(cpu))
-			smp_call_function_single(cpu, lkst_rewind_on_cpu, cb, 1);
+			smp_call_function_single(cpu, lkst_resize_on_cpu, &rr, 1);
 		else
-			lkst_rewind_on_cpu(cb);
+			lkst_resize_on_cpu(&rr);	/* nothing writes there */
 	}
 	cpus_read_unlock();
 	synchronize_rcu();
