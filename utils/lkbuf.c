@@ -460,6 +460,7 @@ static const struct lkst_record *next_record(struct print_run *runs, unsigned in
 /* Lost events are never silent: report them after the records. */
 static void print_losses(const struct lkst_log *log, size_t printed)
 {
+	const char *since;
 	unsigned int s;
 
 	fprintf(stderr, "lkbuf: printed %zu records of %u CPUs\n", printed,
@@ -472,12 +473,14 @@ static void print_losses(const struct lkst_log *log, size_t printed)
 				c->cpu, (unsigned long long)c->lost,
 				(unsigned long long)c->seq_start,
 				(unsigned long long)c->seq_end - 1);
+		/* Version 2 files say the counters are the kernel's, since boot. */
+		since = log->sections[s].seqs ? " since boot" : "";
 		if (c->overwritten)
-			fprintf(stderr, "lkbuf: cpu%u: %llu records overwritten\n",
-				c->cpu, (unsigned long long)c->overwritten);
+			fprintf(stderr, "lkbuf: cpu%u: %llu records overwritten%s\n",
+				c->cpu, (unsigned long long)c->overwritten, since);
 		if (c->dropped)
-			fprintf(stderr, "lkbuf: cpu%u: %llu events dropped\n",
-				c->cpu, (unsigned long long)c->dropped);
+			fprintf(stderr, "lkbuf: cpu%u: %llu events dropped%s\n",
+				c->cpu, (unsigned long long)c->dropped, since);
 	}
 }
 
