@@ -133,6 +133,7 @@ int lkst_block_info(struct lkst_block_info *info)
 }
 
 #define LKST_READ_CHUNK 64
+#define LKST_SCAN_BATCH 4096
 
 /* Copy a block's committed records to user space, oldest first. */
 int lkst_block_read(struct lkst_block_read *req)
@@ -233,6 +234,8 @@ int lkst_buffer_drain(struct lkst_buffer_drain *req)
 			continue;
 		req->nr_slots += blk->nr_slots;
 		for (slot = 0; slot < blk->nr_slots; slot++) {
+			if (!(slot % LKST_SCAN_BATCH))
+				cond_resched();	/* blocks hold up to 4M slots */
 			got = lkst_buf_copy_record_seq(blk, slot, &chunk[filled],
 						       &seq);
 			if (got == LKST_COPY_BUSY)
@@ -252,7 +255,6 @@ int lkst_buffer_drain(struct lkst_buffer_drain *req)
 				goto unlock;
 			copied += filled;
 			filled = 0;
-			cond_resched();
 		}
 	}
 	ret = lkst_drain_flush(req, chunk, seqs, copied, filled);
