@@ -212,8 +212,11 @@ static void drain_cpu(int fd, unsigned int cpu, __u64 cursor, unsigned int flags
 		/* Blocks were added meanwhile: make room for all their slots. */
 		drain_buf_grow(b, req->nr_slots + 64, cpu);
 	}
-	if (lkst_drain_settle(b->records, b->seqs, req->nr_records, cursor,
-			      req->next_seq, !!(req->flags & LKST_DRAIN_BUSY), flags, res))
+	if (lkst_drain_settle(b->records, b->seqs, req->nr_records, cursor, req->next_seq,
+			      req->busy_seqs,
+			      (req->flags & LKST_DRAIN_BUSY_OVERFLOW) ||
+			      req->nr_busy > LKST_DRAIN_MAX_BUSY ? -1 : (int)req->nr_busy,
+			      flags, res))
 		lkst_die(LKST_EXIT_DEVICE, "out of memory sorting %u records of cpu %u; free some memory",
 			 req->nr_records, cpu);
 }

@@ -39,9 +39,43 @@ static int permute(struct lkst_record *records, __u64 *seqs,
 	return 0;
 }
 
+/*
+ * The lowest number in [lo, hi) that may still be being written, or hi.
+ * nr_busy < 0: the kernel could not list them all, so lo if lo < hi.
+ */
+static __u64 first_in_flight(__u64 lo, __u64 hi, const __u64 *busy, int nr_busy)
+{
+	__u64 first = hi;
+	int i;
+
+	if (nr_busy < 0)
+		return lo;
+	for (i = 0; i < nr_busy; i++)
+		if (busy[i] >= lo && busy[i] < first)
+			first = busy[i];
+	return first;
+}
+
+/* Accounts for the missing numbers [*want, upto); false if it stalls. */
+static int skip_gap(__u64 *want, __u64 upto, const __u64 *busy, int nr_busy,
+		    unsigned int flags, struct lkst_drain_result *res)
+{
+	__u64 stop = upto;
+
+	if (!(flags & LKST_DRAIN_FINAL))
+		stop = first_in_flight(*want, upto, busy, nr_busy);
+	res->lost += stop - *want;
+	*want = stop;
+	if (stop < upto) {
+		res->stalled = 1;
+		return 0;
+	}
+	return 1;
+}
+
 int lkst_drain_settle(struct lkst_record *records, __u64 *seqs, size_t n,
-		      __u64 cursor, __u64 next_seq, int busy, unsigned int flags,
-		      struct lkst_drain_result *res)
+		      __u64 cursor, __u64 next_seq, const __u64 *busy, int nr_busy,
+		      unsigned int flags, struct lkst_drain_result *res)
 {
 	struct seq_index *order = malloc((n ? n : 1) * sizeof(*order));
 	size_t i, kept = 0;
@@ -59,8 +93,11 @@ int lkst_drain_settle(struct lkst_record *records, __u64 *seqs, size_t n,
 		kept++;
 	}
 	qsort(order, kept, sizeof(*order), compare_seq);
-	if (flags & LKST_DRAIN_FROM_OLDEST)
-		cursor = kept ? order[0].seq : next_seq;
+	if (flags & LKST_DRAIN_FROM_OLDEST) {
+		__u64 oldest = kept ? order[0].seq : next_seq;
+
+		cursor = first_in_flight(cursor, oldest, busy, nr_busy < 0 ? 0 : nr_busy);
+	}
 	if (next_seq < cursor)
 		next_seq = cursor;
 	res->seq_start = cursor;
@@ -69,24 +106,13 @@ int lkst_drain_settle(struct lkst_record *records, __u64 *seqs, size_t n,
 	for (i = 0; i < kept; i++) {
 		if (order[i].seq < want)	/* the same record twice */
 			continue;
-		if (order[i].seq > want) {
-			if (busy && !(flags & LKST_DRAIN_FINAL)) {
-				res->stalled = 1;
-				break;
-			}
-			res->lost += order[i].seq - want;
-		}
+		if (!skip_gap(&want, order[i].seq, busy, nr_busy, flags, res))
+			break;
 		order[n++] = order[i];
 		want = order[i].seq + 1;
 	}
-	if (!res->stalled && want < next_seq) {
-		if (busy && !(flags & LKST_DRAIN_FINAL)) {
-			res->stalled = 1;
-		} else {
-			res->lost += next_seq - want;
-			want = next_seq;
-		}
-	}
+	if (!res->stalled)
+		skip_gap(&want, next_seq, busy, nr_busy, flags, res);
 	res->seq_end = want;
 	res->nr = n;
 	ret = permute(records, seqs, order, n);

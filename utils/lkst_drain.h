@@ -5,10 +5,10 @@
  *
  * The kernel gives each CPU's records sequence numbers 0, 1, 2, ... and
  * DRAIN returns the committed ones numbered [cursor, next_seq) in slot
- * order.  A number in that range with no record was overwritten before it
- * was read (lost), unless a writer was busy during the scan: then it may
- * be a record still being written, and the reader stops there and asks
- * again later.  Pure code, shared by lkbuf and the host stress test.
+ * order, with the numbers of the slots still being written.  A number in
+ * that range with no record was overwritten before it was read (lost),
+ * unless it is being written: then the reader stops there and asks again
+ * later.  Pure code, shared by lkbuf and the host stress test.
  */
 #ifndef LKST_DRAIN_H
 #define LKST_DRAIN_H
@@ -31,14 +31,15 @@ struct lkst_drain_result {
 
 /*
  * Sorts records[] and seqs[] (n entries from one DRAIN of cursor with
- * next_seq and busy) by number, drops duplicates and numbers outside
- * [cursor, next_seq), and keeps the records up to the first gap that may
- * still be filled.  With LKST_DRAIN_FROM_OLDEST the numbers below the
- * oldest record found are not counted lost.  Returns 0, or -1 when out of
- * memory.
+ * next_seq) by number, drops duplicates and numbers outside [cursor,
+ * next_seq), and keeps the records up to the first missing number that is
+ * in busy[] (nr_busy numbers being written; nr_busy < 0: unknown, so any
+ * missing number may be).  With LKST_DRAIN_FROM_OLDEST the numbers below
+ * the oldest record found or being written are not counted lost.  Returns
+ * 0, or -1 when out of memory.
  */
 int lkst_drain_settle(struct lkst_record *records, __u64 *seqs, size_t n,
-		      __u64 cursor, __u64 next_seq, int busy, unsigned int flags,
-		      struct lkst_drain_result *res);
+		      __u64 cursor, __u64 next_seq, const __u64 *busy, int nr_busy,
+		      unsigned int flags, struct lkst_drain_result *res);
 
 #endif /* LKST_DRAIN_H */

@@ -205,6 +205,7 @@ static int drain_ioctl(struct lkst_buffer_drain *d)
 		}
 	}
 	d->flags = 0;
+	d->nr_busy = 0;
 	d->nr_records = 0;
 	d->next_seq = st.next_seq[d->cpu];
 	d->nr_slots = slots;

@@ -408,9 +408,9 @@ static struct lkst_drain_result drain_once(struct drainer *d, unsigned int flags
 {
 	struct lkst_cpu_buffer *cb = d->w->cb;
 	struct lkst_drain_result res;
+	u64 next, seq = 0, want, busy[LKST_DRAIN_MAX_BUSY];
 	size_t n = 0;
-	int busy = 0;
-	u64 next, seq = 0, want;
+	int nr_busy = 0;
 
 	next = local64_read(&cb->next_seq);
 	smp_rmb();
@@ -420,12 +420,18 @@ static struct lkst_drain_result drain_once(struct drainer *d, unsigned int flags
 		for (u32 slot = 0; blk && slot < blk->nr_slots; slot++) {
 			int got = lkst_buf_copy_record_seq(blk, slot, &d->records[n], &seq);
 
-			busy |= got == LKST_COPY_BUSY;
-			if (got == LKST_COPY_OK && seq >= d->cursor && seq < next && n < d->cap)
+			if ((got != LKST_COPY_OK && got != LKST_COPY_BUSY) ||
+			    seq < d->cursor || seq >= next)
+				continue;
+			if (got == LKST_COPY_OK && n < d->cap)
 				d->seqs[n++] = seq;
+			else if (got == LKST_COPY_BUSY && nr_busy >= 0)
+				nr_busy = nr_busy < LKST_DRAIN_MAX_BUSY ?
+					(busy[nr_busy] = seq, nr_busy + 1) : -1;
 		}
 	}
-	if (lkst_drain_settle(d->records, d->seqs, n, d->cursor, next, busy, flags, &res))
+	if (lkst_drain_settle(d->records, d->seqs, n, d->cursor, next, busy, nr_busy,
+			      flags, &res))
 		abort();
 	if (res.seq_start != d->cursor)
 		drainer_error(d, "settled from another number than the cursor", res.seq_start);
@@ -798,7 +804,7 @@ static void run_config(const struct config *cfg, long duration_ms)
 	       cfg->name, level_commits[0], level_commits[1],
 	       level_commits[2], level_commits[3], overwritten, drops,
 	       nested_holding, self_drops, jumps, reader_copies, reader_refusals);
-	printf("# %-16s drains %llu (stalled at a busy gap %llu): drained %llu, "
+	printf("# %-16s drains %llu (stalled at a number in flight %llu): drained %llu, "
 	       "lost %llu\n", cfg->name, drains, stalls, drained, lost);
 	printf("%s stress/%s%s\n", failures == failures_before ? "PASS" : "FAIL",
 	       cfg->name, use_signals ? "" : "(no signals)");

@@ -199,11 +199,22 @@ static int lkst_drain_flush(struct lkst_buffer_drain *req,
 	return 0;
 }
 
+/* A number below next_seq whose slot is still being written. */
+static void lkst_drain_busy(struct lkst_buffer_drain *req, u64 seq)
+{
+	if (req->nr_busy < LKST_DRAIN_MAX_BUSY)
+		req->busy_seqs[req->nr_busy++] = seq;
+	else
+		req->flags |= LKST_DRAIN_BUSY_OVERFLOW;
+}
+
 /*
  * Copy the CPU's committed records numbered [cursor, next_seq).  next_seq
- * is read first: a number below it was taken after its slot was claimed,
- * so the scan finds that slot holding the record, a newer one that
- * overwrote it, or BUSY.  The scan itself never blocks a writer.
+ * is read first: a number below it was stored in its slot, BUSY already,
+ * before it was taken, so the scan finds that slot holding the record, a
+ * newer one that overwrote it, or BUSY with that number.  A slot claimed
+ * during the scan holds a number from next_seq on.  The scan never blocks
+ * a writer.
  */
 int lkst_buffer_drain(struct lkst_buffer_drain *req)
 {
@@ -226,6 +237,8 @@ int lkst_buffer_drain(struct lkst_buffer_drain *req)
 	mutex_lock(&lkst_mutex);
 	req->flags = 0;
 	req->nr_slots = 0;
+	req->nr_busy = 0;
+	req->__pad = 0;
 	req->next_seq = local64_read(&cb->next_seq);
 	smp_rmb();	/* the number before the slots claimed ahead of it */
 	for (id = 0; id < LKST_MAX_BLOCKS; id++) {
@@ -238,11 +251,14 @@ int lkst_buffer_drain(struct lkst_buffer_drain *req)
 				cond_resched();	/* blocks hold up to 4M slots */
 			got = lkst_buf_copy_record_seq(blk, slot, &chunk[filled],
 						       &seq);
-			if (got == LKST_COPY_BUSY)
-				req->flags |= LKST_DRAIN_BUSY;
-			if (got != LKST_COPY_OK || seq < req->cursor ||
-			    seq >= req->next_seq)
+			if (got != LKST_COPY_OK && got != LKST_COPY_BUSY)
 				continue;
+			if (seq < req->cursor || seq >= req->next_seq)
+				continue;
+			if (got == LKST_COPY_BUSY) {
+				lkst_drain_busy(req, seq);
+				continue;
+			}
 			if (copied + filled >= req->max_records) {
 				req->flags |= LKST_DRAIN_TRUNCATED;
 				continue;

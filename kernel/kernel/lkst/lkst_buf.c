@@ -62,8 +62,17 @@ struct lkst_record *lkst_buf_reserve(struct lkst_cpu_buffer *cb)
 	    unlikely(cmpxchg_local(&rec->time_ns, old, LKST_TIME_BUSY) != old))
 		goto drop;
 	smp_wmb();	/* BUSY is seen before the new number and content */
-	seq = local64_add_return(1, &cb->next_seq) - 1;
-	WRITE_ONCE(blk->seqs[slot], seq);
+	/*
+	 * The number is stored in the slot before it is taken from next_seq,
+	 * so a reader that saw next_seq past it and finds the slot BUSY knows
+	 * which number is still being written.  A nested writer taking the
+	 * number first makes this one try the next.
+	 */
+	do {
+		seq = local64_read(&cb->next_seq);
+		WRITE_ONCE(blk->seqs[slot], seq);
+		smp_wmb();	/* in the slot before it is taken */
+	} while (local64_cmpxchg(&cb->next_seq, seq, seq + 1) != seq);
 	if (old)
 		local64_inc(&cb->overwritten);
 	return rec;
@@ -101,8 +110,13 @@ static int lkst_buf_copy(const struct lkst_record *rec, const u64 *seq_word,
 	before = READ_ONCE(rec->time_ns);
 	if (!before)
 		return LKST_COPY_EMPTY;
-	if (before == LKST_TIME_BUSY)
+	if (before == LKST_TIME_BUSY) {
+		if (seq_word) {
+			smp_rmb();	/* BUSY before the number stored after it */
+			*seq = READ_ONCE(*seq_word);
+		}
 		return LKST_COPY_BUSY;
+	}
 	smp_rmb();	/* the commit word before the content it covers */
 	if (seq_word)
 		*seq = READ_ONCE(*seq_word);
@@ -111,7 +125,7 @@ static int lkst_buf_copy(const struct lkst_record *rec, const u64 *seq_word,
 	smp_rmb();	/* the content before the commit word read again */
 	after = READ_ONCE(rec->time_ns);
 	if (after != before)
-		return LKST_COPY_BUSY;
+		return LKST_COPY_CHANGED;
 	out->time_ns = before;
 	return LKST_COPY_OK;
 }
@@ -128,8 +142,11 @@ bool lkst_buf_copy_record(const struct lkst_record *slot,
 
 /*
  * Copy slot @slot of @blk with its sequence number: LKST_COPY_OK when it
- * holds a committed record, LKST_COPY_EMPTY when it never held one, and
- * LKST_COPY_BUSY when a writer holds it or rewrote it during the copy.
+ * holds a committed record, LKST_COPY_EMPTY when it never held one,
+ * LKST_COPY_BUSY when a writer holds it (*seq is then the number that
+ * writer took, or one it is about to take), and LKST_COPY_CHANGED when a
+ * writer claimed it during the copy (the record read was overwritten; the
+ * new one took its number after the copy began).
  */
 int lkst_buf_copy_record_seq(const struct lkst_block *blk, u32 slot,
 			     struct lkst_record *out, u64 *seq)

@@ -85,6 +85,7 @@ enum {
 	LKST_COPY_EMPTY,
 	LKST_COPY_OK,
 	LKST_COPY_BUSY,
+	LKST_COPY_CHANGED,
 };
 
 bool lkst_buf_copy_record(const struct lkst_record *slot,

@@ -154,19 +154,22 @@ struct lkst_block_read {
 };
 
 /*
- * Each CPU numbers its records 0, 1, 2, ... in the order they were
- * written.  DRAIN copies the committed records of every block of a CPU
- * whose number is in [cursor, next_seq), in no particular order, with
- * their numbers in seqs[].  next_seq is read before the blocks are
- * scanned, so every number below it belongs to a record that was either
- * found, overwritten (lost to the reader), or still being written: the
- * last case sets LKST_DRAIN_BUSY, and a reader that finds a number missing
- * then asks again later instead of counting it lost.  TRUNCATED means
- * records[] was too small (nr_slots tells how many the CPU's blocks hold);
- * ask again with room for nr_slots.  The kernel keeps no reader state.
+ * Each CPU numbers its records 0, 1, 2, ... in the order they take a slot.
+ * DRAIN copies the committed records of every block of a CPU whose number
+ * is in [cursor, next_seq), in no particular order, with their numbers in
+ * seqs[].  next_seq is read before the blocks are scanned, so every number
+ * below it belongs to a record that was found, was overwritten (lost to
+ * the reader), or is still being written: busy_seqs[] lists the numbers of
+ * the slots found being written (nr_busy of them), and a reader asks again
+ * later for those instead of counting them lost.  BUSY_OVERFLOW means more
+ * slots were busy than busy_seqs[] holds: any missing number may then be
+ * in flight.  TRUNCATED means records[] was too small (nr_slots tells how
+ * many the CPU's blocks hold); ask again with room for nr_slots.  The
+ * kernel keeps no reader state.
  */
-#define LKST_DRAIN_BUSY		(1u << 0)
+#define LKST_DRAIN_BUSY_OVERFLOW (1u << 0)
 #define LKST_DRAIN_TRUNCATED	(1u << 1)
+#define LKST_DRAIN_MAX_BUSY	8
 
 struct lkst_buffer_drain {
 	__u32 cpu;			/* in */
@@ -181,6 +184,9 @@ struct lkst_buffer_drain {
 	__u64 written;			/* out: the CPU's counters, read */
 	__u64 overwritten;		/*      after the scan */
 	__u64 dropped;
+	__u32 nr_busy;			/* out: entries of busy_seqs[] */
+	__u32 __pad;
+	__u64 busy_seqs[LKST_DRAIN_MAX_BUSY];	/* out: numbers in flight */
 };
 
 /* cpu may be LKST_ALL_CPUS; mode is LKST_MODE_*. */
