@@ -897,7 +897,7 @@ static unsigned int record_drain(struct recorder *r, unsigned int flags)
 		struct record_cpu *c = &r->cpus[i];
 
 		drain_cpu(r->fd, c->cpu, c->cursor,
-			  flags | (c->started ? 0 : LKST_DRAIN_FROM_OLDEST), &r->buf, &req, &res);
+			  flags | (c->started ? 0 : LKST_DRAIN_FROM_LAST_GAP), &r->buf, &req, &res);
 		if (!c->started) {
 			c->started = 1;
 			c->file_start = res.seq_start;

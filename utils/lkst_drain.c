@@ -93,7 +93,27 @@ int lkst_drain_settle(struct lkst_record *records, __u64 *seqs, size_t n,
 		kept++;
 	}
 	qsort(order, kept, sizeof(*order), compare_seq);
-	if (flags & LKST_DRAIN_FROM_OLDEST) {
+	if (flags & LKST_DRAIN_FROM_LAST_GAP) {
+		__u64 start = next_seq;
+		size_t left = kept;
+
+		for (;;) {
+			while (left && order[left - 1].seq >= start)
+				left--;		/* the same number twice */
+			if (start <= cursor)
+				break;
+			if (left && order[left - 1].seq == start - 1) {
+				left--;
+				start--;
+			} else if (first_in_flight(start - 1, start, busy,
+						   nr_busy < 0 ? 0 : nr_busy) < start) {
+				start--;
+			} else {
+				break;
+			}
+		}
+		cursor = start;
+	} else if (flags & LKST_DRAIN_FROM_OLDEST) {
 		__u64 oldest = kept ? order[0].seq : next_seq;
 
 		cursor = first_in_flight(cursor, oldest, busy, nr_busy < 0 ? 0 : nr_busy);

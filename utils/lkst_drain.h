@@ -28,6 +28,7 @@ struct lkst_drain_result {
 /* Flags of lkst_drain_settle(). */
 #define LKST_DRAIN_FROM_OLDEST	(1u << 0) /* start at the oldest record found */
 #define LKST_DRAIN_FINAL	(1u << 1) /* count possibly in-flight ones lost */
+#define LKST_DRAIN_FROM_LAST_GAP (1u << 2) /* start after the newest gap */
 
 /*
  * Sorts records[] and seqs[] (n entries from one DRAIN of cursor with
@@ -35,8 +36,11 @@ struct lkst_drain_result {
  * next_seq), and keeps the records up to the first missing number that is
  * in busy[] (nr_busy numbers being written; nr_busy < 0: unknown, so any
  * missing number may be).  With LKST_DRAIN_FROM_OLDEST the numbers below
- * the oldest record found or being written are not counted lost.  Returns
- * 0, or -1 when out of memory.
+ * the oldest record found or being written are not counted lost; with
+ * LKST_DRAIN_FROM_LAST_GAP it starts where the records found or being
+ * written run without a gap up to next_seq, leaving out older ones cut
+ * off by a gap (records lost before a recording began).  Returns 0, or
+ * -1 when out of memory.
  */
 int lkst_drain_settle(struct lkst_record *records, __u64 *seqs, size_t n,
 		      __u64 cursor, __u64 next_seq, const __u64 *busy, int nr_busy,

@@ -2,7 +2,8 @@
 kept, every file prints, consecutive records per CPU with no duplicates
 and no gap but the lost numbers lkbuf reported; nothing that was in the
 buffers when recording stopped is missing; losses are seen and reported
-when the buffer is drained too rarely."""
+when the buffer is drained too rarely; recording goes on through a resize
+to blocks larger than its drain buffer."""
 import glob
 import os
 import sys
@@ -88,4 +89,18 @@ lseeks = sorted(r[5][2] - 0x94b00000 for r in savedB.get(0, {}).values()
 check(0 < len(lseeks) < 4000, f"B: {len(lseeks)} of 4000 lseeks saved")
 if lseeks:
     check(lseeks[-1] == 3999, f"B: the last lseek saved is {lseeks[-1]}, not 3999")
+
+# C: resized to 1 MiB blocks while recording: still one valid, continuous
+# file, and the second burst of lseeks, written after the resize, is whole.
+check(text("recC.rc").strip() == "0", f"record C exited {text('recC.rc').strip()}")
+for msg in verify(os.path.join(d, "recC"), text("recC.report"), 16 << 20, 0):
+    check(False, "C: " + msg)
+filesC = sorted(glob.glob(os.path.join(d, "recC", "lkst-*.log")))
+prints_ok("printsC.txt", filesC)
+after_resize = sorted(r[5][2] - 0x94c10000 for recs in records_by_cpu(filesC).values()
+                      for r in recs.values()
+                      if r[3] == EV_SYSCALL_ENTRY and r[5][0] == NR_LSEEK
+                      and 0x94c10000 <= r[5][2] < 0x94c10000 + 500)
+check(after_resize == list(range(500)),
+      f"C: {len(after_resize)} of the 500 lseeks after the resize recorded")
 done()

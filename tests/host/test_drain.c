@@ -108,6 +108,31 @@ static void test_from_oldest(void)
 	CHECK(res.nr == 0 && res.seq_start == 57 && res.seq_end == 57 && res.lost == 0);
 }
 
+static void test_from_last_gap(void)
+{
+	static const __u64 in[] = { 10, 3, 11, 4, 12, 9 }, want[] = { 9, 10, 11, 12 };
+	static const __u64 eight[] = { 8 }, thirteen[] = { 13 };
+	struct lkst_drain_result res;
+
+	/* 3 and 4 are cut off by the gap 5..8: start at 9, nothing lost. */
+	CHECK(lkst_drain_settle(records, seqs, load(in, 6), 0, 13, NULL, 0,
+				LKST_DRAIN_FROM_LAST_GAP, &res) == 0);
+	CHECK(res.nr == 4 && kept_in_order(&res, want));
+	CHECK(res.seq_start == 9 && res.seq_end == 13 && res.lost == 0 && !res.stalled);
+	/* 8 is being written: the run goes on below it, to 8 and 3..4 stay out. */
+	CHECK(lkst_drain_settle(records, seqs, load(in, 6), 0, 13, eight, 1,
+				LKST_DRAIN_FROM_LAST_GAP, &res) == 0);
+	CHECK(res.seq_start == 8 && res.nr == 0 && res.stalled && res.seq_end == 8);
+	/* The newest number is being written: the run starts below it. */
+	CHECK(lkst_drain_settle(records, seqs, load(in, 6), 0, 14, thirteen, 1,
+				LKST_DRAIN_FROM_LAST_GAP, &res) == 0);
+	CHECK(res.seq_start == 9 && res.nr == 4 && res.stalled && res.seq_end == 13);
+	/* A gap at the very end: nothing before it is taken. */
+	CHECK(lkst_drain_settle(records, seqs, load(in, 6), 0, 15, NULL, 0,
+				LKST_DRAIN_FROM_LAST_GAP, &res) == 0);
+	CHECK(res.seq_start == 15 && res.nr == 0 && res.seq_end == 15 && res.lost == 0);
+}
+
 static void test_duplicates_and_range(void)
 {
 	static const __u64 dup[] = { 3, 4, 3 }, want[] = { 3, 4 };
@@ -131,6 +156,7 @@ int main(void)
 	test_gaps_are_lost_when_not_being_written();
 	test_gap_being_written_stalls();
 	test_from_oldest();
+	test_from_last_gap();
 	test_duplicates_and_range();
 	return check_report();
 }

@@ -1,6 +1,7 @@
 # lkbuf record: drain the buffers into rotating files while a workload
 # runs on both CPUs, stop with SIGINT; then again with a tiny block on
-# CPU 0 drained rarely, so records are lost, stopped with SIGTERM.
+# CPU 0 drained rarely, so records are lost, stopped with SIGTERM; then
+# while the buffers are resized.
 . /scenarios/common.inc
 
 new_syscall_maskset 7
@@ -47,4 +48,24 @@ for f in recB/lkst-*.log; do
 done
 step lkbuf jump -c 0 -b 0
 step lkbuf delete -c 0 -b 1
+
+# C: the buffers are resized while recording, to blocks larger than the
+# ones lkbuf sized its drain buffer for; what they held is counted lost.
+boot_size=$(lkbuf list | sed -n 's/^  block 0: size \([0-9]*\),.*/\1/p' | head -n 1)
+step lkm set -m 7
+lkbuf record -o recC -i 50 2>recC.report &
+rec=$!
+lkst_syscalls -n 500 -t 0x94c00000 >/dev/null || { echo "FAIL: lkst_syscalls"; exit 1; }
+step lkbuf resize -s 1M
+lkst_syscalls -n 500 -t 0x94c10000 >/dev/null || { echo "FAIL: lkst_syscalls"; exit 1; }
+step lkm set -m 0
+kill -INT $rec
+wait $rec
+echo $? >recC.rc
+cat recC.report
+for f in recC/lkst-*.log; do
+	lkbuf print -C -f "$f" >/dev/null 2>>prints.err
+	echo "$(basename "$f") $?" >>printsC.txt
+done
+step lkbuf resize -s "$boot_size"
 step lkm delete -m 7
