@@ -3,14 +3,19 @@
  * lkbuf: manage lkst's per-CPU buffer blocks, save them to a log file and
  * print log files.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lkbuf_mark.h"
+#include "lkst_drain.h"
 #include "lkst_format.h"
 #include "lkst_logio.h"
 #include "lkst_util.h"
@@ -112,8 +117,9 @@ static void list_cpu(int fd, unsigned int cpu)
 	cpu_info(fd, cpu, &info);
 	if (!info.nr_blocks)
 		return;
-	printf("cpu %u (%s): %u blocks; written %llu, overwritten %llu, dropped %llu\n",
-	       cpu, info.online ? "online" : "offline", info.nr_blocks,
+	printf("cpu %u (%s, %s): %u blocks; written %llu, overwritten %llu, dropped %llu\n",
+	       cpu, info.online ? "online" : "offline",
+	       info.mode == LKST_MODE_STOP ? "stop" : "overwrite", info.nr_blocks,
 	       (unsigned long long)info.written,
 	       (unsigned long long)info.overwritten,
 	       (unsigned long long)info.dropped);
@@ -152,75 +158,133 @@ static int verb_list(int argc, const char **argv)
 
 /* ---- read ----------------------------------------------------------- */
 
-/* All committed records of a CPU's blocks; returns the count. */
-static struct lkst_record *read_cpu_records(int fd, unsigned int cpu, __u64 *count)
-{
-	struct lkst_block_info info[LKST_MAX_BLOCKS];
+/* Room for one CPU's records and their sequence numbers. */
+struct drain_buf {
 	struct lkst_record *records;
-	struct lkst_block_read req;
-	unsigned int id;
-	__u64 slots = 0;
-	int present[LKST_MAX_BLOCKS], ret;
+	__u64 *seqs;
+	size_t cap;
+};
 
-	for (id = 0; id < LKST_MAX_BLOCKS; id++) {
-		present[id] = !block_info(fd, cpu, id, &info[id]);
-		if (present[id])
-			slots += info[id].nr_slots;
+static void drain_buf_grow(struct drain_buf *b, size_t cap, unsigned int cpu)
+{
+	free(b->records);
+	free(b->seqs);
+	b->records = calloc(cap ? cap : 1, sizeof(*b->records));
+	b->seqs = calloc(cap ? cap : 1, sizeof(*b->seqs));
+	if (!b->records || !b->seqs)
+		lkst_die(LKST_EXIT_DEVICE, "out of memory for %zu records of cpu %u; free some memory",
+			 cap, cpu);
+	b->cap = cap;
+}
+
+static void drain_buf_free(struct drain_buf *b)
+{
+	free(b->records);
+	free(b->seqs);
+	memset(b, 0, sizeof(*b));
+}
+
+/*
+ * One DRAIN of @cpu from @cursor, settled (see lkst_drain.h): the kept
+ * records are first in b, in order.  req keeps the kernel's counters.
+ */
+static void drain_cpu(int fd, unsigned int cpu, __u64 cursor, unsigned int flags,
+		      struct drain_buf *b, struct lkst_buffer_drain *req,
+		      struct lkst_drain_result *res)
+{
+	char what[48];
+	int ret;
+
+	for (;;) {
+		memset(req, 0, sizeof(*req));
+		req->cpu = cpu;
+		req->cursor = cursor;
+		req->records = (__u64)(uintptr_t)b->records;
+		req->seqs = (__u64)(uintptr_t)b->seqs;
+		req->max_records = b->cap > UINT32_MAX ? UINT32_MAX : b->cap;
+		ret = lkst_dev_ioctl(fd, LKST_IOC_BUFFER_DRAIN, req);
+		if (ret) {
+			snprintf(what, sizeof(what), "reading the buffer of cpu %u", cpu);
+			lkst_die_errno(-ret, what);
+		}
+		if (!(req->flags & LKST_DRAIN_TRUNCATED))
+			break;
+		/* Blocks were added meanwhile: make room for all their slots. */
+		drain_buf_grow(b, req->nr_slots + 64, cpu);
 	}
-	records = calloc(slots ? slots : 1, sizeof(*records));
-	if (!records)
-		lkst_die(LKST_EXIT_DEVICE, "out of memory for %llu records of cpu %u; free some memory",
-			 (unsigned long long)slots, cpu);
-	*count = 0;
-	for (id = 0; id < LKST_MAX_BLOCKS; id++) {
-		if (!present[id])
-			continue;
-		memset(&req, 0, sizeof(req));
-		req.cpu = cpu;
-		req.block = id;
-		req.records = (__u64)(uintptr_t)(records + *count);
-		req.max_records = info[id].nr_slots;
-		ret = lkst_dev_ioctl(fd, LKST_IOC_BLOCK_READ, &req);
-		if (ret == -ENOENT)	/* deleted meanwhile: nothing to save */
-			continue;
-		if (ret)
-			die_block(-ret, cpu, id, "reading");
-		*count += req.nr_records < req.max_records ? req.nr_records : req.max_records;
+	if (lkst_drain_settle(b->records, b->seqs, req->nr_records, cursor, req->next_seq,
+			      req->busy_seqs,
+			      (req->flags & LKST_DRAIN_BUSY_OVERFLOW) ||
+			      req->nr_busy > LKST_DRAIN_MAX_BUSY ? -1 : (int)req->nr_busy,
+			      flags, res))
+		lkst_die(LKST_EXIT_DEVICE, "out of memory sorting %u records of cpu %u; free some memory",
+			 req->nr_records, cpu);
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Tries before a gap that may be a record in flight counts as lost. */
+#define STALL_RETRIES	50
+
+/*
+ * Drains until no gap can still be a record being written (a writer holds
+ * a slot for well under a millisecond), then once more counting such gaps
+ * as lost.
+ */
+static void drain_cpu_settled(int fd, unsigned int cpu, __u64 cursor, unsigned int flags,
+			      struct drain_buf *b, struct lkst_buffer_drain *req,
+			      struct lkst_drain_result *res)
+{
+	int tries;
+
+	for (tries = 0; tries < STALL_RETRIES; tries++) {
+		drain_cpu(fd, cpu, cursor, flags, b, req, res);
+		if (!res->stalled)
+			return;
+		sleep_ms(1);
 	}
-	return records;
+	drain_cpu(fd, cpu, cursor, flags | LKST_DRAIN_FINAL, b, req, res);
 }
 
 struct save_totals {
-	unsigned long long records, overwritten, dropped;
+	unsigned long long records, overwritten, dropped, lost;
 	unsigned int cpus;
 };
 
 static void save_cpu(int fd, unsigned int cpu, struct lkst_log_writer *w,
 		     struct save_totals *totals)
 {
+	struct lkst_buffer_drain req;
+	struct lkst_drain_result res;
 	struct lkst_log_cpu section;
-	struct lkst_cpu_info info;
-	struct lkst_record *records;
+	struct drain_buf b = { NULL, NULL, 0 };
 	struct lkst_err err;
-	__u64 count;
 
-	records = read_cpu_records(fd, cpu, &count);
-	/* Counters read after the records also count what was lost meanwhile. */
-	cpu_info(fd, cpu, &info);
+	drain_cpu_settled(fd, cpu, 0, LKST_DRAIN_FROM_OLDEST, &b, &req, &res);
 	memset(&section, 0, sizeof(section));
 	section.cpu = cpu;
-	section.nr_records = count;
-	section.written = info.written;
-	section.overwritten = info.overwritten;
-	section.dropped = info.dropped;
-	if (lkst_log_write_cpu(w, &section, records, &err)) {
+	section.nr_records = res.nr;
+	/* Counters read after the records also count what was lost meanwhile. */
+	section.written = req.written;
+	section.overwritten = req.overwritten;
+	section.dropped = req.dropped;
+	section.seq_start = res.seq_start;
+	section.seq_end = res.seq_end;
+	section.lost = res.lost;
+	if (lkst_log_write_cpu_seqs(w, &section, b.records, b.seqs, &err)) {
 		lkst_log_abort(w);
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 	}
-	free(records);
-	totals->records += count;
-	totals->overwritten += info.overwritten;
-	totals->dropped += info.dropped;
+	drain_buf_free(&b);
+	totals->records += res.nr;
+	totals->overwritten += req.overwritten;
+	totals->dropped += req.dropped;
+	totals->lost += res.lost;
 	totals->cpus++;
 }
 
@@ -257,7 +321,7 @@ static int verb_read(int argc, const char **argv)
 		LKST_POPT_TAIL
 	};
 	poptContext ctx = lkst_parse_options(argc, argv, options, NULL);
-	struct save_totals totals = { 0, 0, 0, 0 };
+	struct save_totals totals = { 0, 0, 0, 0, 0 };
 	struct lkst_version version;
 	struct lkst_log_header header;
 	struct lkst_log_writer writer;
@@ -294,8 +358,11 @@ static int verb_read(int argc, const char **argv)
 			save_cpu(fd, cpu, &writer, &totals);
 	if (lkst_log_commit(&writer, &err))
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
-	fprintf(stderr, "lkbuf: saved %llu records of %u CPUs to %s; %llu overwritten, %llu dropped\n",
+	fprintf(stderr, "lkbuf: saved %llu records of %u CPUs to %s; %llu overwritten, %llu dropped since boot\n",
 		totals.records, totals.cpus, file, totals.overwritten, totals.dropped);
+	if (totals.lost)
+		fprintf(stderr, "lkbuf: %llu records between the oldest and the newest saved were overwritten\n",
+			totals.lost);
 	free(wanted);
 	close(fd);
 	poptFreeContext(ctx);
@@ -396,6 +463,7 @@ static const struct lkst_record *next_record(struct print_run *runs, unsigned in
 /* Lost events are never silent: report them after the records. */
 static void print_losses(const struct lkst_log *log, size_t printed)
 {
+	const char *since;
 	unsigned int s;
 
 	fprintf(stderr, "lkbuf: printed %zu records of %u CPUs\n", printed,
@@ -403,12 +471,19 @@ static void print_losses(const struct lkst_log *log, size_t printed)
 	for (s = 0; s < log->nr_sections; s++) {
 		const struct lkst_log_cpu *c = &log->sections[s].info;
 
+		if (log->sections[s].seqs && c->lost)
+			fprintf(stderr, "lkbuf: cpu%u: %llu records of sequence numbers %llu..%llu lost (overwritten before they were read)\n",
+				c->cpu, (unsigned long long)c->lost,
+				(unsigned long long)c->seq_start,
+				(unsigned long long)c->seq_end - 1);
+		/* Version 2 files say the counters are the kernel's, since boot. */
+		since = log->sections[s].seqs ? " since boot" : "";
 		if (c->overwritten)
-			fprintf(stderr, "lkbuf: cpu%u: %llu records overwritten\n",
-				c->cpu, (unsigned long long)c->overwritten);
+			fprintf(stderr, "lkbuf: cpu%u: %llu records overwritten%s\n",
+				c->cpu, (unsigned long long)c->overwritten, since);
 		if (c->dropped)
-			fprintf(stderr, "lkbuf: cpu%u: %llu events dropped\n",
-				c->cpu, (unsigned long long)c->dropped);
+			fprintf(stderr, "lkbuf: cpu%u: %llu events dropped%s\n",
+				c->cpu, (unsigned long long)c->dropped, since);
 	}
 }
 
@@ -545,13 +620,39 @@ static int verb_print(int argc, const char **argv)
 	return LKST_EXIT_OK;
 }
 
-/* ---- create, link, delete, jump ------------------------------------- */
+/* ---- create, link, delete, jump, mode, resize ----------------------- */
 
-static unsigned int size_option(const char *value)
+static unsigned int mode_value(const char *value)
+{
+	if (!strcmp(value, "overwrite"))
+		return LKST_MODE_OVERWRITE;
+	if (!strcmp(value, "stop"))
+		return LKST_MODE_STOP;
+	lkst_die(LKST_EXIT_USAGE, "unknown buffer mode '%s'; give overwrite or stop", value);
+}
+
+/* cpu may be LKST_ALL_CPUS. */
+static void set_mode(int fd, unsigned int cpu, unsigned int mode)
+{
+	struct lkst_buffer_mode req = { cpu, mode };
+	char what[48];
+	int ret;
+
+	ret = lkst_dev_ioctl(fd, LKST_IOC_BUFFER_MODE, &req);
+	if (ret) {
+		if (cpu == LKST_ALL_CPUS)
+			snprintf(what, sizeof(what), "setting the mode of all CPUs");
+		else
+			snprintf(what, sizeof(what), "setting the mode of cpu %u", cpu);
+		lkst_die_errno(-ret, what);
+	}
+}
+
+static unsigned int size_option(const char *value, const char *verb)
 {
 	uint64_t size;
 
-	lkst_require(value, "-s SIZE", "create");
+	lkst_require(value, "-s SIZE", verb);
 	if (lkst_parse_size(value, &size) || size < LKST_BLOCK_MIN_SIZE ||
 	    size > LKST_BLOCK_MAX_SIZE)
 		lkst_die(LKST_EXIT_USAGE, "bad block size '%s'; give %u..%u bytes, K and M suffixes allowed",
@@ -561,24 +662,28 @@ static unsigned int size_option(const char *value)
 
 static int verb_create(int argc, const char **argv)
 {
-	char *cpu_arg = NULL, *size_arg = NULL, *next_arg = NULL;
+	char *cpu_arg = NULL, *size_arg = NULL, *next_arg = NULL, *mode_arg = NULL;
 	struct poptOption options[] = {
 		{ "cpu", 'c', POPT_ARG_STRING, &cpu_arg, 0, "CPU of the block", "CPU" },
 		{ "size", 's', POPT_ARG_STRING, &size_arg, 0, "bytes (K/M suffix)", "SIZE" },
 		{ "next", 'n', POPT_ARG_STRING, &next_arg, 0,
 		  "block written after this one (default none: wrap onto itself)", "NEXT" },
+		{ "mode", 'm', POPT_ARG_STRING, &mode_arg, 0,
+		  "also set the CPU's buffer mode: overwrite or stop", "MODE" },
 		LKST_POPT_TAIL
 	};
 	poptContext ctx = lkst_parse_options(argc, argv, options, NULL);
 	struct lkst_block_create req;
 	struct lkst_version version;
+	unsigned int mode;
 	int fd, ret;
 
 	lkst_no_positional(ctx);
 	memset(&req, 0, sizeof(req));
 	req.cpu = cpu_option(cpu_arg, "create");
-	req.size = size_option(size_arg);
+	req.size = size_option(size_arg, "create");
 	req.next = next_option(next_arg);
+	mode = mode_arg ? mode_value(mode_arg) : 0;
 	fd = open_checked_cpu(req.cpu, &version);
 	ret = lkst_dev_ioctl(fd, LKST_IOC_BLOCK_CREATE, &req);
 	if (ret == -EINVAL)
@@ -586,6 +691,8 @@ static int verb_create(int argc, const char **argv)
 			 req.size, req.cpu);
 	if (ret)
 		die_block(-ret, req.cpu, req.next, "creating");
+	if (mode_arg)
+		set_mode(fd, req.cpu, mode);
 	printf("%u\n", req.block);	/* the new ID, for scripts */
 	close(fd);
 	poptFreeContext(ctx);
@@ -645,14 +752,391 @@ static int verb_jump(int argc, const char **argv)
 	return block_link_verb(argc, argv, "jump", LKST_IOC_BLOCK_JUMP, "jumping to", 0);
 }
 
+static int verb_mode(int argc, const char **argv)
+{
+	char *cpu_arg = NULL;
+	int all = 0;
+	struct poptOption options[] = {
+		{ "cpu", 'c', POPT_ARG_STRING, &cpu_arg, 0, "this CPU's buffer", "CPU" },
+		{ "all", 'a', POPT_ARG_NONE, &all, 0, "every CPU's buffer", NULL },
+		LKST_POPT_TAIL
+	};
+	poptContext ctx = lkst_parse_options(argc, argv, options, "overwrite|stop");
+	struct lkst_version version;
+	const char **args = poptGetArgs(ctx);
+	unsigned int cpu = LKST_ALL_CPUS, mode;
+	int fd;
+
+	if (!args || !args[0] || args[1])
+		lkst_die(LKST_EXIT_USAGE, "mode: give one mode, overwrite or stop (see lkbuf mode --help)");
+	mode = mode_value(args[0]);
+	if (!!cpu_arg == !!all)
+		lkst_die(LKST_EXIT_USAGE, "mode: give either -c CPU or -a (all CPUs)");
+	if (cpu_arg) {
+		cpu = cpu_option(cpu_arg, "mode");
+		fd = open_checked_cpu(cpu, &version);
+	} else {
+		fd = lkst_dev_open(&version);
+	}
+	set_mode(fd, cpu, mode);
+	close(fd);
+	poptFreeContext(ctx);
+	return LKST_EXIT_OK;
+}
+
+static int verb_resize(int argc, const char **argv)
+{
+	char *size_arg = NULL;
+	struct poptOption options[] = {
+		{ "size", 's', POPT_ARG_STRING, &size_arg, 0,
+		  "new size of every block of every CPU, bytes (K/M suffix)", "SIZE" },
+		LKST_POPT_TAIL
+	};
+	poptContext ctx = lkst_parse_options(argc, argv, options, NULL);
+	struct lkst_buffer_resize req;
+	struct lkst_version version;
+	int fd, ret;
+
+	lkst_no_positional(ctx);
+	memset(&req, 0, sizeof(req));
+	req.size = size_option(size_arg, "resize");
+	fd = lkst_dev_open(&version);
+	ret = lkst_dev_ioctl(fd, LKST_IOC_BUFFER_RESIZE, &req);
+	if (ret == -ENOMEM)
+		lkst_die(LKST_EXIT_DEVICE, "not enough kernel memory for %u-byte blocks; nothing was changed; give a smaller size",
+			 req.size);
+	if (ret)
+		lkst_die_errno(-ret, "resizing the buffers");
+	close(fd);
+	poptFreeContext(ctx);
+	return LKST_EXIT_OK;
+}
+
+/* ---- record --------------------------------------------------------- */
+
+#define RECORD_NAME_FMT		"%s/lkst-%06u.log"
+#define RECORD_SLOT_BYTES	(sizeof(struct lkst_record) + sizeof(__u64))
+
+static volatile sig_atomic_t record_stop;
+
+static void record_on_signal(int sig)
+{
+	(void)sig;
+	record_stop = 1;
+}
+
+/* Records drained but not yet in a file, in order, from head. */
+struct record_cpu {
+	unsigned int cpu;
+	int started;
+	__u64 cursor;		/* next number to drain */
+	__u64 file_start;	/* first number the next file accounts for */
+	struct lkst_record *records;
+	__u64 *seqs;
+	size_t head, n, cap;
+	__u64 first_seq, saved, lost, dropped_start, dropped_now, written, overwritten;
+};
+
+struct recorder {
+	int fd;
+	const char *dir;
+	struct lkst_version version;
+	struct record_cpu *cpus;
+	unsigned int nr_cpus;
+	size_t per_file;	/* records that fit a file of the rotate size */
+	unsigned int files, keep, kept;
+	struct drain_buf buf;
+};
+
+static size_t record_pending(const struct recorder *r)
+{
+	size_t total = 0;
+	unsigned int i;
+
+	for (i = 0; i < r->nr_cpus; i++)
+		total += r->cpus[i].n - r->cpus[i].head;
+	return total;
+}
+
+static void record_append(struct record_cpu *c, const struct drain_buf *b, size_t n)
+{
+	size_t need = c->n - c->head + n;
+
+	if (c->head) {		/* drop what earlier files took */
+		memmove(c->records, c->records + c->head,
+			(c->n - c->head) * sizeof(*c->records));
+		memmove(c->seqs, c->seqs + c->head, (c->n - c->head) * sizeof(*c->seqs));
+		c->n -= c->head;
+		c->head = 0;
+	}
+	if (need > c->cap) {
+		size_t cap = need * 2;
+		struct lkst_record *records = realloc(c->records, cap * sizeof(*records));
+		__u64 *seqs = records ? realloc(c->seqs, cap * sizeof(*seqs)) : NULL;
+
+		if (!records || !seqs)
+			lkst_die(LKST_EXIT_DEVICE, "out of memory for %zu records of cpu %u; use a smaller --rotate",
+				 need, c->cpu);
+		c->records = records;
+		c->seqs = seqs;
+		c->cap = cap;
+	}
+	memcpy(c->records + c->n, b->records, n * sizeof(*b->records));
+	memcpy(c->seqs + c->n, b->seqs, n * sizeof(*b->seqs));
+	c->n += n;
+}
+
+/* Drains every CPU once; returns how many stopped at a possible in-flight record. */
+static unsigned int record_drain(struct recorder *r, unsigned int flags)
+{
+	struct lkst_buffer_drain req;
+	struct lkst_drain_result res;
+	unsigned int i, stalled = 0;
+
+	for (i = 0; i < r->nr_cpus; i++) {
+		struct record_cpu *c = &r->cpus[i];
+
+		drain_cpu(r->fd, c->cpu, c->cursor,
+			  flags | (c->started ? 0 : LKST_DRAIN_FROM_LAST_GAP), &r->buf, &req, &res);
+		if (!c->started) {
+			c->started = 1;
+			c->file_start = res.seq_start;
+			c->first_seq = res.seq_start;
+			c->dropped_start = req.dropped;
+		}
+		record_append(c, &r->buf, res.nr);
+		c->cursor = res.seq_end;
+		c->lost += res.lost;
+		c->dropped_now = req.dropped;
+		c->written = req.written;
+		c->overwritten = req.overwritten;
+		stalled += res.stalled;
+	}
+	return stalled;
+}
+
+static void record_remove_old(struct recorder *r)
+{
+	char path[4096];
+
+	while (r->keep && r->kept > r->keep) {
+		snprintf(path, sizeof(path), RECORD_NAME_FMT, r->dir, r->files - r->kept + 1);
+		if (unlink(path) && errno != ENOENT)
+			lkst_die(LKST_EXIT_USAGE, "cannot remove %s: %s; check the directory",
+				 path, strerror(errno));
+		r->kept--;
+	}
+}
+
+/*
+ * Writes the next file with up to per_file pending records, taken from the
+ * CPUs in time order, so that every file covers about the same span.
+ */
+static void record_write_file(struct recorder *r)
+{
+	struct lkst_log_header header;
+	struct lkst_log_writer w;
+	struct lkst_log_cpu section;
+	struct lkst_err err;
+	size_t *take, total = 0;
+	char path[4096];
+	unsigned int i, best;
+
+	take = calloc(r->nr_cpus, sizeof(*take));
+	if (!take)
+		lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
+	while (total < r->per_file) {
+		best = r->nr_cpus;
+		for (i = 0; i < r->nr_cpus; i++) {
+			struct record_cpu *c = &r->cpus[i];
+			size_t at = c->head + take[i];
+
+			if (at < c->n && (best == r->nr_cpus ||
+					  c->records[at].time_ns <
+					  r->cpus[best].records[r->cpus[best].head + take[best]].time_ns))
+				best = i;
+		}
+		if (best == r->nr_cpus)
+			break;
+		take[best]++;
+		total++;
+	}
+	r->files++;
+	snprintf(path, sizeof(path), RECORD_NAME_FMT, r->dir, r->files);
+	init_log_header(r->fd, &r->version, r->nr_cpus, &header);
+	if (lkst_log_create(&w, path, &header, &err))
+		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	for (i = 0; i < r->nr_cpus; i++) {
+		struct record_cpu *c = &r->cpus[i];
+		size_t at = c->head + take[i];
+
+		memset(&section, 0, sizeof(section));
+		section.cpu = c->cpu;
+		section.nr_records = take[i];
+		section.written = c->written;
+		section.overwritten = c->overwritten;
+		section.dropped = c->dropped_now;
+		section.seq_start = c->file_start;
+		/* Numbers lost before the first record left belong to this file. */
+		section.seq_end = at < c->n ? c->seqs[at] : c->cursor;
+		section.lost = section.seq_end - section.seq_start - take[i];
+		if (lkst_log_write_cpu_seqs(&w, &section, c->records + c->head,
+					    c->seqs + c->head, &err)) {
+			lkst_log_abort(&w);
+			lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+		}
+		c->saved += take[i];
+		c->head = at;
+		c->file_start = section.seq_end;
+	}
+	if (lkst_log_commit(&w, &err))
+		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	free(take);
+	r->kept++;
+	record_remove_old(r);
+}
+
+/* A new directory, or one without lkst-*.log files of an earlier run. */
+static void record_prepare_dir(const char *dir)
+{
+	struct dirent *e;
+	DIR *d;
+
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		lkst_die(LKST_EXIT_USAGE, "cannot create directory %s: %s; check the path",
+			 dir, strerror(errno));
+	d = opendir(dir);
+	if (!d)
+		lkst_die(LKST_EXIT_USAGE, "cannot open directory %s: %s; give a directory",
+			 dir, strerror(errno));
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+
+		if (!strncmp(e->d_name, "lkst-", 5) && len > 9 &&
+		    !strcmp(e->d_name + len - 4, ".log"))
+			lkst_die(LKST_EXIT_USAGE, "%s already holds %s from an earlier recording; give a new or empty directory",
+				 dir, e->d_name);
+	}
+	closedir(d);
+}
+
+static int verb_record(int argc, const char **argv)
+{
+	char *dir = NULL, *rotate_arg = NULL, *keep_arg = NULL, *interval_arg = NULL;
+	struct poptOption options[] = {
+		{ "output", 'o', POPT_ARG_STRING, &dir, 0,
+		  "directory for the log files lkst-NNNNNN.log (created if missing)", "DIR" },
+		{ "rotate", 'r', POPT_ARG_STRING, &rotate_arg, 0,
+		  "start a new file before one grows past SIZE bytes (K/M suffix; default 16M)",
+		  "SIZE" },
+		{ "keep", 'k', POPT_ARG_STRING, &keep_arg, 0,
+		  "keep only the newest N files (default 0: keep all)", "N" },
+		{ "interval", 'i', POPT_ARG_STRING, &interval_arg, 0,
+		  "drain the buffers every MS milliseconds (default 200)", "MS" },
+		LKST_POPT_TAIL
+	};
+	poptContext ctx = lkst_parse_options(argc, argv, options, NULL);
+	struct recorder r;
+	struct lkst_cpu_info info;
+	struct sigaction sa;
+	unsigned long long saved = 0, lost = 0, dropped = 0;
+	uint64_t rotate = 16u << 20, fixed;
+	unsigned int cpu, interval = 200, tries;
+
+	lkst_no_positional(ctx);
+	lkst_require(dir, "-o DIR", "record");
+	memset(&r, 0, sizeof(r));
+	r.dir = dir;
+	if (rotate_arg && (lkst_parse_size(rotate_arg, &rotate) || rotate < 4096 ||
+			   rotate > (1ull << 40)))
+		lkst_die(LKST_EXIT_USAGE, "bad rotate size '%s'; give 4K..1T bytes, K and M suffixes allowed",
+			 rotate_arg);
+	if (keep_arg)
+		r.keep = lkst_option_u32(keep_arg, 1000000, "number of files to keep");
+	if (interval_arg)
+		interval = lkst_option_u32(interval_arg, 3600000, "interval in milliseconds");
+	if (!interval)
+		interval = 1;
+
+	r.fd = lkst_dev_open(&r.version);
+	r.cpus = calloc(r.version.nr_cpu_ids ? r.version.nr_cpu_ids : 1, sizeof(*r.cpus));
+	if (!r.cpus)
+		lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
+	for (cpu = 0; cpu < r.version.nr_cpu_ids; cpu++) {
+		cpu_info(r.fd, cpu, &info);
+		if (info.nr_blocks)
+			r.cpus[r.nr_cpus++].cpu = cpu;
+	}
+	fixed = sizeof(struct lkst_log_header) + r.nr_cpus * sizeof(struct lkst_log_cpu);
+	if (rotate < fixed + RECORD_SLOT_BYTES)
+		lkst_die(LKST_EXIT_USAGE, "rotate size %llu cannot hold a record of %u CPUs; give at least %llu",
+			 (unsigned long long)rotate, r.nr_cpus,
+			 (unsigned long long)(fixed + RECORD_SLOT_BYTES));
+	r.per_file = (rotate - fixed) / RECORD_SLOT_BYTES;
+	record_prepare_dir(dir);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = record_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);	/* no SA_RESTART: the sleep ends at once */
+	sigaction(SIGTERM, &sa, NULL);
+
+	while (!record_stop) {
+		record_drain(&r, 0);
+		while (record_pending(&r) >= r.per_file)
+			record_write_file(&r);
+		if (!record_stop)
+			sleep_ms(interval);
+	}
+	/* Everything committed so far, waiting out records being written. */
+	for (tries = 0; record_drain(&r, 0) && tries < STALL_RETRIES; tries++)
+		sleep_ms(1);
+	record_drain(&r, LKST_DRAIN_FINAL);
+	while (record_pending(&r) >= r.per_file)
+		record_write_file(&r);
+	if (record_pending(&r) || !r.files)
+		record_write_file(&r);
+	else
+		for (cpu = 0; cpu < r.nr_cpus; cpu++)
+			if (r.cpus[cpu].file_start < r.cpus[cpu].cursor) {
+				record_write_file(&r);	/* losses after the last record */
+				break;
+			}
+
+	for (cpu = 0; cpu < r.nr_cpus; cpu++) {
+		struct record_cpu *c = &r.cpus[cpu];
+		unsigned long long d = c->dropped_now - c->dropped_start;
+
+		fprintf(stderr, "lkbuf: cpu%u: %llu records saved of sequence numbers [%llu, %llu), %llu lost (overwritten before they were drained), %llu dropped\n",
+			c->cpu, (unsigned long long)c->saved,
+			(unsigned long long)c->first_seq, (unsigned long long)c->cursor,
+			(unsigned long long)c->lost, d);
+		saved += c->saved;
+		lost += c->lost;
+		dropped += d;
+		free(c->records);
+		free(c->seqs);
+	}
+	fprintf(stderr, "lkbuf: recorded %llu records of %u CPUs in %u files, %u kept in %s; %llu lost in the kernel (overwritten before they were drained), %llu dropped\n",
+		saved, r.nr_cpus, r.files, r.kept, dir, lost, dropped);
+	drain_buf_free(&r.buf);
+	free(r.cpus);
+	close(r.fd);
+	poptFreeContext(ctx);
+	return LKST_EXIT_OK;
+}
+
 static const struct lkst_verb verbs[] = {
 	{ "list", verb_list, "list each CPU's blocks and counters" },
 	{ "read", verb_read, "save the buffers to a log file (-f FILE [-c CPU])" },
 	{ "print", verb_print, "print a log file (-f FILE [-r] [-C] [-S] [-V] [-e EVENTS] [-p PIDS] [-n COMMS] [-t START,END])" },
-	{ "create", verb_create, "add a block (-c CPU -s SIZE [-n NEXT])" },
+	{ "record", verb_record, "drain the buffers into rotating log files until SIGINT or SIGTERM (-o DIR [--rotate SIZE] [--keep N] [--interval MS])" },
+	{ "create", verb_create, "add a block (-c CPU -s SIZE [-n NEXT] [-m MODE])" },
 	{ "link", verb_link, "set a block's next block (-c CPU -b ID -n NEXT|none)" },
 	{ "delete", verb_delete, "delete a block (-c CPU -b ID)" },
 	{ "jump", verb_jump, "make the writer continue in a block (-c CPU -b ID)" },
+	{ "resize", verb_resize, "replace every block of every CPU by an empty one of SIZE bytes (-s SIZE)" },
+	{ "mode", verb_mode, "when full, overwrite the oldest records or stop and drop new ones (-c CPU|-a overwrite|stop)" },
 	{ "mark", lkbuf_verb_mark, "record a USER_MARK event with TEXT (48 bytes at most)" },
 	{ NULL, NULL, NULL }
 };

@@ -14,6 +14,7 @@
 _Static_assert(sizeof(struct lkst_record) == LKST_RECORD_SIZE, "record size");
 _Static_assert(sizeof(struct lkst_log_header) % 8 == 0, "header keeps records aligned");
 _Static_assert(sizeof(struct lkst_log_cpu) % 8 == 0, "cpu header keeps records aligned");
+_Static_assert(sizeof(struct lkst_log_cpu_v1) == 40, "version 1 cpu header");
 
 /* No CPU can hold more: LKST_MAX_BLOCKS blocks of the largest size. */
 #define LKST_LOG_MAX_CPU_RECORDS \
@@ -71,13 +72,62 @@ int lkst_log_create(struct lkst_log_writer *w, const char *path,
 	return 0;
 }
 
+/* The section's numbers account for its range (see lkst_log.h). */
+static int check_seq_range(const struct lkst_log_cpu *c, const __u64 *seqs,
+			   struct lkst_err *err)
+{
+	uint64_t i;
+
+	if (c->seq_end < c->seq_start || c->lost > c->seq_end - c->seq_start ||
+	    c->nr_records != c->seq_end - c->seq_start - c->lost) {
+		lkst_seterr(err, "cpu %u: %llu records and %llu lost do not fill sequence numbers %llu..%llu; the file is corrupt",
+			    c->cpu, (unsigned long long)c->nr_records,
+			    (unsigned long long)c->lost,
+			    (unsigned long long)c->seq_start,
+			    (unsigned long long)c->seq_end);
+		return -1;
+	}
+	for (i = 0; seqs && i < c->nr_records; i++) {
+		if (seqs[i] < c->seq_start || seqs[i] >= c->seq_end ||
+		    (i && seqs[i] <= seqs[i - 1])) {
+			lkst_seterr(err, "cpu %u: record %llu has sequence number %llu, out of order or outside %llu..%llu; the file is corrupt",
+				    c->cpu, (unsigned long long)i,
+				    (unsigned long long)seqs[i],
+				    (unsigned long long)c->seq_start,
+				    (unsigned long long)c->seq_end);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int lkst_log_write_cpu_seqs(struct lkst_log_writer *w, const struct lkst_log_cpu *cpu,
+			    const struct lkst_record *records, const __u64 *seqs,
+			    struct lkst_err *err)
+{
+	struct lkst_log_cpu c = *cpu;
+	uint64_t i, seq;
+
+	if (!seqs && !c.seq_end && !c.lost)
+		c.seq_end = c.seq_start + c.nr_records;
+	if (check_seq_range(&c, seqs, err) ||
+	    write_all(w, &c, sizeof(c), err) ||
+	    write_all(w, records, c.nr_records * sizeof(*records), err))
+		return -1;
+	if (seqs)
+		return write_all(w, seqs, c.nr_records * sizeof(*seqs), err);
+	for (i = 0; i < c.nr_records; i++) {
+		seq = c.seq_start + i;
+		if (write_all(w, &seq, sizeof(seq), err))
+			return -1;
+	}
+	return 0;
+}
+
 int lkst_log_write_cpu(struct lkst_log_writer *w, const struct lkst_log_cpu *cpu,
 		       const struct lkst_record *records, struct lkst_err *err)
 {
-	if (write_all(w, cpu, sizeof(*cpu), err) ||
-	    write_all(w, records, cpu->nr_records * sizeof(*records), err))
-		return -1;
-	return 0;
+	return lkst_log_write_cpu_seqs(w, cpu, records, NULL, err);
 }
 
 static void writer_release(struct lkst_log_writer *w)
@@ -125,6 +175,11 @@ void lkst_log_abort(struct lkst_log_writer *w)
 
 /* ---- Reading -------------------------------------------------------- */
 
+static size_t section_size(unsigned int version)
+{
+	return version == 1 ? sizeof(struct lkst_log_cpu_v1) : sizeof(struct lkst_log_cpu);
+}
+
 static int check_header(const struct lkst_log_header *h, size_t len,
 			struct lkst_err *err)
 {
@@ -138,9 +193,14 @@ static int check_header(const struct lkst_log_header *h, size_t len,
 				    h->byte_order, LKST_LOG_BYTE_ORDER);
 		return -1;
 	}
-	if (h->version != LKST_LOG_VERSION) {
-		lkst_seterr(err, "log format version %u, this tool reads version %u; use the lkbuf that saved it",
-			    h->version, LKST_LOG_VERSION);
+	if (h->version > LKST_LOG_VERSION) {
+		lkst_seterr(err, "log format version %u is newer than this lkbuf, which reads versions %u to %u; use a newer lkbuf",
+			    h->version, LKST_LOG_VERSION_MIN, LKST_LOG_VERSION);
+		return -1;
+	}
+	if (h->version < LKST_LOG_VERSION_MIN) {
+		lkst_seterr(err, "log format version %u does not exist (this lkbuf reads versions %u to %u); the file is damaged",
+			    h->version, LKST_LOG_VERSION_MIN, LKST_LOG_VERSION);
 		return -1;
 	}
 	if (h->header_size != sizeof(*h)) {
@@ -158,9 +218,9 @@ static int check_header(const struct lkst_log_header *h, size_t len,
 			    (int)layout_len, h->layout, LKST_LOG_LAYOUT);
 		return -1;
 	}
-	if (h->nr_cpus > (len - sizeof(*h)) / sizeof(struct lkst_log_cpu)) {
+	if (h->nr_cpus > (len - sizeof(*h)) / section_size(h->version)) {
 		lkst_seterr(err, "header claims %u CPU sections but the file holds at most %zu; the file is truncated or corrupt",
-			    h->nr_cpus, (len - sizeof(*h)) / sizeof(struct lkst_log_cpu));
+			    h->nr_cpus, (len - sizeof(*h)) / section_size(h->version));
 		return -1;
 	}
 	return 0;
@@ -181,24 +241,26 @@ static int check_records(const struct lkst_log_section *s, struct lkst_err *err)
 	return 0;
 }
 
-/* Reads one CPU section at *offset; advances *offset past it. */
+/* Reads one CPU section of a version @version file at *offset; advances *offset. */
 static int parse_section(const unsigned char *image, size_t len, size_t *offset,
-			 unsigned int index, struct lkst_log_section *s,
-			 struct lkst_err *err)
+			 unsigned int version, unsigned int index,
+			 struct lkst_log_section *s, struct lkst_err *err)
 {
-	size_t left = len - *offset;
+	size_t left = len - *offset, hsize = section_size(version);
+	size_t per_record = sizeof(struct lkst_record) + (version == 1 ? 0 : sizeof(__u64));
 	uint64_t room;
 
-	if (left < sizeof(s->info)) {
+	if (left < hsize) {
 		lkst_seterr(err, "truncated: CPU section %u is cut short (%zu of %zu header bytes); the file is incomplete",
-			    index, left, sizeof(s->info));
+			    index, left, hsize);
 		return -1;
 	}
-	memcpy(&s->info, image + *offset, sizeof(s->info));
-	*offset += sizeof(s->info);
-	left -= sizeof(s->info);
+	memset(&s->info, 0, sizeof(s->info));
+	memcpy(&s->info, image + *offset, hsize);	/* v1: a prefix of v2 */
+	*offset += hsize;
+	left -= hsize;
 
-	room = left / sizeof(struct lkst_record);
+	room = left / per_record;
 	if (s->info.nr_records > LKST_LOG_MAX_CPU_RECORDS) {
 		lkst_seterr(err, "corrupt: cpu %u claims %llu records, more than any buffer holds; the file is damaged",
 			    s->info.cpu, (unsigned long long)s->info.nr_records);
@@ -212,6 +274,13 @@ static int parse_section(const unsigned char *image, size_t len, size_t *offset,
 	}
 	s->records = (const struct lkst_record *)(image + *offset);
 	*offset += s->info.nr_records * sizeof(struct lkst_record);
+	s->seqs = NULL;
+	if (version > 1) {
+		s->seqs = (const __u64 *)(image + *offset);
+		*offset += s->info.nr_records * sizeof(__u64);
+		if (check_seq_range(&s->info, s->seqs, err))
+			return -1;
+	}
 	return check_records(s, err);
 }
 
@@ -252,7 +321,8 @@ int lkst_log_parse(void *image, size_t len, struct lkst_log *log,
 	}
 	offset = sizeof(log->header);
 	for (i = 0; i < log->nr_sections; i++) {
-		if (parse_section(bytes, len, &offset, i, &log->sections[i], err))
+		if (parse_section(bytes, len, &offset, log->header.version, i,
+				  &log->sections[i], err))
 			goto fail;
 	}
 	if (offset != len) {

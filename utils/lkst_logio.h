@@ -15,10 +15,15 @@
 #include "lkst_log.h"
 #include "lkst_util.h"
 
-/* One CPU section; records point into the loaded file image. */
+/*
+ * One CPU section; records and seqs point into the loaded file image.
+ * A version 1 file has no sequence numbers: seqs is NULL and the seq_*
+ * and lost fields of info are 0.
+ */
 struct lkst_log_section {
 	struct lkst_log_cpu info;
 	const struct lkst_record *records;
+	const __u64 *seqs;
 };
 
 struct lkst_log {
@@ -40,6 +45,13 @@ struct lkst_log_writer {
 
 int lkst_log_create(struct lkst_log_writer *w, const char *path,
 		    const struct lkst_log_header *h, struct lkst_err *err);
+/*
+ * seqs: the records' sequence numbers, or NULL for seq_start, seq_start+1,
+ * ...; then a seq_end of 0 with no loss means seq_start + nr_records.
+ */
+int lkst_log_write_cpu_seqs(struct lkst_log_writer *w, const struct lkst_log_cpu *cpu,
+			    const struct lkst_record *records, const __u64 *seqs,
+			    struct lkst_err *err);
 int lkst_log_write_cpu(struct lkst_log_writer *w, const struct lkst_log_cpu *cpu,
 		       const struct lkst_record *records, struct lkst_err *err);
 int lkst_log_commit(struct lkst_log_writer *w, struct lkst_err *err);

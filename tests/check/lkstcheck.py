@@ -43,7 +43,9 @@ TASK_INTERRUPTIBLE = 0x1
 TASK_DEAD = 0x80
 
 LOG_HEADER = struct.Struct("<8sIIIIIIII QQ 96s 65s 65s 6x")
-LOG_CPU = struct.Struct("<II QQQQ")
+LOG_CPU_V1 = struct.Struct("<II QQQQ")
+LOG_CPU = struct.Struct("<II QQQQ QQQ")     # version 2: + seq_start, seq_end, lost
+RECORD = struct.Struct("<QIHBB6Q")
 RECORD_SIZE = 64
 
 _failures = []
@@ -124,24 +126,49 @@ def events(rows, event_id):
     return [r for r in rows if r["id"] == event_id]
 
 
-def read_log_cpus(path):
-    """{cpu: dict(records, written, overwritten, dropped)} from a log file."""
+def read_log(path):
+    """(header dict, [section dict]) of a log file (utils/lkst_log.h),
+    versions 1 and 2.  A section has cpu, records, written, overwritten,
+    dropped, seq_start, seq_end, lost, and recs: a list of
+    (seq, time, pid, event, context, args) (seq None in version 1)."""
     with open(path, "rb") as f:
         data = f.read()
     header = LOG_HEADER.unpack_from(data, 0)
     magic, byte_order, version, header_size, record_size, nr_cpus = header[:6]
     assert magic == b"LKSTLOG\n", f"{path}: bad magic {magic!r}"
-    assert byte_order == 0x01020304 and version == 1, f"{path}: bad header"
+    assert byte_order == 0x01020304 and version in (1, 2), f"{path}: bad header"
     assert record_size == RECORD_SIZE, f"{path}: record size {record_size}"
     offset = header_size
-    cpus = {}
+    sections = []
     for _ in range(nr_cpus):
-        cpu, _pad, nr, written, overwritten, dropped = LOG_CPU.unpack_from(data, offset)
-        offset += LOG_CPU.size + nr * RECORD_SIZE
-        cpus[cpu] = dict(records=nr, written=written,
-                         overwritten=overwritten, dropped=dropped)
+        if version == 1:
+            fields = LOG_CPU_V1.unpack_from(data, offset) + (None, None, 0)
+            offset += LOG_CPU_V1.size
+        else:
+            fields = LOG_CPU.unpack_from(data, offset)
+            offset += LOG_CPU.size
+        cpu, _pad, nr, written, overwritten, dropped, start, end, lost = fields
+        recs = []
+        for i in range(nr):
+            t, pid, ev, ctx, _fl, *args = RECORD.unpack_from(data, offset + i * RECORD_SIZE)
+            recs.append([None, t, pid, ev, ctx, args])
+        offset += nr * RECORD_SIZE
+        if version > 1:
+            for i, (seq,) in enumerate(struct.iter_unpack("<Q", data[offset:offset + 8 * nr])):
+                recs[i][0] = seq
+            offset += 8 * nr
+        sections.append(dict(cpu=cpu, records=nr, written=written,
+                             overwritten=overwritten, dropped=dropped,
+                             seq_start=start, seq_end=end, lost=lost,
+                             recs=[tuple(r) for r in recs]))
     assert offset == len(data), f"{path}: {len(data) - offset} trailing bytes"
-    return cpus
+    return dict(version=version, nr_cpus=nr_cpus, size=len(data)), sections
+
+
+def read_log_cpus(path):
+    """{cpu: dict(records, written, overwritten, dropped, ...)} from a log file."""
+    _header, sections = read_log(path)
+    return {s["cpu"]: {k: v for k, v in s.items() if k != "recs"} for s in sections}
 
 
 def read_roles(path):

@@ -27,6 +27,7 @@ static inline struct lkst_block *add_block(struct lkst_cpu_buffer *cb, u32 id,
 	blk->next = next;
 	blk->records = aligned_alloc(64, bytes ? bytes : 64);
 	memset(blk->records, 0, bytes);
+	blk->seqs = calloc(nr_slots ? nr_slots : 1, sizeof(u64));
 	rcu_assign_pointer(cb->blocks[id], blk);
 	return blk;
 }
@@ -36,6 +37,7 @@ static inline void free_buffer(struct lkst_cpu_buffer *cb)
 	for (u32 id = 0; id < LKST_MAX_BLOCKS; id++) {
 		if (cb->blocks[id]) {
 			free(cb->blocks[id]->records);
+			free(cb->blocks[id]->seqs);
 			free(cb->blocks[id]);
 		}
 	}

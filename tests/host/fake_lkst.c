@@ -6,6 +6,11 @@
  * $FAKE_LKST_STATE.mark for the tests to inspect).
  * State lives in the file named by $FAKE_LKST_STATE, so it persists
  * across commands of one test.
+ *
+ * Each CPU's buffer holds the newest records numbered below next_seq, as
+ * many as its blocks' nr say; record n has time 1000 * (n + 1) + cpu and
+ * arg[0] n.  Every BUFFER_DRAIN first writes $FAKE_LKST_RATE more records
+ * (default 0), so `lkbuf record` sees a buffer that fills and overwrites.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -34,6 +39,8 @@ struct fake_state {
 	int ms_used[LKST_MAX_MASKSETS];
 	struct fake_block blocks[NR_CPUS][LKST_MAX_BLOCKS];
 	__u64 hits[LKST_NR_EVENT_IDS], dropped[LKST_NR_EVENT_IDS];
+	__u64 next_seq[NR_CPUS];
+	__u32 mode[NR_CPUS];
 };
 
 static struct fake_state st;
@@ -74,6 +81,8 @@ static void load(void)
 	st.blocks[0][0] = (struct fake_block){ 1, 4096, LKST_NO_NEXT, 3 };
 	st.blocks[1][0] = (struct fake_block){ 1, 8192, 1, 2 };
 	st.blocks[1][1] = (struct fake_block){ 1, 8192, 0, 0 };
+	st.next_seq[0] = 3;
+	st.next_seq[1] = 2;
 	st.hits[0x01] = 12;
 	st.hits[0x30] = 50;
 	st.dropped[0x30] = 2;
@@ -168,6 +177,56 @@ static int mark_ioctl(const struct lkst_mark *m)
 	return 0;
 }
 
+static void fake_record(struct lkst_record *r, __u64 seq, __u32 cpu)
+{
+	memset(r, 0, sizeof(*r));
+	r->time_ns = 1000 * (seq + 1) + cpu;
+	r->pid = 100 + seq % 50;
+	r->event = 0x31;
+	r->context = cpu;
+	r->arg[0] = seq;
+	r->arg[1] = -(__s64)seq;
+}
+
+static int drain_ioctl(struct lkst_buffer_drain *d)
+{
+	const char *rate = getenv("FAKE_LKST_RATE");
+	struct lkst_record *r = (void *)(unsigned long)d->records;
+	__u64 *seqs = (void *)(unsigned long)d->seqs;
+	__u64 held = 0, slots = 0, seq, first;
+
+	if (d->cpu >= NR_CPUS)
+		return EINVAL;
+	st.next_seq[d->cpu] += rate ? strtoull(rate, NULL, 0) : 0;
+	for (int i = 0; i < LKST_MAX_BLOCKS; i++) {
+		if (st.blocks[d->cpu][i].used) {
+			held += st.blocks[d->cpu][i].nr;
+			slots += st.blocks[d->cpu][i].size / 64;
+		}
+	}
+	d->flags = 0;
+	d->nr_busy = 0;
+	d->nr_records = 0;
+	d->next_seq = st.next_seq[d->cpu];
+	d->nr_slots = slots;
+	first = d->next_seq > held ? d->next_seq - held : 0;
+	if (first < d->cursor)
+		first = d->cursor;
+	/* Newest first, as a wrapped block may hand them out. */
+	for (seq = d->next_seq; seq-- > first;) {
+		if (d->nr_records == d->max_records) {
+			d->flags |= LKST_DRAIN_TRUNCATED;
+			break;
+		}
+		fake_record(&r[d->nr_records], seq, d->cpu);
+		seqs[d->nr_records++] = seq;
+	}
+	d->written = d->next_seq;
+	d->overwritten = d->cpu ? 4 : 0;
+	d->dropped = 0;
+	return 0;
+}
+
 static int block_ioctl(unsigned long cmd, void *arg)
 {
 	struct lkst_block_info *bi = arg;
@@ -177,6 +236,33 @@ static int block_ioctl(unsigned long cmd, void *arg)
 	__u32 cpu = *(__u32 *)arg;
 	struct fake_block *b;
 
+	if (cmd == LKST_IOC_BUFFER_DRAIN)
+		return drain_ioctl(arg);
+	if (cmd == LKST_IOC_BUFFER_MODE) {
+		struct lkst_buffer_mode *m = arg;
+
+		if (m->mode > LKST_MODE_STOP || (cpu >= NR_CPUS && cpu != LKST_ALL_CPUS))
+			return EINVAL;
+		for (int c = 0; c < NR_CPUS; c++)
+			if (cpu == LKST_ALL_CPUS || cpu == (__u32)c)
+				st.mode[c] = m->mode;
+		return 0;
+	}
+	if (cmd == LKST_IOC_BUFFER_RESIZE) {
+		struct lkst_buffer_resize *rs = arg;
+
+		if (rs->size < LKST_BLOCK_MIN_SIZE || rs->size > LKST_BLOCK_MAX_SIZE)
+			return EINVAL;
+		for (int c = 0; c < NR_CPUS; c++) {
+			for (int i = 0; i < LKST_MAX_BLOCKS; i++) {
+				if (st.blocks[c][i].used) {
+					st.blocks[c][i].size = rs->size;
+					st.blocks[c][i].nr = 0;
+				}
+			}
+		}
+		return 0;
+	}
 	if (cpu >= NR_CPUS)
 		return EINVAL;
 	switch (cmd) {
@@ -271,6 +357,8 @@ static int fake_ioctl(unsigned long cmd, void *arg)
 		c->written = 10;
 		c->overwritten = c->cpu ? 4 : 0;
 		c->dropped = 0;
+		c->next_seq = st.next_seq[c->cpu];
+		c->mode = st.mode[c->cpu];
 		return 0;
 	}
 	case LKST_IOC_EVENT_STAT: {
@@ -303,7 +391,9 @@ static int is_change(unsigned long cmd)
 	       cmd == LKST_IOC_MASKSET_SET || cmd == LKST_IOC_MASKSET_DELETE ||
 	       cmd == LKST_IOC_BLOCK_CREATE || cmd == LKST_IOC_BLOCK_LINK ||
 	       cmd == LKST_IOC_BLOCK_DELETE || cmd == LKST_IOC_BLOCK_JUMP ||
-	       cmd == LKST_IOC_EVENT_STAT_RESET || cmd == LKST_IOC_MARK;
+	       cmd == LKST_IOC_EVENT_STAT_RESET || cmd == LKST_IOC_MARK ||
+	       cmd == LKST_IOC_BUFFER_MODE || cmd == LKST_IOC_BUFFER_RESIZE ||
+	       (cmd == LKST_IOC_BUFFER_DRAIN && getenv("FAKE_LKST_RATE"));
 }
 
 int ioctl(int fd, unsigned long cmd, ...)

@@ -57,6 +57,11 @@ static inline void local64_inc(local64_t *l)
 	__atomic_fetch_add(&l->counter, 1, __ATOMIC_RELAXED);
 }
 
+static inline u64 local64_add_return(u64 i, local64_t *l)
+{
+	return __atomic_add_fetch(&l->counter, i, __ATOMIC_RELAXED);
+}
+
 /* Returns the value found, as the kernel's: equal to @old on success. */
 static inline u64 local64_cmpxchg(local64_t *l, u64 old, u64 new)
 {

@@ -278,6 +278,31 @@ static void test_nested_lap_drops_at_busy_slot(void)
 	free_buffer(cb);
 }
 
+/* STOP: the writer keeps every record, dropping where one would go. */
+static void test_stop_mode_never_overwrites(void)
+{
+	struct lkst_cpu_buffer *cb = new_buffer();
+	struct lkst_block *b0 = add_block(cb, 0, 2, 1);
+	struct lkst_block *b1 = add_block(cb, 1, 2, 0);	/* a ring */
+
+	cb->mode = LKST_MODE_STOP;
+	for (u64 n = 0; n < 4; n++)
+		CHECK(write_one(cb, n) != NULL);
+	CHECK(write_one(cb, 4) == NULL);	/* back at b0[0]: kept */
+	CHECK_EQ(local64_read(&cb->pos), lkst_make_pos(1, 2));
+	lkst_buf_jump(cb, 1);
+	CHECK(write_one(cb, 5) == NULL);	/* used block: kept */
+	CHECK(slot_holds(&b0->records[0], 0) && slot_holds(&b1->records[1], 3));
+	cb->mode = LKST_MODE_OVERWRITE;
+	CHECK(write_one(cb, 6) == &b1->records[0]);
+	CHECK_EQ(local64_read(&cb->written), 5);
+	CHECK_EQ(local64_read(&cb->dropped), 2);
+	CHECK_EQ(local64_read(&cb->overwritten), 1);
+	CHECK_EQ(local64_read(&cb->next_seq), 5);
+	CHECK_EQ(b1->seqs[0], 4);
+	free_buffer(cb);
+}
+
 struct unit_test {
 	const char *name;
 	void (*fn)(void);
@@ -297,6 +322,7 @@ static const struct unit_test tests[] = {
 	TEST(test_oldest_slot),
 	TEST(test_jump),
 	TEST(test_nested_lap_drops_at_busy_slot),
+	TEST(test_stop_mode_never_overwrites),
 };
 
 int main(void)

@@ -95,7 +95,7 @@ static void test_round_trip(const char *path, void **image, size_t *len)
 	CHECK(fread(*image, *len, 1, f) == 1);
 	fclose(f);
 	CHECK(*len == sizeof(struct lkst_log_header) + 2 * sizeof(struct lkst_log_cpu) +
-		      (NR_CPU0 + NR_CPU1) * sizeof(struct lkst_record));
+		      (NR_CPU0 + NR_CPU1) * (sizeof(struct lkst_record) + sizeof(__u64)));
 }
 
 /* Parses a modified copy of the good image; expects refusal with msg. */
@@ -122,7 +122,14 @@ static void expect_refused(const void *good, size_t good_len, size_t len,
 static void bad_magic(unsigned char *image) { image[0] = 'X'; }
 static void other_order(unsigned char *image) { HDR->byte_order = 0x04030201; }
 static void bad_order(unsigned char *image) { HDR->byte_order = 0x11111111; }
-static void other_version(unsigned char *image) { HDR->version = 2; }
+static void other_version(unsigned char *image) { HDR->version = 3; }
+static void version_0(unsigned char *image) { HDR->version = 0; }
+/* Sequence numbers of cpu 0 (written as 0, 1, 2 by write_log()). */
+#define SEQ0 ((__u64 *)((unsigned char *)REC0 + NR_CPU0 * sizeof(struct lkst_record)))
+static void seq_backwards(unsigned char *image) { SEQ0[2] = 1; }
+static void seq_outside(unsigned char *image) { SEQ0[2] = 7; CPU0->seq_end = 5; CPU0->lost = 2; }
+static void lost_mismatch(unsigned char *image) { CPU0->lost = 1; }
+static void end_before_start(unsigned char *image) { CPU0->seq_start = 9; }
 static void other_hsize(unsigned char *image) { HDR->header_size = 300; }
 static void other_rsize(unsigned char *image) { HDR->record_size = 128; }
 static void other_layout(unsigned char *image) { HDR->layout[0] = 'T'; }
@@ -145,7 +152,15 @@ static void test_refusals(const void *good, size_t len)
 	expect_refused(good, len, 4, bad_magic, "not an lkst log file");
 	expect_refused(good, len, len, other_order, "saved on a machine of the other byte order");
 	expect_refused(good, len, len, bad_order, "byte order mark 0x11111111");
-	expect_refused(good, len, len, other_version, "log format version 2, this tool reads version 1");
+	expect_refused(good, len, len, other_version,
+		       "log format version 3 is newer than this lkbuf, which reads versions 1 to 2; use a newer lkbuf");
+	expect_refused(good, len, len, version_0, "log format version 0 does not exist");
+	expect_refused(good, len, len, seq_backwards,
+		       "cpu 0: record 2 has sequence number 1, out of order");
+	expect_refused(good, len, len, seq_outside, "record 2 has sequence number 7");
+	expect_refused(good, len, len, lost_mismatch,
+		       "cpu 0: 3 records and 1 lost do not fill sequence numbers 0..3");
+	expect_refused(good, len, len, end_before_start, "do not fill sequence numbers 9..3");
 	expect_refused(good, len, len, other_hsize, "header size 300, expected 288");
 	expect_refused(good, len, len, other_rsize, "record size 128, expected 64");
 	expect_refused(good, len, len, other_layout, "record layout \"Time_ns");
@@ -155,7 +170,7 @@ static void test_refusals(const void *good, size_t len)
 	expect_refused(good, len, len, many_cpus, "claims 4000000000 CPU sections");
 	expect_refused(good, len, hsize + 10, NULL, "CPU sections but the file holds at most 0");
 	expect_refused(good, len, len - 10, NULL, "truncated: expected 2 records for cpu 3, found 1");
-	expect_refused(good, len, len - 128, NULL, "truncated: expected 2 records for cpu 3, found 0");
+	expect_refused(good, len, len - 144, NULL, "truncated: expected 2 records for cpu 3, found 0");
 	expect_refused(good, len, len, many_records, "truncated: expected 1000 records for cpu 0, found 5");
 	expect_refused(good, len, len, absurd_records, "cpu 0 claims 1152921504606846976 records");
 	expect_refused(good, len, len, bad_context, "corrupt record 1 of cpu 0: context 4");
@@ -194,6 +209,76 @@ static void test_create_errors(void)
 	CHECK_HAS(err.msg, "cannot create /nonexistent/dir/log.tmp");
 }
 
+/*
+ * A version 1 file, as lkbuf wrote them before sequence numbers: 40-byte
+ * CPU sections and records only.  Built by hand, not with the writer.
+ */
+static void test_reads_version_1(void)
+{
+	struct lkst_log_cpu_v1 c = { .cpu = 1, .nr_records = 2, .written = 9,
+				     .overwritten = 7, .dropped = 3 };
+	size_t len = sizeof(struct lkst_log_header) + sizeof(c) + 2 * sizeof(struct lkst_record);
+	unsigned char *image = calloc(1, len);
+	struct lkst_log_header h;
+	struct lkst_record r[2];
+	struct lkst_log log;
+	struct lkst_err err = { "" };
+
+	make_header(&h, 1);
+	h.version = 1;
+	fill_records(r, 2, 500);
+	memcpy(image, &h, sizeof(h));
+	memcpy(image + sizeof(h), &c, sizeof(c));
+	memcpy(image + sizeof(h) + sizeof(c), r, sizeof(r));
+	CHECK(lkst_log_parse(image, len, &log, &err) == 0);
+	CHECK_STR(err.msg, "");
+	CHECK(log.header.version == 1 && log.nr_sections == 1);
+	CHECK(log.sections[0].info.cpu == 1 && log.sections[0].info.nr_records == 2);
+	CHECK(log.sections[0].info.written == 9 && log.sections[0].info.overwritten == 7 &&
+	      log.sections[0].info.dropped == 3);
+	CHECK(log.sections[0].seqs == NULL && log.sections[0].info.seq_end == 0 &&
+	      log.sections[0].info.lost == 0);
+	CHECK(memcmp(log.sections[0].records, r, sizeof(r)) == 0);
+	lkst_log_free(&log);	/* owns image */
+
+	/* The same file cut by one byte is refused as truncated. */
+	image = calloc(1, len);
+	memcpy(image, &h, sizeof(h));
+	memcpy(image + sizeof(h), &c, sizeof(c));
+	CHECK(lkst_log_parse(image, len - 1, &log, &err) < 0);
+	CHECK_HAS(err.msg, "truncated: expected 2 records for cpu 1, found 1");
+	free(image);
+}
+
+/* Sections with explicit numbers and losses round-trip; bad ones are not written. */
+static void test_seq_sections(const char *path)
+{
+	struct lkst_log_cpu c = { .cpu = 0, .nr_records = 3, .seq_start = 10,
+				  .seq_end = 20, .lost = 7 };
+	__u64 seqs[3] = { 12, 13, 19 }, bad[3] = { 12, 12, 19 };
+	struct lkst_record r[3];
+	struct lkst_log_header h;
+	struct lkst_log_writer w;
+	struct lkst_log log;
+	struct lkst_err err;
+
+	fill_records(r, 3, 1);
+	make_header(&h, 1);
+	CHECK(lkst_log_create(&w, path, &h, &err) == 0);
+	CHECK(lkst_log_write_cpu_seqs(&w, &c, r, bad, &err) < 0);
+	CHECK_HAS(err.msg, "record 1 has sequence number 12, out of order");
+	lkst_log_abort(&w);
+	CHECK(lkst_log_create(&w, path, &h, &err) == 0);
+	CHECK(lkst_log_write_cpu_seqs(&w, &c, r, seqs, &err) == 0);
+	CHECK(lkst_log_commit(&w, &err) == 0);
+	CHECK(lkst_log_load(path, &log, &err) == 0);
+	CHECK(log.header.version == LKST_LOG_VERSION);
+	CHECK(log.sections[0].info.seq_start == 10 && log.sections[0].info.seq_end == 20 &&
+	      log.sections[0].info.lost == 7);
+	CHECK(log.sections[0].seqs && log.sections[0].seqs[2] == 19);
+	lkst_log_free(&log);
+}
+
 int main(void)
 {
 	char path[256];
@@ -209,6 +294,8 @@ int main(void)
 	test_refusals(image, len);
 	test_load_errors();
 	test_create_errors();
+	test_reads_version_1();
+	test_seq_sections(path);
 	free(image);
 	unlink(path);
 	rmdir(dir);

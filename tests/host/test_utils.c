@@ -109,8 +109,12 @@ static unsigned int selected(const unsigned char *sel)
 
 static void test_event_selections(void)
 {
+	static const char *const empty_cats[] = {
+		"oops", "lock", "timer", "net", "block", "ipc", "memory",
+	};
 	unsigned char sel[LKST_NR_EVENT_IDS];
 	struct lkst_err err;
+	size_t i;
 
 	memset(sel, 0, sizeof(sel));
 	CHECK(lkst_parse_event_item("PROCESS", sel, &err) == 2 &&
@@ -118,8 +122,19 @@ static void test_event_selections(void)
 	CHECK(lkst_parse_event_item("0x30", sel, &err) == 1 && sel[0x30] &&
 	      selected(sel) == 3);
 	CHECK(lkst_parse_event_item("tracer", sel, &err) == 1 && sel[0xe0]);
-	CHECK(lkst_parse_event_item("memory", sel, &err) < 0);
-	CHECK_HAS(err.msg, "category 'memory' has no events in this version");
+	/* A category no event has reached yet, while there is one. */
+	for (i = 0; i < sizeof(empty_cats) / sizeof(empty_cats[0]); i++) {
+		unsigned char none[LKST_NR_EVENT_IDS] = { 0 };
+		char want[80];
+
+		if (lkst_parse_event_item(empty_cats[i], none, &err) > 0)
+			continue;
+		snprintf(want, sizeof(want), "category '%s' has no events in this version",
+			 empty_cats[i]);
+		CHECK_HAS(err.msg, want);
+		CHECK(selected(none) == 0);
+		break;
+	}
 	CHECK(lkst_parse_event_item("proc", sel, &err) < 0);
 	CHECK_HAS(err.msg, "unknown event or category 'proc'");
 	CHECK(lkst_parse_event_item("0x99", sel, &err) < 0);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lkst buffer management: creating, linking, deleting, jumping to and
- * reading the blocks of each CPU's buffer while hooks write into them.
+ * lkst buffer management: creating, linking, deleting, jumping to,
+ * resizing and reading the blocks of each CPU's buffer while hooks write
+ * into them, and the per-CPU buffer mode.
  *
  * Control operations hold lkst_mutex.  Writers never take it: they find
  * blocks through RCU-published pointers, and a block is freed only after a
@@ -43,12 +44,15 @@ static struct lkst_block *lkst_block_alloc(unsigned int cpu, unsigned int id,
 	blk->id = id;
 	blk->nr_slots = size / LKST_RECORD_SIZE;
 	blk->next = next;
-	blk->records = vzalloc_node(array_size(blk->nr_slots, LKST_RECORD_SIZE),
+	/* The records, then their sequence numbers, in one allocation. */
+	blk->records = vzalloc_node(array_size(blk->nr_slots,
+					       LKST_RECORD_SIZE + sizeof(u64)),
 				    cpu_to_node(cpu));
 	if (!blk->records) {
 		kfree(blk);
 		return NULL;
 	}
+	blk->seqs = (u64 *)(blk->records + blk->nr_slots);
 	return blk;
 }
 
@@ -100,6 +104,9 @@ int lkst_cpu_info(struct lkst_cpu_info *info)
 	info->written = local64_read(&cb->written);
 	info->overwritten = local64_read(&cb->overwritten);
 	info->dropped = local64_read(&cb->dropped);
+	info->next_seq = local64_read(&cb->next_seq);
+	info->mode = READ_ONCE(cb->mode);
+	info->__pad = 0;
 	mutex_unlock(&lkst_mutex);
 	return 0;
 }
@@ -126,6 +133,7 @@ int lkst_block_info(struct lkst_block_info *info)
 }
 
 #define LKST_READ_CHUNK 64
+#define LKST_SCAN_BATCH 4096
 
 /* Copy a block's committed records to user space, oldest first. */
 int lkst_block_read(struct lkst_block_read *req)
@@ -174,6 +182,206 @@ int lkst_block_read(struct lkst_block_read *req)
 unlock:
 	mutex_unlock(&lkst_mutex);
 	kfree(chunk);
+	return ret;
+}
+
+/* Copies chunk[0..filled) and its numbers to the user's arrays at @at. */
+static int lkst_drain_flush(struct lkst_buffer_drain *req,
+			    const struct lkst_record *chunk, const u64 *seqs,
+			    u32 at, u32 filled)
+{
+	struct lkst_record __user *records = u64_to_user_ptr(req->records);
+	u64 __user *user_seqs = u64_to_user_ptr(req->seqs);
+
+	if (copy_to_user(records + at, chunk, filled * sizeof(*chunk)) ||
+	    copy_to_user(user_seqs + at, seqs, filled * sizeof(*seqs)))
+		return -EFAULT;
+	return 0;
+}
+
+/* A number below next_seq whose slot is still being written. */
+static void lkst_drain_busy(struct lkst_buffer_drain *req, u64 seq)
+{
+	if (req->nr_busy < LKST_DRAIN_MAX_BUSY)
+		req->busy_seqs[req->nr_busy++] = seq;
+	else
+		req->flags |= LKST_DRAIN_BUSY_OVERFLOW;
+}
+
+/*
+ * Copy the CPU's committed records numbered [cursor, next_seq).  next_seq
+ * is read first: a number below it was stored in its slot, BUSY already,
+ * before it was taken, so the scan finds that slot holding the record, a
+ * newer one that overwrote it, or BUSY with that number.  A slot claimed
+ * during the scan holds a number from next_seq on.  The scan never blocks
+ * a writer.
+ */
+int lkst_buffer_drain(struct lkst_buffer_drain *req)
+{
+	struct lkst_cpu_buffer *cb = lkst_cpu_buffer(req->cpu);
+	u32 copied = 0, filled = 0, slot, id;
+	struct lkst_record *chunk;
+	struct lkst_block *blk;
+	u64 *seqs, seq = 0;
+	int ret = 0, got;
+
+	if (!cb)
+		return -EINVAL;
+	chunk = kmalloc_array(LKST_READ_CHUNK, sizeof(*chunk), GFP_KERNEL);
+	seqs = kmalloc_array(LKST_READ_CHUNK, sizeof(*seqs), GFP_KERNEL);
+	if (!chunk || !seqs) {
+		ret = -ENOMEM;
+		goto out;
+	}
+
+	mutex_lock(&lkst_mutex);
+	req->flags = 0;
+	req->nr_slots = 0;
+	req->nr_busy = 0;
+	req->__pad = 0;
+	req->next_seq = local64_read(&cb->next_seq);
+	smp_rmb();	/* the number before the slots claimed ahead of it */
+	for (id = 0; id < LKST_MAX_BLOCKS; id++) {
+		blk = lkst_block_get(cb, id);
+		if (!blk)
+			continue;
+		req->nr_slots += blk->nr_slots;
+		for (slot = 0; slot < blk->nr_slots; slot++) {
+			if (!(slot % LKST_SCAN_BATCH))
+				cond_resched();	/* blocks hold up to 4M slots */
+			got = lkst_buf_copy_record_seq(blk, slot, &chunk[filled],
+						       &seq);
+			if (got != LKST_COPY_OK && got != LKST_COPY_BUSY)
+				continue;
+			if (seq < req->cursor || seq >= req->next_seq)
+				continue;
+			if (got == LKST_COPY_BUSY) {
+				lkst_drain_busy(req, seq);
+				continue;
+			}
+			if (copied + filled >= req->max_records) {
+				req->flags |= LKST_DRAIN_TRUNCATED;
+				continue;
+			}
+			seqs[filled] = seq;
+			if (++filled < LKST_READ_CHUNK)
+				continue;
+			ret = lkst_drain_flush(req, chunk, seqs, copied, filled);
+			if (ret)
+				goto unlock;
+			copied += filled;
+			filled = 0;
+		}
+	}
+	ret = lkst_drain_flush(req, chunk, seqs, copied, filled);
+	if (ret)
+		goto unlock;
+	req->nr_records = copied + filled;
+	req->written = local64_read(&cb->written);
+	req->overwritten = local64_read(&cb->overwritten);
+	req->dropped = local64_read(&cb->dropped);
+unlock:
+	mutex_unlock(&lkst_mutex);
+out:
+	kfree(seqs);
+	kfree(chunk);
+	return ret;
+}
+
+int lkst_buffer_mode(const struct lkst_buffer_mode *req)
+{
+	unsigned int cpu;
+
+	if (req->mode > LKST_MODE_STOP)
+		return -EINVAL;
+	if (req->cpu != LKST_ALL_CPUS) {
+		struct lkst_cpu_buffer *cb = lkst_cpu_buffer(req->cpu);
+
+		if (!cb)
+			return -EINVAL;
+		WRITE_ONCE(cb->mode, req->mode);
+		return 0;
+	}
+	for_each_possible_cpu(cpu)
+		WRITE_ONCE(lkst_cpu_buffer(cpu)->mode, req->mode);
+	return 0;
+}
+
+struct lkst_resize_request {
+	struct lkst_cpu_buffer *cb;
+	struct lkst_block **blocks;	/* by ID: new blocks in, old ones out */
+};
+
+/*
+ * On the buffer's own CPU, with interrupts off: put the new blocks in
+ * place and continue at the first slot of the current one, so that no
+ * writer of this CPU sees a new block before the rewind.
+ */
+static void lkst_resize_on_cpu(void *arg)
+{
+	struct lkst_resize_request *rr = arg;
+	unsigned int id;
+
+	for (id = 0; id < LKST_MAX_BLOCKS; id++)
+		if (rr->blocks[id])
+			rr->blocks[id] = rcu_replace_pointer(rr->cb->blocks[id],
+							     rr->blocks[id], true);
+	lkst_buf_jump(rr->cb, lkst_pos_block(local64_read(&rr->cb->pos)));
+}
+
+/*
+ * Allocate all the new blocks first, then swap them in CPU by CPU; writers
+ * still in an old block finish there before synchronize_rcu() returns and
+ * the old blocks are freed.
+ */
+int lkst_buffer_resize(const struct lkst_buffer_resize *req)
+{
+	struct lkst_resize_request rr;
+	struct lkst_block **swap, *old;
+	unsigned int cpu, id, i;
+	int ret = 0;
+
+	if (req->size < LKST_BLOCK_MIN_SIZE ||
+	    req->size > LKST_BLOCK_MAX_SIZE || req->__pad)
+		return -EINVAL;
+	swap = kvcalloc(nr_cpu_ids * LKST_MAX_BLOCKS, sizeof(*swap),
+			GFP_KERNEL);
+	if (!swap)
+		return -ENOMEM;
+
+	mutex_lock(&lkst_mutex);
+	for_each_possible_cpu(cpu) {
+		for (id = 0; id < LKST_MAX_BLOCKS; id++) {
+			old = lkst_block_get(lkst_cpu_buffer(cpu), id);
+			if (!old)
+				continue;
+			i = cpu * LKST_MAX_BLOCKS + id;
+			swap[i] = lkst_block_alloc(cpu, id, req->size,
+						   READ_ONCE(old->next));
+			if (!swap[i]) {
+				ret = -ENOMEM;
+				goto free;
+			}
+		}
+	}
+	/* lkst_mutex before cpu_hotplug_lock, as in lkst_block_jump() */
+	cpus_read_lock();
+	for_each_possible_cpu(cpu) {
+		rr.cb = lkst_cpu_buffer(cpu);
+		rr.blocks = &swap[cpu * LKST_MAX_BLOCKS];
+		if (cpu_online(cpu))
+			smp_call_function_single(cpu, lkst_resize_on_cpu, &rr, 1);
+		else
+			lkst_resize_on_cpu(&rr);	/* nothing writes there */
+	}
+	cpus_read_unlock();
+	synchronize_rcu();
+free:
+	for (i = 0; i < nr_cpu_ids * LKST_MAX_BLOCKS; i++)
+		if (swap[i])
+			lkst_block_free(swap[i]);
+	mutex_unlock(&lkst_mutex);
+	kvfree(swap);
 	return ret;
 }
 

@@ -140,6 +140,15 @@ static long lkst_dev_ioctl(struct file *file, unsigned int cmd,
 	case LKST_IOC_BLOCK_JUMP:
 		return LKST_STRUCT_CMD(struct lkst_block_link,
 				       lkst_block_jump, false);
+	case LKST_IOC_BUFFER_DRAIN:
+		return LKST_STRUCT_CMD(struct lkst_buffer_drain,
+				       lkst_buffer_drain, true);
+	case LKST_IOC_BUFFER_MODE:
+		return LKST_STRUCT_CMD(struct lkst_buffer_mode,
+				       lkst_buffer_mode, false);
+	case LKST_IOC_BUFFER_RESIZE:
+		return LKST_STRUCT_CMD(struct lkst_buffer_resize,
+				       lkst_buffer_resize, false);
 	default:
 		return -ENOTTY;
 	}

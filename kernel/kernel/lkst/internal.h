@@ -43,5 +43,8 @@ int lkst_block_create(struct lkst_block_create *req);
 int lkst_block_link(const struct lkst_block_link *req);
 int lkst_block_delete(const struct lkst_block_link *req);
 int lkst_block_jump(const struct lkst_block_link *req);
+int lkst_buffer_drain(struct lkst_buffer_drain *req);
+int lkst_buffer_mode(const struct lkst_buffer_mode *req);
+int lkst_buffer_resize(const struct lkst_buffer_resize *req);
 
 #endif /* _LKST_INTERNAL_H */

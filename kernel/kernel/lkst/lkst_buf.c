@@ -6,23 +6,27 @@
  * a writer first claims the slot by swapping its time for LKST_TIME_BUSY,
  * then fills the other words, then stores the timestamp.  A reader that
  * sees the same committed time before and after copying the other words
- * has a whole record.
+ * has a whole record.  The slot's sequence number (blk->seqs[]) is written
+ * between the claim and the commit, so the same check covers it.
  */
 #include "lkst_buf.h"
 
 #define LKST_RECORD_WORDS (sizeof(struct lkst_record) / sizeof(u64))
 
 /*
- * Claim the next slot of this CPU's buffer.  Returns NULL, counting a drop,
- * when there is no block or when the slot is still owned by a writer this
- * one interrupted (a nested context wrote a whole block meanwhile): its
- * record is left intact instead of being overwritten half-way.
+ * Claim the next slot of this CPU's buffer and give it the next sequence
+ * number.  Returns NULL, counting a drop, when there is no block, when a
+ * STOP-mode buffer would overwrite a record, or when the slot is still
+ * owned by a writer this one interrupted (a nested context wrote a whole
+ * block meanwhile): its record is left intact instead of being
+ * overwritten half-way.
  */
 struct lkst_record *lkst_buf_reserve(struct lkst_cpu_buffer *cb)
 {
 	struct lkst_block *blk, *next_blk;
 	struct lkst_record *rec;
-	u64 old, seen;
+	bool stop = READ_ONCE(cb->mode) == LKST_MODE_STOP;
+	u64 old, seen, seq;
 	u32 id, slot, next;
 
 	old = local64_read(&cb->pos);
@@ -43,6 +47,9 @@ struct lkst_record *lkst_buf_reserve(struct lkst_cpu_buffer *cb)
 			}
 			slot = 0;
 		}
+		/* A slot once written is never empty again: no race here. */
+		if (unlikely(stop) && READ_ONCE(blk->records[slot].time_ns))
+			goto drop;	/* keep the record it holds */
 		seen = local64_cmpxchg(&cb->pos, old, lkst_make_pos(id, slot + 1));
 		if (likely(seen == old))
 			break;
@@ -51,10 +58,21 @@ struct lkst_record *lkst_buf_reserve(struct lkst_cpu_buffer *cb)
 
 	rec = &blk->records[slot];
 	old = READ_ONCE(rec->time_ns);
-	if (unlikely(old == LKST_TIME_BUSY) ||
+	if (unlikely(old == LKST_TIME_BUSY) || unlikely(old && stop) ||
 	    unlikely(cmpxchg_local(&rec->time_ns, old, LKST_TIME_BUSY) != old))
 		goto drop;
-	smp_wmb();	/* BUSY is seen before any word of the new content */
+	smp_wmb();	/* BUSY is seen before the new number and content */
+	/*
+	 * The number is stored in the slot before it is taken from next_seq,
+	 * so a reader that saw next_seq past it and finds the slot BUSY knows
+	 * which number is still being written.  A nested writer taking the
+	 * number first makes this one try the next.
+	 */
+	do {
+		seq = local64_read(&cb->next_seq);
+		WRITE_ONCE(blk->seqs[slot], seq);
+		smp_wmb();	/* in the slot before it is taken */
+	} while (local64_cmpxchg(&cb->next_seq, seq, seq + 1) != seq);
 	if (old)
 		local64_inc(&cb->overwritten);
 	return rec;
@@ -80,6 +98,38 @@ void lkst_buf_commit(struct lkst_cpu_buffer *cb, struct lkst_record *rec,
 	local64_inc(&cb->written);
 }
 
+/* Copy @rec and *@seq_word under the commit word; see LKST_COPY_*. */
+static int lkst_buf_copy(const struct lkst_record *rec, const u64 *seq_word,
+			 struct lkst_record *out, u64 *seq)
+{
+	const u64 *src = (const u64 *)rec;
+	u64 *dst = (u64 *)out;
+	u64 before, after;
+	unsigned int i;
+
+	before = READ_ONCE(rec->time_ns);
+	if (!before)
+		return LKST_COPY_EMPTY;
+	if (before == LKST_TIME_BUSY) {
+		if (seq_word) {
+			smp_rmb();	/* BUSY before the number stored after it */
+			*seq = READ_ONCE(*seq_word);
+		}
+		return LKST_COPY_BUSY;
+	}
+	smp_rmb();	/* the commit word before the content it covers */
+	if (seq_word)
+		*seq = READ_ONCE(*seq_word);
+	for (i = 1; i < LKST_RECORD_WORDS; i++)
+		dst[i] = READ_ONCE(src[i]);
+	smp_rmb();	/* the content before the commit word read again */
+	after = READ_ONCE(rec->time_ns);
+	if (after != before)
+		return LKST_COPY_CHANGED;
+	out->time_ns = before;
+	return LKST_COPY_OK;
+}
+
 /*
  * Copy one slot if it holds a committed record; false when it is empty,
  * being written, or was rewritten during the copy.
@@ -87,23 +137,21 @@ void lkst_buf_commit(struct lkst_cpu_buffer *cb, struct lkst_record *rec,
 bool lkst_buf_copy_record(const struct lkst_record *slot,
 			  struct lkst_record *out)
 {
-	const u64 *src = (const u64 *)slot;
-	u64 *dst = (u64 *)out;
-	u64 before, after;
-	unsigned int i;
+	return lkst_buf_copy(slot, NULL, out, NULL) == LKST_COPY_OK;
+}
 
-	before = READ_ONCE(slot->time_ns);
-	if (!before || before == LKST_TIME_BUSY)
-		return false;
-	smp_rmb();	/* the commit word before the content it covers */
-	for (i = 1; i < LKST_RECORD_WORDS; i++)
-		dst[i] = READ_ONCE(src[i]);
-	smp_rmb();	/* the content before the commit word read again */
-	after = READ_ONCE(slot->time_ns);
-	if (after != before)
-		return false;
-	out->time_ns = before;
-	return true;
+/*
+ * Copy slot @slot of @blk with its sequence number: LKST_COPY_OK when it
+ * holds a committed record, LKST_COPY_EMPTY when it never held one,
+ * LKST_COPY_BUSY when a writer holds it (*seq is then the number that
+ * writer took, or one it is about to take), and LKST_COPY_CHANGED when a
+ * writer claimed it during the copy (the record read was overwritten; the
+ * new one took its number after the copy began).
+ */
+int lkst_buf_copy_record_seq(const struct lkst_block *blk, u32 slot,
+			     struct lkst_record *out, u64 *seq)
+{
+	return lkst_buf_copy(&blk->records[slot], &blk->seqs[slot], out, seq);
 }
 
 /*

@@ -25,11 +25,17 @@
 #include <linux/lkst_ioctl.h>
 #endif
 
+/*
+ * seqs[slot] is the sequence number of the record in records[slot]; it is
+ * written after the slot is claimed and before the record is committed, so
+ * the commit word covers it as it covers the record's own words.
+ */
 struct lkst_block {
 	u32 id;
 	u32 nr_slots;
 	u32 next;			/* LKST_NO_NEXT: wrap onto itself */
 	struct lkst_record *records;
+	u64 *seqs;
 };
 
 /*
@@ -37,11 +43,23 @@ struct lkst_block {
  * claim in it (low 32 bits), so that moving to the next block and claiming
  * a slot there is one atomic step.
  */
+/*
+ * next_seq numbers the records of this CPU in the order their slots were
+ * claimed: 0, 1, 2, ... with no gap, since a number is taken only once a
+ * slot is held.  A reader that remembers the next number it wants finds
+ * the records it missed as gaps (see lkst_buf_copy_record_seq()).
+ *
+ * mode is LKST_MODE_OVERWRITE or LKST_MODE_STOP: in STOP mode the writer
+ * never overwrites a record; it stops, counting drops, where the next slot
+ * holds one (at the end of a block with no next block, or of a ring).
+ */
 struct lkst_cpu_buffer {
 	local64_t pos;
 	local64_t written;
 	local64_t overwritten;
 	local64_t dropped;
+	local64_t next_seq;
+	u32 mode;
 	struct lkst_block __rcu *blocks[LKST_MAX_BLOCKS];
 };
 
@@ -63,8 +81,17 @@ static inline u64 lkst_make_pos(u32 block, u32 slot)
 struct lkst_record *lkst_buf_reserve(struct lkst_cpu_buffer *cb);
 void lkst_buf_commit(struct lkst_cpu_buffer *cb, struct lkst_record *rec,
 		     const struct lkst_record *content, u64 time_ns);
+enum {
+	LKST_COPY_EMPTY,
+	LKST_COPY_OK,
+	LKST_COPY_BUSY,
+	LKST_COPY_CHANGED,
+};
+
 bool lkst_buf_copy_record(const struct lkst_record *slot,
 			  struct lkst_record *out);
+int lkst_buf_copy_record_seq(const struct lkst_block *blk, u32 slot,
+			     struct lkst_record *out, u64 *seq);
 u32 lkst_buf_oldest_slot(struct lkst_cpu_buffer *cb,
 			 const struct lkst_block *blk);
 void lkst_buf_jump(struct lkst_cpu_buffer *cb, u32 block);

@@ -20,6 +20,8 @@ static struct lkst_block *test_block(struct kunit *test, u32 id, u32 slots,
 	blk->records = kunit_kcalloc(test, slots, sizeof(struct lkst_record),
 				     GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, blk->records);
+	blk->seqs = kunit_kcalloc(test, slots, sizeof(u64), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, blk->seqs);
 	blk->id = id;
 	blk->nr_slots = slots;
 	blk->next = next;
@@ -146,12 +148,116 @@ static void lkst_buf_drops_without_block(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, local64_read(&cb->written), 0);
 }
 
+static void lkst_buf_numbers_records(struct kunit *test)
+{
+	struct lkst_cpu_buffer *cb = test_buffer(test);
+	struct lkst_block *blk = test_block(test, 0, 4, LKST_NO_NEXT);
+	struct lkst_record out;
+	u64 seq, got;
+	u32 slot;
+
+	RCU_INIT_POINTER(cb->blocks[0], blk);
+	KUNIT_EXPECT_EQ(test, lkst_buf_copy_record_seq(blk, 0, &out, &got),
+			LKST_COPY_EMPTY);
+	for (seq = 0; seq < 6; seq++)
+		KUNIT_ASSERT_TRUE(test, test_write(cb, seq));
+	KUNIT_EXPECT_EQ(test, local64_read(&cb->next_seq), 6);
+	/* Slots 0 and 1 were overwritten by records 4 and 5. */
+	for (slot = 0; slot < 4; slot++) {
+		KUNIT_ASSERT_EQ(test, lkst_buf_copy_record_seq(blk, slot, &out,
+							       &got),
+				LKST_COPY_OK);
+		KUNIT_EXPECT_EQ(test, got, out.arg[0]);
+		KUNIT_EXPECT_EQ(test, got, slot < 2 ? slot + 4 : slot);
+	}
+}
+
+static void lkst_buf_stop_mode_keeps_oldest(struct kunit *test)
+{
+	struct lkst_cpu_buffer *cb = test_buffer(test);
+	struct lkst_block *a = test_block(test, 0, 4, 1);
+	struct lkst_block *b = test_block(test, 1, 4, LKST_NO_NEXT);
+	struct lkst_record out;
+	u64 seq, got;
+
+	RCU_INIT_POINTER(cb->blocks[0], a);
+	RCU_INIT_POINTER(cb->blocks[1], b);
+	cb->mode = LKST_MODE_STOP;
+	for (seq = 0; seq < 8; seq++)
+		KUNIT_ASSERT_TRUE(test, test_write(cb, seq));
+	/* The chain is full: nothing is overwritten, the rest is dropped. */
+	KUNIT_EXPECT_FALSE(test, test_write(cb, 8));
+	KUNIT_EXPECT_FALSE(test, test_write(cb, 9));
+	KUNIT_EXPECT_EQ(test, local64_read(&cb->dropped), 2);
+	KUNIT_EXPECT_EQ(test, local64_read(&cb->overwritten), 0);
+	KUNIT_EXPECT_EQ(test, local64_read(&cb->next_seq), 8);
+	KUNIT_ASSERT_EQ(test, lkst_buf_copy_record_seq(b, 0, &out, &got),
+			LKST_COPY_OK);
+	KUNIT_EXPECT_EQ(test, out.arg[0], 4);
+	/* Back to overwriting: the last block wraps onto itself. */
+	WRITE_ONCE(cb->mode, LKST_MODE_OVERWRITE);
+	KUNIT_ASSERT_TRUE(test, test_write(cb, 10));
+	KUNIT_ASSERT_EQ(test, lkst_buf_copy_record_seq(b, 0, &out, &got),
+			LKST_COPY_OK);
+	KUNIT_EXPECT_EQ(test, out.arg[0], 10);
+	KUNIT_EXPECT_EQ(test, got, 8);
+	KUNIT_EXPECT_EQ(test, local64_read(&cb->overwritten), 1);
+}
+
+static void lkst_buf_stop_mode_never_overwrites(struct kunit *test)
+{
+	struct lkst_cpu_buffer *cb = test_buffer(test);
+	struct lkst_block *a = test_block(test, 0, 2, 5);	/* 5: none */
+	struct lkst_block *b = test_block(test, 1, 2, 0);	/* back to a */
+
+	RCU_INIT_POINTER(cb->blocks[0], a);
+	cb->mode = LKST_MODE_STOP;
+	KUNIT_EXPECT_TRUE(test, test_write(cb, 0));
+	KUNIT_EXPECT_TRUE(test, test_write(cb, 1));
+	KUNIT_EXPECT_FALSE(test, test_write(cb, 2));
+	/* Nor at the start of a used block after a jump. */
+	lkst_buf_jump(cb, 0);
+	KUNIT_EXPECT_FALSE(test, test_write(cb, 3));
+	/* An empty block gives room; its link leads back to a used one. */
+	RCU_INIT_POINTER(cb->blocks[1], b);
+	lkst_buf_jump(cb, 1);
+	KUNIT_EXPECT_TRUE(test, test_write(cb, 4));
+	KUNIT_EXPECT_TRUE(test, test_write(cb, 5));
+	KUNIT_EXPECT_FALSE(test, test_write(cb, 6));
+	KUNIT_EXPECT_EQ(test, local64_read(&cb->dropped), 3);
+	KUNIT_EXPECT_EQ(test, local64_read(&cb->overwritten), 0);
+	KUNIT_EXPECT_EQ(test, local64_read(&cb->written), 4);
+}
+
+static void lkst_buf_control_rejects_bad_requests(struct kunit *test)
+{
+	struct lkst_buffer_mode mode = { .cpu = 0, .mode = LKST_MODE_STOP + 1 };
+	struct lkst_buffer_resize resize = { .size = LKST_BLOCK_MIN_SIZE - 1 };
+	struct lkst_buffer_drain drain = { .cpu = nr_cpu_ids };
+
+	KUNIT_EXPECT_EQ(test, lkst_buffer_mode(&mode), -EINVAL);
+	mode.cpu = nr_cpu_ids;
+	mode.mode = LKST_MODE_OVERWRITE;
+	KUNIT_EXPECT_EQ(test, lkst_buffer_mode(&mode), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkst_buffer_resize(&resize), -EINVAL);
+	resize.size = LKST_BLOCK_MAX_SIZE + 1;
+	KUNIT_EXPECT_EQ(test, lkst_buffer_resize(&resize), -EINVAL);
+	resize.size = LKST_BLOCK_MIN_SIZE;
+	resize.__pad = 1;
+	KUNIT_EXPECT_EQ(test, lkst_buffer_resize(&resize), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkst_buffer_drain(&drain), -EINVAL);
+}
+
 static struct kunit_case lkst_buf_cases[] = {
 	KUNIT_CASE(lkst_buf_fills_in_order),
 	KUNIT_CASE(lkst_buf_wraps_keeping_newest),
 	KUNIT_CASE(lkst_buf_follows_links),
 	KUNIT_CASE(lkst_buf_never_takes_busy_slot),
 	KUNIT_CASE(lkst_buf_drops_without_block),
+	KUNIT_CASE(lkst_buf_numbers_records),
+	KUNIT_CASE(lkst_buf_stop_mode_keeps_oldest),
+	KUNIT_CASE(lkst_buf_stop_mode_never_overwrites),
+	KUNIT_CASE(lkst_buf_control_rejects_bad_requests),
 	{}
 };
 

@@ -23,6 +23,10 @@
  * 0.  Deleting clears the links that pointed to the block; the block being
  * written cannot be deleted.  JUMP makes the writer continue at the
  * block's first slot.
+ *
+ * Version 2 added sequence numbers (BUFFER_DRAIN), buffer modes
+ * (BUFFER_MODE) and BUFFER_RESIZE, and the mode and next_seq fields of
+ * struct lkst_cpu_info, which changed its size.
  */
 #ifndef _UAPI_LINUX_LKST_IOCTL_H
 #define _UAPI_LINUX_LKST_IOCTL_H
@@ -31,7 +35,7 @@
 #include <linux/types.h>
 #include <linux/lkst_record.h>
 
-#define LKST_ABI_VERSION	1
+#define LKST_ABI_VERSION	2
 #define LKST_DEVICE		"/dev/lkst"
 
 /* Masksets: 0..2 are the read-only system masksets, user ones from 3. */
@@ -52,6 +56,17 @@
 #define LKST_NO_NEXT		0xffffffffu
 #define LKST_BLOCK_MIN_SIZE	4096u
 #define LKST_BLOCK_MAX_SIZE	(256u << 20)
+#define LKST_ALL_CPUS		0xffffffffu
+
+/*
+ * What the writer does when the next slot holds a record, as at the end
+ * of a block with no next block that wraps onto itself: OVERWRITE
+ * overwrites it (a flight recorder, the default); STOP keeps it, stops
+ * writing and counts every further event as dropped until a jump or link
+ * to an empty block, a resize or a switch back to OVERWRITE gives room.
+ */
+#define LKST_MODE_OVERWRITE	0
+#define LKST_MODE_STOP		1
 
 struct lkst_version {
 	__u32 abi_version;		/* out: LKST_ABI_VERSION */
@@ -98,6 +113,9 @@ struct lkst_cpu_info {
 	__u64 written;			/* out: records committed */
 	__u64 overwritten;		/* out: committed records replaced */
 	__u64 dropped;			/* out: events that found no slot */
+	__u64 next_seq;			/* out: sequence number of the next record */
+	__u32 mode;			/* out: LKST_MODE_* */
+	__u32 __pad;
 };
 
 struct lkst_block_info {
@@ -133,6 +151,60 @@ struct lkst_block_read {
 	__u64 records;			/* in: user pointer to lkst_record[] */
 	__u32 max_records;		/* in: room in records[] */
 	__u32 nr_records;		/* out: records copied */
+};
+
+/*
+ * Each CPU numbers its records 0, 1, 2, ... in the order they take a slot.
+ * DRAIN copies the committed records of every block of a CPU whose number
+ * is in [cursor, next_seq), in no particular order, with their numbers in
+ * seqs[].  next_seq is read before the blocks are scanned, so every number
+ * below it belongs to a record that was found, was overwritten (lost to
+ * the reader), or is still being written: busy_seqs[] lists the numbers of
+ * the slots found being written (nr_busy of them), and a reader asks again
+ * later for those instead of counting them lost.  BUSY_OVERFLOW means more
+ * slots were busy than busy_seqs[] holds: any missing number may then be
+ * in flight.  TRUNCATED means records[] was too small (nr_slots tells how
+ * many the CPU's blocks hold); ask again with room for nr_slots.  The
+ * kernel keeps no reader state.
+ */
+#define LKST_DRAIN_BUSY_OVERFLOW (1u << 0)
+#define LKST_DRAIN_TRUNCATED	(1u << 1)
+#define LKST_DRAIN_MAX_BUSY	8
+
+struct lkst_buffer_drain {
+	__u32 cpu;			/* in */
+	__u32 flags;			/* out: LKST_DRAIN_* */
+	__u64 cursor;			/* in: lowest sequence number wanted */
+	__u64 records;			/* in: user pointer to lkst_record[] */
+	__u64 seqs;			/* in: user pointer to __u64[] */
+	__u32 max_records;		/* in: room in records[] and seqs[] */
+	__u32 nr_records;		/* out: records copied */
+	__u64 next_seq;			/* out: numbers below it are covered */
+	__u64 nr_slots;			/* out: slots in the CPU's blocks */
+	__u64 written;			/* out: the CPU's counters, read */
+	__u64 overwritten;		/*      after the scan */
+	__u64 dropped;
+	__u32 nr_busy;			/* out: entries of busy_seqs[] */
+	__u32 __pad;
+	__u64 busy_seqs[LKST_DRAIN_MAX_BUSY];	/* out: numbers in flight */
+};
+
+/* cpu may be LKST_ALL_CPUS; mode is LKST_MODE_*. */
+struct lkst_buffer_mode {
+	__u32 cpu;			/* in */
+	__u32 mode;			/* in */
+};
+
+/*
+ * Replaces every block of every CPU that has blocks by an empty block of
+ * @size bytes with the same ID and next link, and makes each writer
+ * continue at the first slot of its current block.  All new blocks are
+ * allocated first: on ENOMEM nothing changed.  The records the old blocks
+ * held are discarded (a draining reader sees them as lost).
+ */
+struct lkst_buffer_resize {
+	__u32 size;			/* in: bytes, LKST_BLOCK_MIN/MAX_SIZE */
+	__u32 __pad;
 };
 
 /*
@@ -181,6 +253,9 @@ struct lkst_clock_anchor {
 #define LKST_IOC_BLOCK_LINK	_IOW(LKST_IOC_MAGIC, 0x34, struct lkst_block_link)
 #define LKST_IOC_BLOCK_DELETE	_IOW(LKST_IOC_MAGIC, 0x35, struct lkst_block_link)
 #define LKST_IOC_BLOCK_JUMP	_IOW(LKST_IOC_MAGIC, 0x36, struct lkst_block_link)
+#define LKST_IOC_BUFFER_DRAIN	_IOWR(LKST_IOC_MAGIC, 0x37, struct lkst_buffer_drain)
+#define LKST_IOC_BUFFER_MODE	_IOW(LKST_IOC_MAGIC, 0x38, struct lkst_buffer_mode)
+#define LKST_IOC_BUFFER_RESIZE	_IOW(LKST_IOC_MAGIC, 0x39, struct lkst_buffer_resize)
 #define LKST_IOC_MARK		_IOW(LKST_IOC_MAGIC, 0x40, struct lkst_mark)
 
 #endif /* _UAPI_LINUX_LKST_IOCTL_H */

@@ -1,0 +1,113 @@
+"""Checks on a directory written by `lkbuf record`, shared by the t94
+checker (real kernel) and the host test against the fake device.
+
+verify(dir, report_text, rotate, keep) returns a list of failure messages:
+the numbered files are the newest `keep` of those written; each is a
+complete log file of at most `rotate` bytes and all but the newest are
+full; for every CPU the files follow each other (a file starts at the
+sequence number where the previous one ended) and hold strictly
+increasing numbers with no gap other than the numbers they declare lost;
+with every file kept, what they hold and lose adds up to what lkbuf
+reported at the end.
+"""
+import glob
+import os
+import re
+
+from lkstcheck import read_log
+
+SLOT = 64 + 8           # a record and its sequence number
+
+
+def parse_report(text):
+    """lkbuf record's closing lines: totals and {cpu: dict}."""
+    cpus = {}
+    for m in re.finditer(r"^lkbuf: cpu(\d+): (\d+) records saved of sequence numbers "
+                         r"\[(\d+), (\d+)\), (\d+) lost \(overwritten before they were "
+                         r"drained\), (\d+) dropped$", text, re.M):
+        cpu, saved, first, end, lost, dropped = map(int, m.groups())
+        cpus[cpu] = dict(saved=saved, first=first, end=end, lost=lost, dropped=dropped)
+    m = re.search(r"^lkbuf: recorded (\d+) records of (\d+) CPUs in (\d+) files, (\d+) kept "
+                  r"in \S+; (\d+) lost in the kernel \(overwritten before they were "
+                  r"drained\), (\d+) dropped$", text, re.M)
+    if not m:
+        return None, cpus
+    saved, nr_cpus, files, kept, lost, dropped = map(int, m.groups())
+    return dict(saved=saved, nr_cpus=nr_cpus, files=files, kept=kept, lost=lost,
+                dropped=dropped), cpus
+
+
+def verify(directory, report_text, rotate, keep):
+    fails = []
+    total, per_cpu = parse_report(report_text)
+    if total is None:
+        return [f"no closing 'lkbuf: recorded ...' line in the report: {report_text!r}"]
+    paths = sorted(glob.glob(os.path.join(directory, "lkst-*.log")))
+    numbers = [int(re.search(r"lkst-(\d+)\.log$", p).group(1)) for p in paths]
+    want_kept = min(keep, total["files"]) if keep else total["files"]
+    if total["kept"] != want_kept:
+        fails.append(f"reported {total['kept']} kept of {total['files']}, keep {keep}")
+    if numbers != list(range(total["files"] - want_kept + 1, total["files"] + 1)):
+        fails.append(f"files {numbers}, expected the newest {want_kept} of 1..{total['files']}")
+    if glob.glob(os.path.join(directory, "*.tmp")):
+        fails.append("a .tmp file was left behind")
+    if len(per_cpu) != total["nr_cpus"]:
+        fails.append(f"report has lines for CPUs {sorted(per_cpu)} of {total['nr_cpus']}")
+
+    ends = {}
+    held = {c: 0 for c in per_cpu}
+    lost = {c: 0 for c in per_cpu}
+    first = {}
+    for i, path in enumerate(paths):
+        name = os.path.basename(path)
+        try:
+            header, sections = read_log(path)
+        except Exception as e:  # noqa: BLE001 - any parse failure is a finding
+            fails.append(f"{name}: not a valid log file: {e}")
+            continue
+        if header["version"] != 2:
+            fails.append(f"{name}: version {header['version']}")
+        if header["size"] > rotate:
+            fails.append(f"{name}: {header['size']} bytes, more than the rotate size {rotate}")
+        if i < len(paths) - 1 and header["size"] + SLOT <= rotate:
+            fails.append(f"{name}: {header['size']} bytes, not full for rotate size {rotate} "
+                         f"(a record takes {SLOT})")
+        if sorted(s["cpu"] for s in sections) != sorted(per_cpu):
+            fails.append(f"{name}: CPU sections {[s['cpu'] for s in sections]}")
+        for s in sections:
+            cpu = s["cpu"]
+            seqs = [r[0] for r in s["recs"]]
+            if cpu in ends and s["seq_start"] != ends[cpu]:
+                fails.append(f"{name}: cpu{cpu} starts at {s['seq_start']}, "
+                             f"the previous file ended at {ends[cpu]}")
+            first.setdefault(cpu, s["seq_start"])
+            ends[cpu] = s["seq_end"]
+            if any(b <= a for a, b in zip(seqs, seqs[1:])):
+                fails.append(f"{name}: cpu{cpu}: sequence numbers not strictly increasing")
+            if seqs and (seqs[0] < s["seq_start"] or seqs[-1] >= s["seq_end"]):
+                fails.append(f"{name}: cpu{cpu}: numbers outside [{s['seq_start']}, {s['seq_end']})")
+            if len(seqs) + s["lost"] != s["seq_end"] - s["seq_start"]:
+                fails.append(f"{name}: cpu{cpu}: {len(seqs)} records + {s['lost']} lost != "
+                             f"{s['seq_end']} - {s['seq_start']}")
+            gaps = sum(b - a - 1 for a, b in zip([s["seq_start"] - 1] + seqs,
+                                                 seqs + [s["seq_end"]]))
+            if gaps != s["lost"]:
+                fails.append(f"{name}: cpu{cpu}: gaps add up to {gaps}, the file says {s['lost']} lost")
+            held[cpu] = held.get(cpu, 0) + len(seqs)
+            lost[cpu] = lost.get(cpu, 0) + s["lost"]
+    for cpu, rep in per_cpu.items():
+        if cpu in ends and ends[cpu] != rep["end"]:
+            fails.append(f"cpu{cpu}: the newest file ends at {ends[cpu]}, lkbuf reported {rep['end']}")
+        if want_kept == total["files"] and paths:
+            if first.get(cpu) != rep["first"]:
+                fails.append(f"cpu{cpu}: the first file starts at {first.get(cpu)}, "
+                             f"lkbuf reported {rep['first']}")
+            if held.get(cpu) != rep["saved"] or lost.get(cpu) != rep["lost"]:
+                fails.append(f"cpu{cpu}: files hold {held.get(cpu)} and lose {lost.get(cpu)}, "
+                             f"lkbuf reported {rep['saved']} saved and {rep['lost']} lost")
+        elif lost.get(cpu, 0) > rep["lost"] or held.get(cpu, 0) > rep["saved"]:
+            fails.append(f"cpu{cpu}: kept files hold {held.get(cpu)} and lose {lost.get(cpu)}, "
+                         f"more than reported ({rep['saved']}, {rep['lost']})")
+    if sum(r["lost"] for r in per_cpu.values()) != total["lost"]:
+        fails.append("per-CPU lost counts do not add up to the total")
+    return fails

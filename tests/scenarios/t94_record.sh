@@ -1,0 +1,71 @@
+# lkbuf record: drain the buffers into rotating files while a workload
+# runs on both CPUs, stop with SIGINT; then again with a tiny block on
+# CPU 0 drained rarely, so records are lost, stopped with SIGTERM; then
+# while the buffers are resized.
+. /scenarios/common.inc
+
+new_syscall_maskset 7
+step lkm config -m 7 process default
+step lkm set -m 7
+
+# A: 64 KiB files, the newest 3 kept.
+lkbuf record -o recA --rotate 64K --keep 3 -i 100 2>recA.report &
+rec=$!
+lkst_syscalls -c 0 -n 3000 -w 300 -t 0x94a00000 >progA0.txt &
+w0=$!
+lkst_syscalls -c 1 -n 3000 -w 300 -t 0x94a10000 >progA1.txt ||
+	{ echo "FAIL: lkst_syscalls"; exit 1; }
+wait $w0 || { echo "FAIL: lkst_syscalls"; exit 1; }
+# Nothing new after this: the buffers then hold only what record must save.
+step lkm set -m 0
+kill -INT $rec
+wait $rec
+echo $? >recA.rc
+cat recA.report
+step lkbuf read -f snapA.log
+ls -l recA
+for f in recA/lkst-*.log; do
+	lkbuf print -C -f "$f" >/dev/null 2>>prints.err
+	echo "$(basename "$f") $?" >>printsA.txt
+done
+
+# B: cpu 0 writes a 16 KiB block and is drained every 3 s: records are lost.
+step lkbuf create -c 0 -s 16K
+step lkbuf jump -c 0 -b 1
+step lkm set -m 7
+lkbuf record -o recB --rotate 256K -i 3000 2>recB.report &
+rec=$!
+sleep 1
+lkst_syscalls -c 0 -n 4000 -t 0x94b00000 >progB.txt || { echo "FAIL: lkst_syscalls"; exit 1; }
+step lkm set -m 0
+kill -TERM $rec
+wait $rec
+echo $? >recB.rc
+cat recB.report
+for f in recB/lkst-*.log; do
+	lkbuf print -C -f "$f" >/dev/null 2>>prints.err
+	echo "$(basename "$f") $?" >>printsB.txt
+done
+step lkbuf jump -c 0 -b 0
+step lkbuf delete -c 0 -b 1
+
+# C: the buffers are resized while recording, to blocks larger than the
+# ones lkbuf sized its drain buffer for; what they held is counted lost.
+boot_size=$(lkbuf list | sed -n 's/^  block 0: size \([0-9]*\),.*/\1/p' | head -n 1)
+step lkm set -m 7
+lkbuf record -o recC -i 50 2>recC.report &
+rec=$!
+lkst_syscalls -n 500 -t 0x94c00000 >/dev/null || { echo "FAIL: lkst_syscalls"; exit 1; }
+step lkbuf resize -s 1M
+lkst_syscalls -n 500 -t 0x94c10000 >/dev/null || { echo "FAIL: lkst_syscalls"; exit 1; }
+step lkm set -m 0
+kill -INT $rec
+wait $rec
+echo $? >recC.rc
+cat recC.report
+for f in recC/lkst-*.log; do
+	lkbuf print -C -f "$f" >/dev/null 2>>prints.err
+	echo "$(basename "$f") $?" >>printsC.txt
+done
+step lkbuf resize -s "$boot_size"
+step lkm delete -m 7
