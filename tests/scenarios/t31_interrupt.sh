@@ -5,9 +5,9 @@
 . /scenarios/common.inc
 
 [ -e /dev/tty0 ] || mknod /dev/tty0 c 4 0
-lkm read -m 0 | lkm write -m 31 -n irq31 || { echo "FAIL: write"; exit 1; }
-step lkm config -m 31 interrupt default
-step lkm set -m 31
+lkm read -m 0 | lkm write -m 21 -n irq21 || { echo "FAIL: write"; exit 1; }
+step lkm config -m 21 interrupt default
+step lkm set -m 21
 cat /proc/interrupts >interrupts.before
 lkst_irqload disk -d /dev/vdb >prog.txt || { echo "FAIL: lkst_irqload disk"; exit 1; }
 cat /proc/interrupts >interrupts.after
@@ -19,5 +19,5 @@ grep -wE 'vring_interrupt|vp_interrupt|vp_vring_interrupt|wb_workfn|kbd_bh|keybo
 step lkbuf list
 step lkbuf read -f trace.log
 lkbuf print -r -C -f trace.log >trace.csv || { echo "FAIL: print"; exit 1; }
-step lkm delete -m 31
+step lkm delete -m 21
 cat prog.txt
