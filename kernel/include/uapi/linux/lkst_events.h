@@ -268,7 +268,7 @@ static const struct lkst_event_info lkst_event_table[] = {
 	{
 		LKST_EVENT(INT_SOFTIRQ_ENTRY),
 		.category = LKST_CAT_INTERRUPT,
-		.description = "softirq action called (vector 1 TIMER, 3 NET_RX, 6 TASKLET, 9 RCU...)",
+		.description = "softirq action called (1 TIMER, 3 NET_RX, 6 TASKLET, 9 RCU...)",
 		.args = {
 			{ LKST_ARG_UDEC, "vector" },
 			{ LKST_ARG_HEX, "action" },
@@ -294,7 +294,7 @@ static const struct lkst_event_info lkst_event_table[] = {
 	{
 		LKST_EVENT(INT_IPI_SEND),
 		.category = LKST_CAT_INTERRUPT,
-		.description = "x86 IPI sent (0xfd resched, 0xfc call func, 0xfb single; cpu -1: mask)",
+		.description = "x86 IPI sent (0xfd resched, 0xfc call, 0xfb call single)",
 		.args = {
 			{ LKST_ARG_DEC, "target cpu" },
 			{ LKST_ARG_HEX, "vector" },
@@ -517,7 +517,7 @@ static const struct lkst_event_info lkst_event_table[] = {
 	{
 		LKST_EVENT(TIMER_CANCEL),
 		.category = LKST_CAT_TIMER,
-		.description = "a pending timer_list timer is taken off the wheel (delete or re-arm)",
+		.description = "a pending timer_list timer is deleted or re-armed",
 		.args = {
 			{ LKST_ARG_HEX, "timer" },
 			{ LKST_ARG_HEX, "function" },
@@ -528,7 +528,7 @@ static const struct lkst_event_info lkst_event_table[] = {
 	{
 		LKST_EVENT(HRTIMER_START),
 		.category = LKST_CAT_TIMER,
-		.description = "hrtimer enqueued (ns of its clock; mode 1 rel, 2 pinned, 4 soft, 8 hard)",
+		.description = "hrtimer enqueued (mode 1 rel, 2 pinned, 4 soft, 8 hard)",
 		.args = {
 			{ LKST_ARG_HEX, "hrtimer" },
 			{ LKST_ARG_HEX, "function" },
