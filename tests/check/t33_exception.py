@@ -15,7 +15,7 @@ PF_WRITE, PF_USER = 2, 4
 # Every one of these must fault in the guest as on hardware; #AC and #XM
 # depend on the emulator (QEMU's TCG checks neither), so they are checked
 # only when the child got a signal.
-REQUIRED = {"de", "db", "bp", "ud", "np", "ss", "gp", "pf", "mf"}
+REQUIRED = {"de", "db", "bp", "of", "br", "ud", "np", "ss", "gp", "pf", "mf"}
 # Traps whose signal frame error code is the hardware error code.
 ERRCODE = {"np", "ss", "gp", "pf"}
 # do_trap() records si_addr as the fault address: the ip for #DE and #UD.

@@ -5,12 +5,16 @@
  * the signal frame (trap number, error code, ip, si_addr) and exits:
  *   de  divide by zero (#DE 0)          db  single step with EFLAGS.TF (#DB 1)
  *   bp  int3 (#BP 3)                    ud  ud2 (#UD 6)
+ *   of  into with OF set, in 32-bit compatibility mode (#OF 4)
+ *   br  bound out of range, in 32-bit compatibility mode (#BR 5)
  *   np  load DS from a not-present LDT segment (#NP 11)
  *   ss  load SS from a not-present LDT segment (#SS 12)
  *   gp  hlt at CPL 3 (#GP 13)           pf  write to an unmapped page (#PF 14)
  *   mf  x87 divide by zero, unmasked (#MF 16)
  *   ac  misaligned load with EFLAGS.AC (#AC 17; QEMU TCG does not check)
  *   xm  SSE divide by zero, unmasked (#XM 19)
+ * The handlers run on an alternate stack: in compatibility mode only the
+ * low half of the stack pointer counts.
  * Also touches a fresh anonymous page (a #PF that needs no signal).
  * Prints one line per trap:
  *   trap NAME pid P expect V signal S trapno T err E ip IP addr A
@@ -33,6 +37,9 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+/* The 32-bit user code segment of the GDT (GDT_ENTRY_DEFAULT_USER32_CS). */
+#define USER32_CS	0x23
+
 /* LDT entry used for the segment-not-present faults. */
 #define LDT_ENTRY_NP	1
 #define LDT_SEL_NP	((LDT_ENTRY_NP << 3) | 4 | 3)	/* TI=LDT, RPL 3 */
@@ -45,6 +52,7 @@ struct result {
 
 static struct result *shared;
 static void *unmapped;
+static unsigned char *code32;	/* below 4 GiB, for compatibility mode */
 
 static void on_signal(int sig, siginfo_t *si, void *ctx)
 {
@@ -118,6 +126,41 @@ static void do_ss(void)
 	asm volatile("mov %0, %%ss" : : "r"((unsigned short)LDT_SEL_NP));
 }
 
+/* Far-return into @code, copied below 4 GiB; it ends in a fault. */
+static void run32(const unsigned char *code, size_t len)
+{
+	memcpy(code32, code, len);
+	asm volatile("pushq %0\n\tpushq %1\n\tlretq"
+		     : : "i"(USER32_CS), "r"((uint64_t)(uintptr_t)code32) : "memory");
+}
+
+static void do_of(void)
+{
+	static const unsigned char code[] = {
+		0xb0, 0x7f,		/* mov $0x7f, %al */
+		0x04, 0x01,		/* add $1, %al: sets OF */
+		0xce,			/* into */
+		0x0f, 0x0b,		/* ud2, if into did not trap */
+	};
+
+	run32(code, sizeof(code));
+}
+
+static void do_br(void)
+{
+	unsigned char code[] = {
+		0xb8, 100, 0, 0, 0,	/* mov $100, %eax */
+		0xbb, 0, 0, 0, 0,	/* mov $bounds, %ebx */
+		0x36, 0x62, 0x03,	/* bound %eax, %ss:(%ebx) */
+		0x0f, 0x0b,		/* ud2, if bound did not fault */
+	};
+	uint32_t bounds = (uint32_t)(uintptr_t)(code32 + 64);
+
+	memcpy(code + 6, &bounds, sizeof(bounds));
+	memcpy(code32 + 64, (const int32_t[]){ 10, 20 }, 8);
+	run32(code, sizeof(code));
+}
+
 static void do_gp(void)
 {
 	asm volatile("hlt");
@@ -165,7 +208,8 @@ static const struct trap {
 	void (*fn)(void);
 } traps[] = {
 	{ "de", 0, do_de }, { "db", 1, do_db }, { "bp", 3, do_bp },
-	{ "ud", 6, do_ud }, { "np", 11, do_np }, { "ss", 12, do_ss },
+	{ "ud", 6, do_ud }, { "of", 4, do_of }, { "br", 5, do_br },
+	{ "np", 11, do_np }, { "ss", 12, do_ss },
 	{ "gp", 13, do_gp }, { "pf", 14, do_pf }, { "mf", 16, do_mf },
 	{ "ac", 17, do_ac }, { "xm", 19, do_xm },
 };
@@ -186,9 +230,16 @@ static int run(const struct trap *t)
 		return -1;
 	}
 	if (pid == 0) {
+		static char altstack[65536];
+		stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
+
+		if (sigaltstack(&ss, NULL)) {
+			perror("lkst_traps: sigaltstack");
+			_exit(3);
+		}
 		memset(&sa, 0, sizeof(sa));
 		sa.sa_sigaction = on_signal;
-		sa.sa_flags = SA_SIGINFO;
+		sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
 		for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
 			sigaction(sigs[i], &sa, NULL);
 		t->fn();
@@ -220,7 +271,10 @@ int main(int argc, char **argv)
 	unmapped = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	page = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (shared == MAP_FAILED || unmapped == MAP_FAILED || page == MAP_FAILED) {
+	code32 = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+	if (shared == MAP_FAILED || unmapped == MAP_FAILED || page == MAP_FAILED ||
+	    code32 == MAP_FAILED) {
 		perror("lkst_traps: mmap");
 		return 1;
 	}
