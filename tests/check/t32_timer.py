@@ -83,7 +83,7 @@ if "tone" in prog:
               f"expired at jiffies {f['arg3']} before its expiry {adds[1]['arg3']}",
               event="TIMER_EXPIRE_ENTRY")
         late_ms = (int(f["time"]) - int(adds[1]["time"])) / MS
-        check(ms * 0.9 <= late_ms <= ms + 200,
+        check(ms * 0.9 <= late_ms <= ms + 1000,
               f"expired {late_ms:.1f} ms after the add, armed for {ms} ms",
               event="TIMER_EXPIRE_ENTRY")
         check(f["context"] == "softirq", f"expiry ran in {f['context']} context",
