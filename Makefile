@@ -21,13 +21,14 @@ HAVE_HANDLERS := $(wildcard handlers/Kbuild handlers/Makefile)
 # tests/run-all.sh builds the kernel once and clears this to skip re-checking it.
 KERNEL_DEP ?= kernel
 
-.PHONY: all deps kernel kernel-tree patches utils handlers initramfs demo \
+.PHONY: all deps kernel kernel-tree kernel-kasan initramfs-kasan patches docs count-hooks \
+	utils handlers initramfs demo \
 	test bench checkpatch clean distclean help
 
 all: kernel utils handlers initramfs
 
 help:
-	@echo "targets: deps kernel patches utils handlers initramfs demo test bench checkpatch clean distclean"
+	@echo "targets: deps kernel patches docs count-hooks utils handlers initramfs demo test bench checkpatch clean distclean"
 	@echo "vars: KSRC=tree (skips extraction) SERIES=file KCONFIG_FRAGMENTS='...' QEMU_TIMEOUT=s"
 
 deps:
@@ -44,6 +45,26 @@ endif
 kernel: kernel-tree
 	@$(TOOLS)/configure-kernel.sh $(KSRC) $(KCONFIG_FRAGMENTS)
 	@$(TOOLS)/build-kernel.sh $(KSRC)
+
+# The KASAN kernel of the debug run: its own tree, handler modules and
+# initramfs, so it never disturbs the test kernel's incremental build.
+KASAN_KSRC      := $(CURDIR)/build/linux-6.12-kasan
+KASAN_FRAGMENTS := $(KCONFIG_FRAGMENTS) configs/kasan.config
+KASAN_HANDLERS  := $(CURDIR)/build/handlers-kasan
+KASAN_INITRAMFS := $(CURDIR)/build/initramfs-kasan.cpio.gz
+
+kernel-kasan:
+	@$(TOOLS)/extract-kernel.sh $(TARBALL) $(KASAN_KSRC)
+	@$(TOOLS)/apply-patches.sh $(KASAN_KSRC) $(PATCH_DIR) $(SERIES)
+	@$(TOOLS)/configure-kernel.sh $(KASAN_KSRC) $(KASAN_FRAGMENTS)
+	@$(TOOLS)/build-kernel.sh $(KASAN_KSRC)
+
+initramfs-kasan: kernel-kasan utils
+	@rm -rf $(KASAN_HANDLERS) && mkdir -p $(KASAN_HANDLERS)
+	@cp handlers/*.c handlers/Kbuild $(KASAN_HANDLERS)/
+	@$(TOOLS)/kmake.sh $(KASAN_KSRC) M=$(KASAN_HANDLERS) modules
+	@HANDLERS_DIR=$(KASAN_HANDLERS) SCENARIO_DIR=$(SCENARIO_DIR) \
+		$(TOOLS)/mk-initramfs.sh $(KASAN_INITRAMFS)
 
 # Regenerate the core patch from kernel/ and make sure the series starts with it.
 patches:
@@ -94,6 +115,18 @@ bench: deps kernel utils handlers initramfs
 
 checkpatch: kernel-tree
 	@$(TOOLS)/checkpatch.sh $(KSRC) $(PATCH_DIR) $(SERIES)
+
+# The events reference, generated from the event table and the hook sites
+# of the patched tree (make test fails when the committed copy is stale).
+docs: kernel-tree
+	@mkdir -p docs
+	@python3 $(TOOLS)/gen-events-doc.py $(KSRC) $(PATCH_DIR) $(SERIES) > docs/events.md.tmp
+	@mv docs/events.md.tmp docs/events.md
+	@echo "  GEN     docs/events.md"
+
+# Hook sites the compiler emitted: jump-table entries of lkst_event_keys.
+count-hooks: kernel
+	@python3 $(TOOLS)/count-hooks.py $(KBUILD_DIR)/vmlinux $(if $(LIST),--list)
 
 # print-VAR: lets scripts ask for a variable, e.g. make -s print-BZIMAGE
 print-%:

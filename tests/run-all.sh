@@ -88,25 +88,38 @@ else
 	record "build: initramfs (kernel did not build)" 1
 fi
 
+# The events reference matches the table and the hook sites; the built
+# kernel has the hook sites the issue asks for (at least 100).
+if [ $kernel_ok = 1 ]; then
+	check "docs: docs/events.md up to date (make docs)" 120 bash -c "
+		python3 tools/build/gen-events-doc.py build/linux-6.12 patches patches/series >'$tmp/events.md' &&
+		diff -u docs/events.md '$tmp/events.md'"
+	check "hooks: at least 100 hook sites in vmlinux (make count-hooks)" 120 \
+		python3 tools/build/count-hooks.py "$($MAKE -s print-KBUILD_DIR)/vmlinux" --min 100 --list
+	hooks_line=$(tail -n 1 "$out/hooks__at_least_100_hook_sites_in_vmlinux__make_count-hooks_.log")
+fi
+
 kernel=$($MAKE -s print-BZIMAGE)
 initrd=$($MAKE -s print-INITRAMFS)
 
-# boot DIR APPEND TIMEOUT: one QEMU run; counts "boot" and "console" tests.
+# boot DIR APPEND TIMEOUT [LABEL]: one QEMU run of $kernel with $initrd;
+# counts "boot" and "console" tests.
 boot() {
-	local dir=$1 append=$2 tmo=$3 rc
+	local dir=$1 append=$2 tmo=$3 label=${4:-} rc
 	KERNEL=$kernel INITRD=$initrd APPEND="$append" TIMEOUT=$tmo \
 		tests/qemu/run.sh "$dir" >"$dir.log" 2>&1
 	rc=$?
 	if [ $rc -eq 1 ]; then
-		record "boot: $append (guest ran to the end)" 1 "$dir.log"
+		record "${label}boot: $append (guest ran to the end)" 1 "$dir.log"
 	else
-		record "boot: $append (guest ran to the end)" 0
+		record "${label}boot: $append (guest ran to the end)" 0
 	fi
-	check "console: $append (no BUG/WARNING/lockdep/...)" 60 tests/qemu/check-console.sh "$dir/console.log"
+	check "${label}console: $append (no BUG/WARNING/lockdep/KASAN...)" 60 \
+		tests/qemu/check-console.sh "$dir/console.log"
 }
-# scenario DIR NAME: rc file 0 and tests/check/NAME.py (if any) happy.
+# scenario DIR NAME [LABEL]: rc file 0 and tests/check/NAME.py (if any) happy.
 scenario() {
-	local dir=$1 name=$2 log="$out/scenario-$2.log" rc=0
+	local dir=$1 name=$2 label=${3:-} log="$out/${3:+debug-}scenario-$2.log" rc=0
 	{
 		echo "== rc: $(cat "$dir/$name/rc" 2>/dev/null || echo missing)"
 		echo "== output.txt (tail):"; tail -n 40 "$dir/$name/output.txt" 2>/dev/null
@@ -116,12 +129,12 @@ scenario() {
 			timeout -k 5 300 python3 "tests/check/$name.py" "$dir/$name" </dev/null || rc=1
 		fi
 	} >"$log" 2>&1
-	record "scenario: $name" $rc "$log"
+	record "${label}scenario: $name" $rc "$log"
 }
 
 # 5. one boot running every scenario except demo
 if [ $guest_ok = 1 ]; then
-	names=$(cd tests/scenarios 2>/dev/null && ls -1 *.sh 2>/dev/null | LC_ALL=C sort | sed 's/\.sh$//' | grep -vx -e demo -e bench)
+	names=$(cd tests/scenarios 2>/dev/null && ls -1 *.sh 2>/dev/null | LC_ALL=C sort | sed 's/\.sh$//' | grep -vx -e demo -e bench -e panic)
 	list=$(echo $names | tr ' ' ',')
 	boot "$out/scenarios" "lkst.maskset=rdefault lkst.bufsize=512K lkst_run=$list" "${TEST_QEMU_TIMEOUT:-900}"
 
@@ -147,6 +160,14 @@ if [ $guest_ok = 1 ]; then
 	for n in $names; do
 		scenario "$out/scenarios" "$n"
 	done
+	# A boot that crashes on purpose: the records printed at panic.
+	if [ -f tests/scenarios/panic.sh ]; then
+		KERNEL=$kernel INITRD=$initrd TIMEOUT=300 \
+			APPEND="lkst.maskset=rdefault lkst.panic_dump=200 panic_on_oops=1 lkst_run=panic" \
+			tests/qemu/run.sh "$out/panic" >"$out/panic.log" 2>&1
+		check "scenario: panic (oops and panic recorded, dumped at panic)" 60 \
+			python3 tests/check/panic_console.py "$out/panic/console.log"
+	fi
 	# Every event of the table proved by some checker or marked untriggerable.
 	check "coverage: every event observed with correct arguments" 60 \
 		python3 tests/check/coverage.py "$LKST_COVERAGE"
@@ -164,6 +185,22 @@ if [ $guest_ok = 1 ]; then
 	else
 		record "scenario: demo (tests/scenarios/demo.sh missing)" 1
 	fi
+
+	# 7. the debug run: every scenario again, RALL active from boot, on a
+	# kernel with KASAN besides lockdep and the atomic-sleep checks.
+	if [ "${LKST_DEBUG_RUN:-1}" = 1 ]; then
+		if check "debug: build KASAN kernel, handlers, initramfs (make initramfs-kasan)" 5400 \
+			$MAKE initramfs-kasan; then
+			kernel=build/linux-6.12-kasan/arch/x86/boot/bzImage
+			initrd=build/initramfs-kasan.cpio.gz
+			unset LKST_COVERAGE
+			boot "$out/debug" "lkst.maskset=rall lkst.bufsize=8M lkst_run=$list" \
+				"${TEST_DEBUG_QEMU_TIMEOUT:-2400}" "debug: "
+			for n in $names; do
+				scenario "$out/debug" "$n" "debug: "
+			done
+		fi
+	fi
 else
 	record "boot: scenarios (nothing to boot: build failed)" 1
 fi
@@ -171,5 +208,6 @@ fi
 echo
 [ $fail -eq 0 ] || printf 'failed: %s\n' "${failed[@]}"
 echo "$pass passed, $fail failed"
+[ -z "${hooks_line:-}" ] || echo "$hooks_line"
 [ -z "${coverage_line:-}" ] || echo "$coverage_line"
 [ $fail -eq 0 ]

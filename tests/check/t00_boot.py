@@ -1,5 +1,6 @@
-"""Boot options: RDEFAULT active and 512 KiB blocks from the start, and
-the system calls /init made before any utility ran are recorded."""
+"""Boot options: the maskset named by lkst.maskset= (RDEFAULT, or RALL in
+the debug run) active and the lkst.bufsize= blocks from the start, and the
+system calls /init made before any utility ran are recorded."""
 import os
 import sys
 
@@ -7,14 +8,19 @@ from lkstcheck import EV_SYSCALL_ENTRY, check, done, events, read_csv
 
 NR_MOUNT = 165
 d = sys.argv[1]
+with open(os.path.join(d, "output.txt")) as f:
+    cmdline = f.readline().split()
+opts = dict(w.split("=", 1) for w in cmdline if w.startswith("lkst.") and "=" in w)
+want_id = {"rnothing": "0", "rdefault": "1", "rall": "2"}[opts["lkst.maskset"]]
+want_size = int(opts["lkst.bufsize"].rstrip("KM")) * {"K": 1024, "M": 1 << 20}[opts["lkst.bufsize"][-1]]
 with open(os.path.join(d, "list.txt")) as f:
     active = [line for line in f if "active" in line]
-check(len(active) == 1 and active[0].split()[0] == "1",
-      f"active maskset at boot: {active}")
+check(len(active) == 1 and active[0].split()[0] == want_id,
+      f"active maskset at boot: {active}, expected {want_id}")
 with open(os.path.join(d, "buffers.txt")) as f:
     blocks = [line for line in f if "block 0:" in line]
-check(blocks and all("size 524288" in b for b in blocks),
-      f"block 0 of each CPU is not 512 KiB: {blocks}")
+check(blocks and all(f"size {want_size}" in b for b in blocks),
+      f"block 0 of each CPU is not {want_size} bytes: {blocks}")
 rows = read_csv(os.path.join(d, "boot.csv"))
 # /init's mounts run before any scenario; only it mounts anything.
 mounts = [r for r in events(rows, EV_SYSCALL_ENTRY) if r["arg1"] == NR_MOUNT]

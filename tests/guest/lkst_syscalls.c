@@ -4,10 +4,12 @@
  * scenarios:
  *   lseek(1234, TAG + i, SEEK_SET)  fails with -EBADF
  *   write(/dev/null, buf, 777 + i)  returns 777 + i
- * and optionally getppid() between two halves (a trigger point).  Prints
+ * and optionally getppid() between two halves (a trigger point), and with
+ * -6 one futex() call with six distinct arguments and an invalid operation
+ * (FUTEX6_ARGS; fails with -ENOSYS before it reads any of them).  Prints
  * "pid P devnull F" so the checker knows what to look for.
  *
- *   lkst_syscalls -n LSEEKS -w WRITES [-t TAG] [-c CPU] [-g]
+ *   lkst_syscalls -n LSEEKS -w WRITES [-t TAG] [-c CPU] [-g] [-6]
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -18,20 +20,22 @@
 #include <unistd.h>
 
 #define BAD_FD 1234
+#define FUTEX_BAD_OP 0x7f
 
 int main(int argc, char **argv)
 {
 	long lseeks = 0, writes = 0, tag = 0x5eed0000, i;
 	static char buf[4096];
-	int opt, cpu = -1, devnull, getppid_between = 0;
+	int opt, cpu = -1, devnull, getppid_between = 0, six = 0;
 
-	while ((opt = getopt(argc, argv, "n:w:t:c:g")) != -1) {
+	while ((opt = getopt(argc, argv, "n:w:t:c:g6")) != -1) {
 		switch (opt) {
 		case 'n': lseeks = atol(optarg); break;
 		case 'w': writes = atol(optarg); break;
 		case 't': tag = strtol(optarg, NULL, 0); break;
 		case 'c': cpu = atoi(optarg); break;
 		case 'g': getppid_between = 1; break;
+		case '6': six = 1; break;
 		default: return 2;
 		}
 	}
@@ -62,5 +66,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < writes; i++)
 		if (syscall(SYS_write, devnull, buf, 777 + i) != 777 + i)
 			return 1;
+	if (six && syscall(SYS_futex, 0x1111L, FUTEX_BAD_OP, 0x3333L, 0x4444L,
+			   0x5555L, 0x6666L) != -1)
+		return 1;
 	return 0;
 }

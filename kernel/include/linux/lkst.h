@@ -84,4 +84,24 @@ int lkst_buffer_jump(unsigned int block);
 		_word;							\
 	})
 
+/*
+ * Word @word (0, 1, ...) of the C string @str for a TEXT or COMM argument:
+ * 8 bytes, NUL padded, never reading past the string's end.  NULL is "".
+ */
+static inline u64 lkst_str_arg(const char *str, unsigned int word)
+{
+	unsigned int i;
+	u64 val = 0;
+
+	if (!str)
+		return 0;
+	for (i = 0; i < word * sizeof(u64); i++)
+		if (!str[i])
+			return 0;
+	str += word * sizeof(u64);
+	for (i = 0; i < sizeof(u64) && str[i]; i++)
+		((char *)&val)[i] = str[i];
+	return val;
+}
+
 #endif /* _LINUX_LKST_H */

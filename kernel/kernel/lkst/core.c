@@ -38,6 +38,11 @@ bool lkst_event_known(unsigned int event)
 	return event < LKST_NR_EVENT_IDS && lkst_events_by_id[event];
 }
 
+const char *lkst_event_name(unsigned int event)
+{
+	return lkst_event_known(event) ? lkst_events_by_id[event]->mnemonic : NULL;
+}
+
 unsigned int lkst_nr_events(void)
 {
 	return LKST_NR_EVENTS;
@@ -251,6 +256,15 @@ int lkst_maskset_switch(unsigned int id)
 	return 0;
 }
 EXPORT_SYMBOL_GPL(lkst_maskset_switch);
+
+/*
+ * Route everything to NOTHING at once, from a context that must not queue
+ * work (panic); the static keys stay as they are.
+ */
+void lkst_stop_recording(void)
+{
+	rcu_assign_pointer(lkst_active, &lkst_masksets[LKST_MASKSET_RNOTHING]);
+}
 
 int lkst_maskset_select(unsigned int id)
 {

@@ -21,6 +21,7 @@ extern struct mutex lkst_mutex;
 DECLARE_PER_CPU(struct lkst_cpu_buffer, lkst_cpu_buffers);
 
 bool lkst_event_known(unsigned int event);
+const char *lkst_event_name(unsigned int event);
 unsigned int lkst_nr_events(void);
 unsigned int lkst_active_maskset_id(void);
 
@@ -28,6 +29,7 @@ int lkst_maskset_read(struct lkst_maskset_desc *desc);
 int lkst_maskset_write(const struct lkst_maskset_desc *desc);
 int lkst_maskset_config(const struct lkst_maskset_entry *entry);
 int lkst_maskset_select(unsigned int id);
+void lkst_stop_recording(void);
 int lkst_maskset_delete(unsigned int id);
 int lkst_handler_info(struct lkst_handler_desc *desc);
 int lkst_event_stat(struct lkst_event_stat *stat);

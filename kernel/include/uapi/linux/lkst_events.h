@@ -34,6 +34,19 @@ enum lkst_event_id {
 	/* process management */
 	LKST_EV_PROCESS_CONTEXTSWITCH	= 0x01,
 	LKST_EV_PROCESS_WAKEUP		= 0x02,
+	LKST_EV_PROCESS_SIGSEND		= 0x03,
+	LKST_EV_PROCESS_LTHREADGEN	= 0x04,
+	LKST_EV_PROCESS_WAITQ_INIT	= 0x05,
+	LKST_EV_PROCESS_WAITQ_ADD	= 0x06,
+	LKST_EV_PROCESS_WAITQ_REMOVE	= 0x07,
+	LKST_EV_PROCESS_FORK		= 0x08,
+	LKST_EV_PROCESS_EXEC		= 0x09,
+	LKST_EV_PROCESS_EXIT		= 0x0a,
+	LKST_EV_PROCESS_MIGRATE		= 0x0b,
+	LKST_EV_PROCESS_SETPRIO		= 0x0c,
+	LKST_EV_PROCESS_SLEEP		= 0x0d,
+	LKST_EV_PROCESS_WAKEUP_NEW	= 0x0e,
+	LKST_EV_PROCESS_SIGDELIVER	= 0x0f,
 	/* end of process management */
 
 	/* interrupts */
@@ -66,6 +79,7 @@ enum lkst_event_id {
 	/* system calls */
 	LKST_EV_SYSCALL_ENTRY		= 0x30,
 	LKST_EV_SYSCALL_EXIT		= 0x31,
+	LKST_EV_SYSCALL_ENTRY_ARG5	= 0x32,
 	/* end of system calls */
 
 	/* memory */
@@ -98,6 +112,8 @@ enum lkst_event_id {
 	/* end of locks */
 
 	/* oops and panic */
+	LKST_EV_OOPS_DIE		= 0xc0,
+	LKST_EV_OOPS_PANIC		= 0xc1,
 	/* end of oops and panic */
 
 	/* tracer and user events */
@@ -204,6 +220,153 @@ static const struct lkst_event_info lkst_event_table[] = {
 			{ LKST_ARG_DEC, "target prio" },
 			{ LKST_ARG_COMM, "target comm" },
 			{ LKST_ARG_COMM2, "" },
+		},
+	},
+	{
+		LKST_EVENT(PROCESS_SIGSEND),
+		.category = LKST_CAT_PROCESS,
+		.description = "a signal is generated for a task",
+		.args = {
+			{ LKST_ARG_DEC, "signal" },
+			{ LKST_ARG_PID, "target pid" },
+			{ LKST_ARG_DEC, "si_code" },
+			{ LKST_ARG_UDEC, "to the whole group" },
+			{ LKST_ARG_UDEC, "result: 0 ok 1 ignored 2 pending 3 overflow 4 lost" },
+		},
+	},
+	{
+		LKST_EVENT(PROCESS_LTHREADGEN),
+		.category = LKST_CAT_PROCESS,
+		.description = "kernel_thread() creates a kernel thread",
+		.args = {
+			{ LKST_ARG_PID, "new pid" },
+			{ LKST_ARG_HEX, "thread function" },
+			{ LKST_ARG_HEX, "clone flags" },
+			{ LKST_ARG_PID, "creator pid" },
+			{ LKST_ARG_COMM, "name" },
+			{ LKST_ARG_COMM2, "" },
+		},
+	},
+	{
+		LKST_EVENT(PROCESS_WAITQ_INIT),
+		.category = LKST_CAT_PROCESS,
+		.description = "a wait queue head is initialized",
+		.args = {
+			{ LKST_ARG_HEX, "wait queue head" },
+			{ LKST_ARG_HEX, "caller" },
+		},
+	},
+	{
+		LKST_EVENT(PROCESS_WAITQ_ADD),
+		.category = LKST_CAT_PROCESS,
+		.description = "a task is added to a wait queue",
+		.args = {
+			{ LKST_ARG_HEX, "wait queue head" },
+			{ LKST_ARG_HEX, "wait entry" },
+			{ LKST_ARG_PID, "waiter pid" },
+			{ LKST_ARG_UDEC, "exclusive" },
+		},
+	},
+	{
+		LKST_EVENT(PROCESS_WAITQ_REMOVE),
+		.category = LKST_CAT_PROCESS,
+		.description = "a task is removed from a wait queue",
+		.args = {
+			{ LKST_ARG_HEX, "wait queue head, 0 when the waker removes it" },
+			{ LKST_ARG_HEX, "wait entry" },
+			{ LKST_ARG_PID, "waiter pid" },
+		},
+	},
+	{
+		LKST_EVENT(PROCESS_FORK),
+		.category = LKST_CAT_PROCESS,
+		.description = "kernel_clone() created a process or thread",
+		.args = {
+			{ LKST_ARG_PID, "parent pid" },
+			{ LKST_ARG_PID, "child pid" },
+			{ LKST_ARG_PID, "child tgid" },
+			{ LKST_ARG_HEX, "clone flags" },
+			{ LKST_ARG_COMM, "child comm" },
+			{ LKST_ARG_COMM2, "" },
+		},
+	},
+	{
+		LKST_EVENT(PROCESS_EXEC),
+		.category = LKST_CAT_PROCESS,
+		.description = "a successful execve() replaced the program",
+		.args = {
+			{ LKST_ARG_PID, "pid" },
+			{ LKST_ARG_PID, "pid before exec" },
+			{ LKST_ARG_COMM, "new comm" },
+			{ LKST_ARG_COMM2, "" },
+		},
+	},
+	{
+		LKST_EVENT(PROCESS_EXIT),
+		.category = LKST_CAT_PROCESS,
+		.description = "a task exits (do_exit)",
+		.args = {
+			{ LKST_ARG_PID, "pid" },
+			{ LKST_ARG_PID, "tgid" },
+			{ LKST_ARG_HEX, "exit code" },
+			{ LKST_ARG_UDEC, "last of its group" },
+			{ LKST_ARG_COMM, "comm" },
+			{ LKST_ARG_COMM2, "" },
+		},
+	},
+	{
+		LKST_EVENT(PROCESS_MIGRATE),
+		.category = LKST_CAT_PROCESS,
+		.description = "a task moves to another CPU",
+		.args = {
+			{ LKST_ARG_PID, "pid" },
+			{ LKST_ARG_UDEC, "from cpu" },
+			{ LKST_ARG_UDEC, "to cpu" },
+			{ LKST_ARG_DEC, "prio" },
+		},
+	},
+	{
+		LKST_EVENT(PROCESS_SETPRIO),
+		.category = LKST_CAT_PROCESS,
+		.description = "a task's priority changes: nice, sched_setscheduler, PI boost",
+		.args = {
+			{ LKST_ARG_PID, "pid" },
+			{ LKST_ARG_DEC, "old prio" },
+			{ LKST_ARG_DEC, "new prio" },
+			{ LKST_ARG_UDEC, "policy" },
+			{ LKST_ARG_DEC, "nice" },
+		},
+	},
+	{
+		LKST_EVENT(PROCESS_SLEEP),
+		.category = LKST_CAT_PROCESS,
+		.description = "a task dequeued to sleep, or kept running by a pending signal",
+		.args = {
+			{ LKST_ARG_STATE, "state" },
+			{ LKST_ARG_UDEC, "kept running by a pending signal" },
+		},
+	},
+	{
+		LKST_EVENT(PROCESS_WAKEUP_NEW),
+		.category = LKST_CAT_PROCESS,
+		.description = "wake_up_new_task() first enqueues a new task",
+		.args = {
+			{ LKST_ARG_PID, "pid" },
+			{ LKST_ARG_UDEC, "cpu" },
+			{ LKST_ARG_DEC, "prio" },
+			{ LKST_ARG_COMM, "comm" },
+			{ LKST_ARG_COMM2, "" },
+		},
+	},
+	{
+		LKST_EVENT(PROCESS_SIGDELIVER),
+		.category = LKST_CAT_PROCESS,
+		.description = "get_signal() delivers a signal to the current task",
+		.args = {
+			{ LKST_ARG_DEC, "signal" },
+			{ LKST_ARG_DEC, "si_code" },
+			{ LKST_ARG_HEX, "handler: 0 default, 1 ignore" },
+			{ LKST_ARG_HEX, "sa_flags" },
 		},
 	},
 	/* ---- end of process management ---- */
@@ -436,6 +599,15 @@ static const struct lkst_event_info lkst_event_table[] = {
 			{ LKST_ARG_RETVAL, "return value" },
 		},
 	},
+	{
+		LKST_EVENT(SYSCALL_ENTRY_ARG5),
+		.category = LKST_CAT_SYSCALL,
+		.description = "the sixth argument of the system call just entered",
+		.args = {
+			{ LKST_ARG_SYSNR, "syscall number" },
+			{ LKST_ARG_HEX, "arg5" },
+		},
+	},
 	/* ---- end of system calls ---- */
 
 	/* ---- memory ---- */
@@ -573,6 +745,32 @@ static const struct lkst_event_info lkst_event_table[] = {
 	/* ---- end of locks ---- */
 
 	/* ---- oops and panic ---- */
+	{
+		LKST_EVENT(OOPS_DIE),
+		.category = LKST_CAT_OOPS,
+		.description = "the kernel oopses (__die), before the report is printed",
+		.args = {
+			{ LKST_ARG_UDEC, "trap number" },
+			{ LKST_ARG_HEX, "error code" },
+			{ LKST_ARG_HEX, "instruction pointer" },
+			{ LKST_ARG_UDEC, "die counter" },
+			{ LKST_ARG_TEXT, "message" },
+			{ LKST_ARG_TEXT, "" },
+		},
+	},
+	{
+		LKST_EVENT(OOPS_PANIC),
+		.category = LKST_CAT_OOPS,
+		.description = "panic(), before other CPUs are stopped",
+		.args = {
+			{ LKST_ARG_TEXT, "message" },
+			{ LKST_ARG_TEXT, "" },
+			{ LKST_ARG_TEXT, "" },
+			{ LKST_ARG_TEXT, "" },
+			{ LKST_ARG_TEXT, "" },
+			{ LKST_ARG_TEXT, "" },
+		},
+	},
 	/* ---- end of oops and panic ---- */
 
 	/* ---- tracer and user events ---- */

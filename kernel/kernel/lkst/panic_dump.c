@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lkst: on panic, print the newest records of each CPU's current block to
+ * the console.  A flight recorder is read after the crash; without kdump
+ * the console (a serial log, netconsole) is the only place left, so the
+ * last events before the failure go there.  "lkst.panic_dump=N" sets the
+ * number of records per CPU; 0, the default, prints nothing.
+ */
+#include <linux/init.h>
+#include <linux/kernel.h>
+#include <linux/notifier.h>
+#include <linux/panic_notifier.h>
+#include <linux/percpu.h>
+#include <linux/printk.h>
+#include <linux/rcupdate.h>
+#include "internal.h"
+
+static unsigned int lkst_panic_dump_records;
+
+static int __init lkst_set_panic_dump(char *str)
+{
+	if (kstrtouint(str, 0, &lkst_panic_dump_records)) {
+		pr_warn("lkst.panic_dump=%s: not a number of records\n", str);
+		lkst_panic_dump_records = 0;
+	}
+	return 1;
+}
+__setup("lkst.panic_dump=", lkst_set_panic_dump);
+
+static void lkst_dump_record(unsigned int cpu, const struct lkst_record *rec)
+{
+	const char *name = lkst_event_name(rec->event);
+
+	pr_emerg("lkst-dump: cpu%u %llu.%09llu pid %u %s%s0x%02x %llx %llx %llx %llx %llx %llx\n",
+		 cpu, rec->time_ns / NSEC_PER_SEC, rec->time_ns % NSEC_PER_SEC,
+		 rec->pid, name ?: "", name ? " " : "", rec->event,
+		 rec->arg[0], rec->arg[1], rec->arg[2], rec->arg[3],
+		 rec->arg[4], rec->arg[5]);
+}
+
+/* The newest @max records of @cpu's current block, oldest first. */
+static void lkst_dump_cpu(unsigned int cpu, unsigned int max)
+{
+	struct lkst_cpu_buffer *cb = per_cpu_ptr(&lkst_cpu_buffers, cpu);
+	u64 pos = local64_read(&cb->pos);
+	const struct lkst_block *blk;
+	struct lkst_record rec;
+	u32 slot, i, n;
+
+	if (lkst_pos_block(pos) >= LKST_MAX_BLOCKS)
+		return;
+	blk = rcu_dereference_sched(cb->blocks[lkst_pos_block(pos)]);
+	if (!blk || !blk->nr_slots)
+		return;
+	n = min_t(u32, max, blk->nr_slots);
+	slot = lkst_pos_slot(pos) % blk->nr_slots;
+	/* Slots before the write position, wrapping: the block is a ring. */
+	slot = (slot + blk->nr_slots - n) % blk->nr_slots;
+	for (i = 0; i < n; i++, slot = (slot + 1) % blk->nr_slots)
+		if (lkst_buf_copy_record(&blk->records[slot], &rec))
+			lkst_dump_record(cpu, &rec);
+}
+
+static int lkst_panic_notify(struct notifier_block *nb, unsigned long event,
+			     void *msg)
+{
+	unsigned int cpu;
+
+	if (!lkst_panic_dump_records)
+		return NOTIFY_DONE;
+	/* Other CPUs are stopped; stop recording here so the dump holds still. */
+	lkst_stop_recording();
+	pr_emerg("lkst-dump: newest %u records per CPU, oldest first\n",
+		 lkst_panic_dump_records);
+	for_each_possible_cpu(cpu)
+		lkst_dump_cpu(cpu, lkst_panic_dump_records);
+	pr_emerg("lkst-dump: end\n");
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block lkst_panic_nb = {
+	.notifier_call = lkst_panic_notify,
+	/* Before notifiers that may stop the machine for good. */
+	.priority = INT_MAX,
+};
+
+static int __init lkst_panic_dump_init(void)
+{
+	atomic_notifier_chain_register(&panic_notifier_list, &lkst_panic_nb);
+	return 0;
+}
+early_initcall(lkst_panic_dump_init);

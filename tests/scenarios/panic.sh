@@ -1,0 +1,16 @@
+# Run in a boot of its own with lkst.panic_dump=N panic_on_oops=1: a user
+# mark, then an oops provoked through LKDTM.  The oops panics the guest;
+# the host finds OOPS_DIE, OOPS_PANIC and the mark in the records the
+# panic notifier printed (tests/check/panic_console.py).
+. /scenarios/common.inc
+
+lkm read -m 0 | lkm write -m 7 -n crash || { echo "FAIL: write"; exit 1; }
+step lkm config -m 7 oops default USER_MARK default SYSCALL_ENTRY default SYSCALL_EXIT default
+step lkm set -m 7
+step lkbuf mark before-the-crash
+crash=/sys/kernel/debug/provoke-crash/DIRECT
+[ -w $crash ] || { echo "FAIL: $crash missing (CONFIG_LKDTM)"; exit 1; }
+echo "lkst-panic: provoking an oops" >/dev/kmsg
+echo BUG >$crash
+echo "FAIL: still running after the oops"
+exit 1

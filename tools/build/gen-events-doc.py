@@ -1,0 +1,180 @@
+#!/usr/bin/env python3
+"""Generate docs/events.md, the events reference, from the sources it
+describes so it cannot drift from them:
+
+  - IDs, mnemonics, categories, descriptions and arguments from the event
+    table, kernel/include/uapi/linux/lkst_events.h;
+  - where each event is hooked from the LKST_HOOK*() sites in the files the
+    patch series touches, read from a patched kernel tree (KSRC), and from
+    the tracer core (kernel/) and the handler modules (handlers/), which
+    emit some events themselves;
+  - which categories RDEFAULT routes from lkst_route_primary() in core.c.
+
+usage: gen-events-doc.py KSRC PATCH_DIR SERIES > docs/events.md
+"""
+import os
+import re
+import sys
+
+REPO = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+HEADER = os.path.join(REPO, "kernel/include/uapi/linux/lkst_events.h")
+CORE = os.path.join(REPO, "kernel/kernel/lkst/core.c")
+
+ARG_TYPES = {
+    "DEC": "signed", "UDEC": "unsigned", "HEX": "hex", "PID": "pid",
+    "STATE": "task state", "SYSNR": "syscall nr", "RETVAL": "return value",
+    "COMM": "name", "COMM2": None, "TEXT": "text", "NONE": None,
+}
+
+
+def parse_table(text):
+    cats = {}
+    for m in re.finditer(r"\[LKST_CAT_(\w+)\]\s*=\s*\{\s*\"(\w+)\",\s*(0x[0-9a-f]+),\s*(0x[0-9a-f]+)", text):
+        cats[m.group(1)] = (m.group(2), int(m.group(3), 16), int(m.group(4), 16))
+    ids = {m.group(1): int(m.group(2), 0) for m in
+           re.finditer(r"^\s*LKST_EV_(\w+)\s*=\s*(0x[0-9a-fA-F]+|\d+),", text, re.M)}
+    table = text[text.index("lkst_event_table[] = {"):]
+    events = []
+    for m in re.finditer(r"LKST_EVENT\((\w+)\),\s*\.category = LKST_CAT_(\w+),\s*"
+                         r"\.description = \"((?:[^\"\\]|\\.)*)\",\s*\.args = \{(.*?)\n\t\t\},",
+                         table, re.S):
+        args = re.findall(r"\{ LKST_ARG_(\w+), \"((?:[^\"\\]|\\.)*)\" \}", m.group(4))
+        events.append(dict(name=m.group(1), id=ids[m.group(1)], cat=m.group(2),
+                           desc=m.group(3), args=args))
+    return cats, events
+
+
+def enclosing_function(lines, index):
+    """Name of the C function whose body holds line INDEX (0-based)."""
+    for i in range(index, -1, -1):
+        line = lines[i]
+        if line.startswith("}") and i != index:
+            return None
+        m = re.match(r"^(?:[A-Za-z_][\w\s\*]*?\s\**)?([A-Za-z_]\w*)\s*\(", line)
+        if m and not line.startswith((" ", "\t", "#")) and not line.rstrip().endswith(";"):
+            name = m.group(1)
+            if name.startswith(("DEFINE_IDTENTRY", "SYSCALL_DEFINE")):
+                arg = re.search(r"\(\s*(\w+)", line)
+                return f"{name}({arg.group(1)})" if arg else name
+            return name
+    return None
+
+
+def hook_sites(path, shown):
+    """{event: [(shown path, function)]} for LKST_HOOK*(EVENT and
+    lkst_record_event(LKST_EV_EVENT, ...) sites in PATH."""
+    sites = {}
+    try:
+        with open(path, errors="replace") as f:
+            lines = f.read().split("\n")
+    except OSError:
+        return sites
+    for i, line in enumerate(lines):
+        for m in re.finditer(r"LKST_HOOK6?\(\s*(\w+)|LKST_EV_(\w+)", line):
+            if line.lstrip().startswith(("#define", "*", "/*")):
+                continue
+            event = m.group(1) or m.group(2)
+            if m.group(2) and "lkst_record_event" not in "".join(lines[max(0, i - 3):i + 1]):
+                continue
+            fn = enclosing_function(lines, i)
+            site = (shown, fn or "?")
+            sites.setdefault(event, [])
+            if site not in sites[event]:
+                sites[event].append(site)
+    return sites
+
+
+def patched_files(patch_dir, series):
+    files = []
+    with open(series) as f:
+        names = [l.split("#")[0].strip() for l in f if l.split("#")[0].strip()]
+    for name in names:
+        with open(os.path.join(patch_dir, name)) as p:
+            for line in p:
+                m = re.match(r"^\+\+\+ b/(\S+)", line)
+                if m and m.group(1).endswith(".c") and m.group(1) not in files:
+                    files.append(m.group(1))
+    return files
+
+
+def rdefault_categories():
+    with open(CORE) as f:
+        text = f.read()
+    body = text[text.index("lkst_route_primary(unsigned int event)"):]
+    body = body[:body.index("\n}\n")]
+    return re.findall(r"case LKST_CAT_(\w+):", body)
+
+
+def main():
+    if len(sys.argv) != 4:
+        sys.exit(__doc__)
+    ksrc, patch_dir, series = sys.argv[1:]
+    with open(HEADER) as f:
+        cats, events = parse_table(f.read())
+    sites = {}
+
+    def merge(found):
+        for ev, where in found.items():
+            sites.setdefault(ev, []).extend(w for w in where if w not in sites.get(ev, []))
+
+    for rel in patched_files(patch_dir, series):
+        if rel.startswith("kernel/lkst/"):
+            continue  # the core, read from the repository below
+        merge(hook_sites(os.path.join(ksrc, rel), rel))
+    for sub in ("kernel/kernel/lkst", "handlers"):
+        for name in sorted(os.listdir(os.path.join(REPO, sub))):
+            if name.endswith(".c") and "kunit" not in name:
+                merge(hook_sites(os.path.join(REPO, sub, name), f"{sub}/{name}"))
+
+    nsites = sum(len(v) for k, v in sites.items() if any(e["name"] == k for e in events))
+    out = []
+    w = out.append
+    w("# lkst events reference")
+    w("")
+    w("Generated by `make docs` from the event table "
+      "(`kernel/include/uapi/linux/lkst_events.h`), the hook sites in the "
+      "patched kernel, the tracer core and the handler modules; `make test` "
+      "fails when this file is stale. Do not edit it by hand.")
+    w("")
+    w(f"{len(events)} events; {nsites} hook sites in the source "
+      "(one source line can be inlined into several places: "
+      "`make count-hooks` counts the sites in a built kernel).")
+    w("")
+    w("Arguments are numbered as `lkbuf print` shows them (arg1..arg6). "
+      "A *name* argument spans two slots (16 bytes of a command or device "
+      "name); consecutive *text* slots join into one string.")
+    w("")
+    w("## Masksets")
+    w("")
+    prim = rdefault_categories()
+    w("- **RNOTHING** (0) routes no event: every hook is a NOP.")
+    w("- **RDEFAULT** (1) routes the primary events to the default handler: "
+      "the categories " + ", ".join(f"*{cats[c][0]}*" for c in prim) + ".")
+    w("- **RALL** (2) routes every event of the table to the default handler.")
+    w("- User masksets 3-31 start from any of these (`lkm read -m 1 | lkm write -m 3`) "
+      "and route events by ID, name or category (`lkm config -m 3 memory default`).")
+    w("")
+    for cat, (cname, first, last) in cats.items():
+        evs = [e for e in events if e["cat"] == cat]
+        if not evs:
+            continue
+        w(f"## {cname} (0x{first:02x}-0x{last:02x})"
+          + (" — in RDEFAULT" if cat in prim else ""))
+        w("")
+        w("| ID | Event | Description | Hooked in | Arguments |")
+        w("|----|-------|-------------|-----------|-----------|")
+        for e in sorted(evs, key=lambda e: e["id"]):
+            where = "<br>".join(f"`{p}`: `{fn}()`" for p, fn in sites.get(e["name"], []))
+            args = []
+            for n, (t, d) in enumerate(e["args"], 1):
+                kind = ARG_TYPES.get(t)
+                if kind is None:
+                    continue
+                args.append(f"arg{n} {d} ({kind})" if d else f"arg{n} ({kind})")
+            w(f"| 0x{e['id']:02x} | `{e['name']}` | {e['desc']} | "
+              f"{where or '—'} | {'<br>'.join(args) or '—'} |")
+        w("")
+    sys.stdout.write("\n".join(out))
+
+
+main()
