@@ -50,9 +50,30 @@ enum lkst_event_id {
 	/* end of process management */
 
 	/* interrupts */
+	LKST_EV_INT_HARDWARE_ENTRY	= 0x10,
+	LKST_EV_INT_HARDWARE_EXIT	= 0x11,
+	LKST_EV_INT_TASKLETHI_ENTRY	= 0x12,
+	LKST_EV_INT_TASKLETHI_EXIT	= 0x13,
+	LKST_EV_INT_TASKLET_ENTRY	= 0x14,
+	LKST_EV_INT_TASKLET_EXIT	= 0x15,
+	LKST_EV_INT_SOFTIRQ_ENTRY	= 0x16,
+	LKST_EV_INT_SOFTIRQ_EXIT	= 0x17,
+	LKST_EV_INT_SOFTIRQ_RAISE	= 0x18,
+	LKST_EV_INT_IPI_SEND		= 0x19,
+	LKST_EV_INT_IPI_ENTRY		= 0x1a,
+	LKST_EV_INT_IPI_EXIT		= 0x1b,
+	LKST_EV_INT_WORKQUEUE_QUEUE	= 0x1c,
+	LKST_EV_INT_WORKQUEUE_START	= 0x1d,
+	LKST_EV_INT_WORKQUEUE_END	= 0x1e,
 	/* end of interrupts */
 
 	/* exceptions */
+	LKST_EV_EXCEPTION_ENTRY		= 0x20,
+	LKST_EV_EXCEPTION_EXIT		= 0x21,
+	LKST_EV_EXCEPTION_PAGEFAULT_ENTRY = 0x22,
+	LKST_EV_EXCEPTION_PAGEFAULT_EXIT = 0x23,
+	LKST_EV_NMI_ENTRY		= 0x24,
+	LKST_EV_NMI_EXIT		= 0x25,
 	/* end of exceptions */
 
 	/* system calls */
@@ -108,6 +129,14 @@ enum lkst_event_id {
 	/* end of network */
 
 	/* timers */
+	LKST_EV_TIMER_ADD		= 0xa0,
+	LKST_EV_TIMER_EXPIRE_ENTRY	= 0xa1,
+	LKST_EV_TIMER_EXPIRE_EXIT	= 0xa2,
+	LKST_EV_TIMER_CANCEL		= 0xa3,
+	LKST_EV_HRTIMER_START		= 0xa4,
+	LKST_EV_HRTIMER_EXPIRE_ENTRY	= 0xa5,
+	LKST_EV_HRTIMER_EXPIRE_EXIT	= 0xa6,
+	LKST_EV_HRTIMER_CANCEL		= 0xa7,
 	/* end of timers */
 
 	/* locks */
@@ -378,9 +407,208 @@ static const struct lkst_event_info lkst_event_table[] = {
 	/* ---- end of process management ---- */
 
 	/* ---- interrupts ---- */
+	{
+		LKST_EVENT(INT_HARDWARE_ENTRY),
+		.category = LKST_CAT_INTERRUPT,
+		.description = "an IRQ action handler is called (__handle_irq_event_percpu)",
+		.args = {
+			{ LKST_ARG_UDEC, "irq" },
+			{ LKST_ARG_HEX, "handler" },
+			{ LKST_ARG_HEX, "dev_id" },
+		},
+	},
+	{
+		LKST_EVENT(INT_HARDWARE_EXIT),
+		.category = LKST_CAT_INTERRUPT,
+		.description = "an IRQ action handler returned (0 none, 1 handled, 2 wake thread)",
+		.args = {
+			{ LKST_ARG_UDEC, "irq" },
+			{ LKST_ARG_HEX, "irqreturn" },
+			{ LKST_ARG_HEX, "handler" },
+		},
+	},
+	{
+		LKST_EVENT(INT_TASKLETHI_ENTRY),
+		.category = LKST_CAT_INTERRUPT,
+		.description = "a HI_SOFTIRQ tasklet function is called",
+		.args = {
+			{ LKST_ARG_HEX, "function" },
+			{ LKST_ARG_HEX, "tasklet" },
+		},
+	},
+	{
+		LKST_EVENT(INT_TASKLETHI_EXIT),
+		.category = LKST_CAT_INTERRUPT,
+		.description = "a HI_SOFTIRQ tasklet function returned",
+		.args = {
+			{ LKST_ARG_HEX, "function" },
+			{ LKST_ARG_HEX, "tasklet" },
+		},
+	},
+	{
+		LKST_EVENT(INT_TASKLET_ENTRY),
+		.category = LKST_CAT_INTERRUPT,
+		.description = "a TASKLET_SOFTIRQ tasklet function is called",
+		.args = {
+			{ LKST_ARG_HEX, "function" },
+			{ LKST_ARG_HEX, "tasklet" },
+		},
+	},
+	{
+		LKST_EVENT(INT_TASKLET_EXIT),
+		.category = LKST_CAT_INTERRUPT,
+		.description = "a TASKLET_SOFTIRQ tasklet function returned",
+		.args = {
+			{ LKST_ARG_HEX, "function" },
+			{ LKST_ARG_HEX, "tasklet" },
+		},
+	},
+	{
+		LKST_EVENT(INT_SOFTIRQ_ENTRY),
+		.category = LKST_CAT_INTERRUPT,
+		.description = "softirq action called (1 TIMER, 3 NET_RX, 6 TASKLET, 9 RCU...)",
+		.args = {
+			{ LKST_ARG_UDEC, "vector" },
+			{ LKST_ARG_HEX, "action" },
+		},
+	},
+	{
+		LKST_EVENT(INT_SOFTIRQ_EXIT),
+		.category = LKST_CAT_INTERRUPT,
+		.description = "a softirq action returned",
+		.args = {
+			{ LKST_ARG_UDEC, "vector" },
+			{ LKST_ARG_HEX, "action" },
+		},
+	},
+	{
+		LKST_EVENT(INT_SOFTIRQ_RAISE),
+		.category = LKST_CAT_INTERRUPT,
+		.description = "a softirq is marked pending on this CPU",
+		.args = {
+			{ LKST_ARG_UDEC, "vector" },
+		},
+	},
+	{
+		LKST_EVENT(INT_IPI_SEND),
+		.category = LKST_CAT_INTERRUPT,
+		.description = "x86 IPI sent (0xfd resched, 0xfc call, 0xfb call single)",
+		.args = {
+			{ LKST_ARG_DEC, "target cpu" },
+			{ LKST_ARG_HEX, "vector" },
+			{ LKST_ARG_HEX, "cpu mask" },
+		},
+	},
+	{
+		LKST_EVENT(INT_IPI_ENTRY),
+		.category = LKST_CAT_INTERRUPT,
+		.description = "an x86 reschedule or call-function IPI is handled",
+		.args = {
+			{ LKST_ARG_HEX, "vector" },
+		},
+	},
+	{
+		LKST_EVENT(INT_IPI_EXIT),
+		.category = LKST_CAT_INTERRUPT,
+		.description = "an x86 IPI handler is done",
+		.args = {
+			{ LKST_ARG_HEX, "vector" },
+		},
+	},
+	{
+		LKST_EVENT(INT_WORKQUEUE_QUEUE),
+		.category = LKST_CAT_INTERRUPT,
+		.description = "work item queued by __queue_work() (cpu -1: unbound)",
+		.args = {
+			{ LKST_ARG_HEX, "function" },
+			{ LKST_ARG_HEX, "work" },
+			{ LKST_ARG_DEC, "requested cpu" },
+			{ LKST_ARG_DEC, "pool cpu" },
+		},
+	},
+	{
+		LKST_EVENT(INT_WORKQUEUE_START),
+		.category = LKST_CAT_INTERRUPT,
+		.description = "a worker calls a work function (process_one_work)",
+		.args = {
+			{ LKST_ARG_HEX, "function" },
+			{ LKST_ARG_HEX, "work" },
+		},
+	},
+	{
+		LKST_EVENT(INT_WORKQUEUE_END),
+		.category = LKST_CAT_INTERRUPT,
+		.description = "a work function returned",
+		.args = {
+			{ LKST_ARG_HEX, "function" },
+			{ LKST_ARG_HEX, "work" },
+		},
+	},
 	/* ---- end of interrupts ---- */
 
 	/* ---- exceptions ---- */
+	{
+		LKST_EVENT(EXCEPTION_ENTRY),
+		.category = LKST_CAT_EXCEPTION,
+		.description = "x86 trap (0 #DE, 1 #DB, 3 #BP, 6 #UD, 13 #GP, 16 #MF, 19 #XM...)",
+		.args = {
+			{ LKST_ARG_UDEC, "vector" },
+			{ LKST_ARG_HEX, "error code" },
+			{ LKST_ARG_HEX, "ip" },
+			{ LKST_ARG_UDEC, "user mode" },
+			{ LKST_ARG_HEX, "fault address" },
+		},
+	},
+	{
+		LKST_EVENT(EXCEPTION_EXIT),
+		.category = LKST_CAT_EXCEPTION,
+		.description = "x86 trap handled (signal 0: none, fixed up)",
+		.args = {
+			{ LKST_ARG_UDEC, "vector" },
+			{ LKST_ARG_DEC, "signal" },
+		},
+	},
+	{
+		LKST_EVENT(EXCEPTION_PAGEFAULT_ENTRY),
+		.category = LKST_CAT_EXCEPTION,
+		.description = "page fault (error 1 present, 2 write, 4 user, 16 fetch)",
+		.args = {
+			{ LKST_ARG_HEX, "address" },
+			{ LKST_ARG_HEX, "error code" },
+			{ LKST_ARG_HEX, "ip" },
+			{ LKST_ARG_UDEC, "user mode" },
+		},
+	},
+	{
+		LKST_EVENT(EXCEPTION_PAGEFAULT_EXIT),
+		.category = LKST_CAT_EXCEPTION,
+		.description = "a page fault handler is done",
+		.args = {
+			{ LKST_ARG_HEX, "address" },
+			{ LKST_ARG_HEX, "error code" },
+		},
+	},
+	{
+		LKST_EVENT(NMI_ENTRY),
+		.category = LKST_CAT_EXCEPTION,
+		.description = "a non-maskable interrupt reaches default_do_nmi()",
+		.args = {
+			{ LKST_ARG_UDEC, "cpu" },
+			{ LKST_ARG_HEX, "ip" },
+			{ LKST_ARG_UDEC, "user mode" },
+			{ LKST_ARG_UDEC, "back to back" },
+		},
+	},
+	{
+		LKST_EVENT(NMI_EXIT),
+		.category = LKST_CAT_EXCEPTION,
+		.description = "default_do_nmi() done (reason: port 0x61, read when unclaimed)",
+		.args = {
+			{ LKST_ARG_UDEC, "cpu" },
+			{ LKST_ARG_UDEC, "handled" },
+			{ LKST_ARG_HEX, "reason" },
+		},
+	},
 	/* ---- end of exceptions ---- */
 
 	/* ---- system calls ---- */
@@ -813,6 +1041,90 @@ static const struct lkst_event_info lkst_event_table[] = {
 	/* ---- end of network ---- */
 
 	/* ---- timers ---- */
+	{
+		LKST_EVENT(TIMER_ADD),
+		.category = LKST_CAT_TIMER,
+		.description = "a timer_list timer is put on the wheel (times in jiffies)",
+		.args = {
+			{ LKST_ARG_HEX, "timer" },
+			{ LKST_ARG_HEX, "function" },
+			{ LKST_ARG_UDEC, "expires" },
+			{ LKST_ARG_UDEC, "now" },
+			{ LKST_ARG_UDEC, "wheel cpu" },
+		},
+	},
+	{
+		LKST_EVENT(TIMER_EXPIRE_ENTRY),
+		.category = LKST_CAT_TIMER,
+		.description = "a timer_list function is called",
+		.args = {
+			{ LKST_ARG_HEX, "timer" },
+			{ LKST_ARG_HEX, "function" },
+			{ LKST_ARG_UDEC, "now" },
+		},
+	},
+	{
+		LKST_EVENT(TIMER_EXPIRE_EXIT),
+		.category = LKST_CAT_TIMER,
+		.description = "a timer_list function returned",
+		.args = {
+			{ LKST_ARG_HEX, "timer" },
+			{ LKST_ARG_HEX, "function" },
+		},
+	},
+	{
+		LKST_EVENT(TIMER_CANCEL),
+		.category = LKST_CAT_TIMER,
+		.description = "a pending timer_list timer is deleted or re-armed",
+		.args = {
+			{ LKST_ARG_HEX, "timer" },
+			{ LKST_ARG_HEX, "function" },
+			{ LKST_ARG_UDEC, "expires" },
+			{ LKST_ARG_UDEC, "now" },
+		},
+	},
+	{
+		LKST_EVENT(HRTIMER_START),
+		.category = LKST_CAT_TIMER,
+		.description = "hrtimer enqueued (mode 1 rel, 2 pinned, 4 soft, 8 hard)",
+		.args = {
+			{ LKST_ARG_HEX, "hrtimer" },
+			{ LKST_ARG_HEX, "function" },
+			{ LKST_ARG_UDEC, "soft expires" },
+			{ LKST_ARG_HEX, "mode" },
+			{ LKST_ARG_UDEC, "hard expires" },
+			{ LKST_ARG_UDEC, "clock id" },
+		},
+	},
+	{
+		LKST_EVENT(HRTIMER_EXPIRE_ENTRY),
+		.category = LKST_CAT_TIMER,
+		.description = "an hrtimer function is called",
+		.args = {
+			{ LKST_ARG_HEX, "hrtimer" },
+			{ LKST_ARG_HEX, "function" },
+			{ LKST_ARG_UDEC, "now" },
+		},
+	},
+	{
+		LKST_EVENT(HRTIMER_EXPIRE_EXIT),
+		.category = LKST_CAT_TIMER,
+		.description = "an hrtimer function returned",
+		.args = {
+			{ LKST_ARG_HEX, "hrtimer" },
+			{ LKST_ARG_HEX, "function" },
+			{ LKST_ARG_UDEC, "restart" },
+		},
+	},
+	{
+		LKST_EVENT(HRTIMER_CANCEL),
+		.category = LKST_CAT_TIMER,
+		.description = "an active hrtimer is cancelled (hrtimer_try_to_cancel)",
+		.args = {
+			{ LKST_ARG_HEX, "hrtimer" },
+			{ LKST_ARG_HEX, "function" },
+		},
+	},
 	/* ---- end of timers ---- */
 
 	/* ---- locks ---- */
