@@ -53,31 +53,79 @@ def enclosing_function(lines, index):
         m = re.match(r"^(?:[A-Za-z_][\w\s\*]*?\s\**)?([A-Za-z_]\w*)\s*\(", line)
         if m and not line.startswith((" ", "\t", "#")) and not line.rstrip().endswith(";"):
             name = m.group(1)
+            if name in ("__releases", "__acquires", "__must_hold"):
+                continue  # sparse annotations after the signature
             if name.startswith(("DEFINE_IDTENTRY", "SYSCALL_DEFINE")):
-                arg = re.search(r"\(\s*(\w+)", line)
-                return f"{name}({arg.group(1)})" if arg else name
+                arg = re.search(r"\(\s*(\w+)", line[m.end() - 1:])
+                return arg.group(1) if arg else name
             return name
     return None
 
 
-def hook_sites(path, shown):
-    """{event: [(shown path, function)]} for LKST_HOOK*(EVENT and
-    lkst_record_event(LKST_EV_EVENT, ...) sites in PATH."""
+def hook_sites(path, shown, names):
+    """{event: [(shown path, function)]} for the hook sites in PATH:
+    LKST_HOOK*(EVENT, ...), lkst_record_event(LKST_EV_EVENT, ...), and
+    invocations of local macros that expand to hooks of known events."""
     sites = {}
     try:
         with open(path, errors="replace") as f:
-            lines = f.read().split("\n")
+            raw = f.read().split("\n")
     except OSError:
         return sites
-    for i, line in enumerate(lines):
-        for m in re.finditer(r"LKST_HOOK6?\(\s*(\w+)|LKST_EV_(\w+)", line):
-            if line.lstrip().startswith(("#define", "*", "/*")):
-                continue
-            event = m.group(1) or m.group(2)
-            if m.group(2) and "lkst_record_event" not in "".join(lines[max(0, i - 3):i + 1]):
-                continue
-            fn = enclosing_function(lines, i)
-            site = (shown, fn or "?")
+    # Logical lines (backslash continuations joined), keeping the first
+    # physical line's index for the enclosing-function lookup.
+    logical, i = [], 0
+    while i < len(raw):
+        start, text = i, raw[i]
+        while text.endswith("\\") and i + 1 < len(raw):
+            i += 1
+            text = text[:-1] + " " + raw[i]
+        logical.append((start, text))
+        i += 1
+    word = re.compile(r"\b([A-Za-z_]\w*)\b")
+    macros = {}
+    for _, text in logical:
+        m = re.match(r"\s*#\s*define\s+(\w+)\(", text)
+        if m:
+            macros[m.group(1)] = set(word.findall(text[m.end():]))
+    # Macros that expand to a hook, directly or through another macro, and
+    # the events they name (as mnemonics, or through the macros they call).
+    hooky = {n for n, words in macros.items() if words & {"LKST_HOOK", "LKST_HOOK6"}}
+    changed = True
+    while changed:
+        grown = {n for n, words in macros.items() if words & hooky} | hooky
+        changed, hooky = grown != hooky, grown
+    expands = {n: {w for w in macros[n] if w in names} for n in hooky}
+    changed = True
+    while changed:
+        changed = False
+        for n in hooky:
+            evs = expands[n] | {e for w in macros[n] if w in hooky and w != n for e in expands[w]}
+            if evs != expands[n]:
+                expands[n], changed = evs, True
+    # lkst_*() helpers holding a hook: their callers are the sites.
+    helpers = {}
+    for index, text in logical:
+        for m in re.finditer(r"LKST_HOOK6?\(\s*(\w+)", text):
+            fn = enclosing_function(raw, index)
+            if fn and fn.startswith("lkst_"):
+                helpers.setdefault(fn, set()).add(m.group(1))
+    for index, text in logical:
+        stripped = text.lstrip()
+        if stripped.startswith(("#", "*", "/*", "//")):
+            continue
+        found = [m.group(1) for m in re.finditer(r"LKST_HOOK6?\(\s*(\w+)", text)]
+        if "lkst_record_event" in "".join(raw[max(0, index - 3):index + 1]):
+            found += re.findall(r"LKST_EV_(\w+)", text)
+        fn = enclosing_function(raw, index) or "?"
+        if fn in helpers:
+            continue  # reported where the helper is called
+        for m in re.finditer(r"\b(\w+)\s*\(", text):
+            found += sorted(expands.get(m.group(1), ()))
+            if m.group(1) in helpers and m.group(1) != fn:
+                found += sorted(helpers[m.group(1)])
+        for event in found:
+            site = (shown, fn)
             sites.setdefault(event, [])
             if site not in sites[event]:
                 sites[event].append(site)
@@ -111,6 +159,7 @@ def main():
     ksrc, patch_dir, series = sys.argv[1:]
     with open(HEADER) as f:
         cats, events = parse_table(f.read())
+    names = {e["name"] for e in events}
     sites = {}
 
     def merge(found):
@@ -120,11 +169,11 @@ def main():
     for rel in patched_files(patch_dir, series):
         if rel.startswith("kernel/lkst/"):
             continue  # the core, read from the repository below
-        merge(hook_sites(os.path.join(ksrc, rel), rel))
+        merge(hook_sites(os.path.join(ksrc, rel), rel, names))
     for sub in ("kernel/kernel/lkst", "handlers"):
         for name in sorted(os.listdir(os.path.join(REPO, sub))):
             if name.endswith(".c") and "kunit" not in name:
-                merge(hook_sites(os.path.join(REPO, sub, name), f"{sub}/{name}"))
+                merge(hook_sites(os.path.join(REPO, sub, name), f"{sub}/{name}", names))
 
     nsites = sum(len(v) for k, v in sites.items() if any(e["name"] == k for e in events))
     out = []

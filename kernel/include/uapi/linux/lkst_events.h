@@ -15,10 +15,10 @@
  *   0x80-0x8f block I/O            0x90-0x9f network
  *   0xa0-0xaf timers               0xb0-0xbf locks
  *   0xc0-0xcf oops and panic       0xe0-0xfe tracer and user events
- * IDs reserved for LKST's numbering and not yet hooked: 0x03 PROCESS_SIGSEND,
- * 0x04 PROCESS_LTHREADGEN, 0x05-0x07 wait queues, 0x10 INT_HARDWARE_ENTRY,
- * 0x12 INT_TASKLETHI_ENTRY, 0x14 INT_TASKLET_ENTRY, 0x16 INT_BH_ENTRY,
- * 0x20 EXCEPTION_ENTRY, 0x21 EXCEPTION_EXIT.
+ * LKST's own numbers are kept where it published them (0x01-0x07, 0x10-0x15,
+ * 0x20-0x21); 0x16, its bottom-half entry, is the softirq entry now.  Each
+ * category's events sit between its markers below, in the enum and in the
+ * table; docs/events.md is generated from this file (make docs).
  */
 #ifndef _UAPI_LINUX_LKST_EVENTS_H
 #define _UAPI_LINUX_LKST_EVENTS_H
