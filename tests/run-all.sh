@@ -22,7 +22,7 @@ pass=0 fail=0 failed=()
 check() {
 	local name=$1 tmo=$2 log rc
 	shift 2
-	log="$out/$(printf '%s' "$name" | tr -c 'A-Za-z0-9_.-' '_').log"
+	log="$out/$(printf '%s' "$name" | tr -c 'A-Za-z0-9_.-' '_' | cut -c1-120).log"
 	timeout -k 10 "$tmo" "$@" >"$log" 2>&1 </dev/null
 	rc=$?
 	[ $rc -ne 124 ] || echo "timed out after ${tmo}s" >>"$log"
