@@ -27,6 +27,24 @@ def read_event_ids(path=EVENTS_H):
 
 
 EV = read_event_ids()
+
+
+def _read_categories(path=EVENTS_H):
+    with open(path) as f:
+        text = f.read()
+    return [(int(a, 16), int(b, 16), name) for name, a, b in
+            re.findall(r'\[LKST_CAT_\w+\]\s*=\s*\{\s*"(\w+)",\s*(0x[0-9a-f]+),\s*(0x[0-9a-f]+)', text)]
+
+
+CATEGORIES = _read_categories()
+
+
+def category_of(event_id):
+    """The category name of an event ID, from the header's ranges."""
+    for first, last, name in CATEGORIES:
+        if first <= event_id <= last:
+            return name
+    return None
 EV_CONTEXTSWITCH = EV["PROCESS_CONTEXTSWITCH"]
 EV_WAKEUP = EV["PROCESS_WAKEUP"]
 EV_SYSCALL_ENTRY = EV["SYSCALL_ENTRY"]
