@@ -204,3 +204,24 @@ def read_prog(path):
     with open(path) as f:
         words = f.read().split()
     return int(words[1]), int(words[3])
+
+
+def read_kallsyms(path):
+    """{name: address} from a copy of /proc/kallsyms (the first of a name)."""
+    syms = {}
+    with open(path) as f:
+        for line in f:
+            addr, _type, name = line.split()[:3]
+            syms.setdefault(name, int(addr, 16))
+    return syms
+
+
+def read_prog_keyed(path):
+    """{name: {key: int}} from "name key value key value..." lines, as the
+    interrupt and timer guest programs print them."""
+    prog = {}
+    with open(path) as f:
+        for line in f:
+            words = line.split()
+            prog[words[0]] = {words[i]: int(words[i + 1]) for i in range(1, len(words) - 1, 2)}
+    return prog

@@ -5,7 +5,8 @@ import os
 import re
 import sys
 
-from lkstcheck import EV, check, covers, done, events, read_csv
+from lkstcheck import (EV, check, covers, done, events, read_csv, read_kallsyms,
+                       read_prog_keyed)
 
 covers("INT_HARDWARE_ENTRY", "INT_HARDWARE_EXIT",
        "INT_TASKLET_ENTRY", "INT_TASKLET_EXIT",
@@ -16,25 +17,6 @@ covers("INT_HARDWARE_ENTRY", "INT_HARDWARE_EXIT",
 TASKLET_SOFTIRQ = 6
 RESCHEDULE_VECTOR, CALL_FUNCTION_VECTOR, CALL_FUNCTION_SINGLE_VECTOR = 0xfd, 0xfc, 0xfb
 IRQ_HANDLED = 1
-
-
-def read_kallsyms(path):
-    syms = {}
-    with open(path) as f:
-        for line in f:
-            addr, _type, name = line.split()[:3]
-            syms.setdefault(name, int(addr, 16))
-    return syms
-
-
-def read_prog(path):
-    """{'disk': {'pid': P}, 'led': {...}, 'ipi': {'pid':.., 'waker':..}}"""
-    prog = {}
-    with open(path) as f:
-        for line in f:
-            words = line.split()
-            prog[words[0]] = {words[i]: int(words[i + 1]) for i in range(1, len(words) - 1, 2)}
-    return prog
 
 
 def read_interrupts(path):
@@ -54,7 +36,7 @@ def read_interrupts(path):
 d = sys.argv[1]
 rows = sorted(read_csv(os.path.join(d, "trace.csv")), key=lambda r: int(r["time"]))
 syms = read_kallsyms(os.path.join(d, "kallsyms.txt"))
-prog = read_prog(os.path.join(d, "prog.txt"))
+prog = read_prog_keyed(os.path.join(d, "prog.txt"))
 for key in ("disk", "led", "ipi"):
     check(key in prog, f"prog.txt has no '{key}' line")
 if not all(k in prog for k in ("disk", "led", "ipi")):

@@ -5,7 +5,8 @@ import os
 import re
 import sys
 
-from lkstcheck import EV, REPO, check, covers, done, events, read_csv
+from lkstcheck import (EV, REPO, check, covers, done, events, read_csv, read_kallsyms,
+                       read_prog_keyed)
 
 covers("TIMER_ADD", "TIMER_EXPIRE_ENTRY", "TIMER_EXPIRE_EXIT", "TIMER_CANCEL",
        "HRTIMER_START", "HRTIMER_EXPIRE_ENTRY", "HRTIMER_EXPIRE_EXIT", "HRTIMER_CANCEL")
@@ -13,24 +14,6 @@ covers("TIMER_ADD", "TIMER_EXPIRE_ENTRY", "TIMER_EXPIRE_EXIT", "TIMER_CANCEL",
 HRTIMER_MODE_ABS, HRTIMER_MODE_REL = 0, 1
 CLOCK_MONOTONIC = 1
 MS = 1000000
-
-
-def read_kallsyms(path):
-    syms = {}
-    with open(path) as f:
-        for line in f:
-            addr, _type, name = line.split()[:3]
-            syms.setdefault(name, int(addr, 16))
-    return syms
-
-
-def read_prog(path):
-    prog = {}
-    with open(path) as f:
-        for line in f:
-            words = line.split()
-            prog[words[0]] = {words[i]: int(words[i + 1]) for i in range(1, len(words) - 1, 2)}
-    return prog
 
 
 def kernel_hz():
@@ -44,7 +27,7 @@ def kernel_hz():
 d = sys.argv[1]
 rows = sorted(read_csv(os.path.join(d, "trace.csv")), key=lambda r: int(r["time"]))
 syms = read_kallsyms(os.path.join(d, "kallsyms.txt"))
-prog = read_prog(os.path.join(d, "prog.txt"))
+prog = read_prog_keyed(os.path.join(d, "prog.txt"))
 for key in ("tone", "nanosleep", "itimer", "itimer-cancel"):
     check(key in prog, f"prog.txt has no '{key}' line")
 

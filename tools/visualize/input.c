@@ -9,64 +9,28 @@
 #include <string.h>
 
 #include "csv.h"
+#include "evarray.h"
 #include "input.h"
 #include "lkst_format.h"
 #include "lkst_logio.h"
 
-/* Input position, so that sorting keeps records of equal time in order. */
-struct keyed {
-	struct ps_event ev;
-	size_t seq;
-};
-
-static int compare_events(const void *a, const void *b)
-{
-	const struct keyed *x = a, *y = b;
-
-	if (x->ev.time_ns != y->ev.time_ns)
-		return x->ev.time_ns < y->ev.time_ns ? -1 : 1;
-	if (x->ev.cpu != y->ev.cpu)
-		return x->ev.cpu < y->ev.cpu ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* Per-CPU sections (or a hand-edited CSV) are not in global time order. */
-static int sort_events(struct ps_events *e, struct lkst_err *err)
-{
-	struct keyed *k = calloc(e->count ? e->count : 1, sizeof(*k));
-	size_t i;
-
-	if (!k) {
-		lkst_seterr(err, "out of memory sorting %zu events", e->count);
-		return -1;
-	}
-	for (i = 0; i < e->count; i++) {
-		k[i].ev = e->ev[i];
-		k[i].seq = i;
-	}
-	qsort(k, e->count, sizeof(*k), compare_events);
-	for (i = 0; i < e->count; i++)
-		e->ev[i] = k[i].ev;
-	free(k);
-	return 0;
-}
-
 static int push_event(struct ps_events *e, const struct ps_event *ev,
 		      struct lkst_err *err)
 {
-	if (e->count == e->cap) {
-		size_t n = e->cap ? e->cap * 2 : 256;
-		struct ps_event *p = realloc(e->ev, n * sizeof(*p));
+	struct ps_event *p = viz_grow(e->ev, e->count, &e->cap, sizeof(*p));
 
-		if (!p) {
-			lkst_seterr(err, "out of memory after %zu events", e->count);
-			return -1;
-		}
-		e->ev = p;
-		e->cap = n;
+	if (!p) {
+		lkst_seterr(err, "out of memory after %zu events", e->count);
+		return -1;
 	}
+	e->ev = p;
 	e->ev[e->count++] = *ev;
 	return 0;
+}
+
+static int sort_events(struct ps_events *e, struct lkst_err *err)
+{
+	return VIZ_SORT_EVENTS(e->ev, e->count, struct ps_event, err);
 }
 
 void ps_events_free(struct ps_events *e)
@@ -101,29 +65,24 @@ static int is_process_event(unsigned int id)
 	return id == LKST_EV_PROCESS_CONTEXTSWITCH || id == LKST_EV_PROCESS_WAKEUP;
 }
 
+/* viz_read_log() callback: keeps the process events, skips the rest. */
+static int log_record(const struct lkst_record *r, unsigned int cpu, void *ctx,
+		      struct lkst_err *err)
+{
+	struct ps_event ev;
+
+	if (!is_process_event(r->event))
+		return 0;
+	event_from_record(r, cpu, &ev);
+	return push_event(ctx, &ev, err);
+}
+
 int ps_read_log(const char *path, struct ps_events *out, struct lkst_err *err)
 {
-	struct lkst_log log;
-	struct ps_event ev;
-	unsigned int s;
-	__u64 i;
-	int rc = 0;
-
 	memset(out, 0, sizeof(*out));
-	if (lkst_log_load(path, &log, err))
+	if (viz_read_log(path, log_record, out, err))
 		return -1;
-	for (s = 0; s < log.nr_sections && !rc; s++) {
-		const struct lkst_log_section *sec = &log.sections[s];
-
-		for (i = 0; i < sec->info.nr_records && !rc; i++) {
-			if (!is_process_event(sec->records[i].event))
-				continue;
-			event_from_record(&sec->records[i], sec->info.cpu, &ev);
-			rc = push_event(out, &ev, err);
-		}
-	}
-	lkst_log_free(&log);
-	return rc ? rc : sort_events(out, err);
+	return sort_events(out, err);
 }
 
 /* ---- CSV ------------------------------------------------------------ */

@@ -15,9 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
-#include <sys/wait.h>
 
+#include "common.h"
 #include "csv.h"
 #include "input.h"
 #include "pageinput.h"
@@ -49,40 +48,6 @@ struct frame {
 };
 
 /* ---- Selection ------------------------------------------------------ */
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-
-	if (!p)
-		lkst_die(LKST_EXIT_USAGE, "out of memory");
-	return p;
-}
-
-/* Whether item is in a comma-separated list; prefix match for names. */
-static int in_list(const char *list, const char *item, int prefix)
-{
-	const char *p = list;
-
-	while (*p) {
-		size_t n = strcspn(p, ",");
-
-		if (n && (prefix ? !strncmp(item, p, n)
-				 : strlen(item) == n && !strncmp(item, p, n)))
-			return 1;
-		p += n + (p[n] == ',');
-	}
-	return 0;
-}
-
-static void check_pid_list(const char *list)
-{
-	const char *p;
-
-	for (p = list; *p; p++)
-		if ((*p < '0' || *p > '9') && *p != ',')
-			lkst_die(LKST_EXIT_USAGE, "-p takes PID[,PID...], not '%s'", list);
-}
 
 static int has_pid(const struct frame *f, uint32_t pid)
 {
@@ -125,7 +90,7 @@ static int select_pids(const struct options *o, struct frame *f, struct lkst_err
 			: ps_read_csv(o->csv_file, o->live, &pe, err))
 		return -1;
 	cap = pe.count + 64;
-	f->pids = xcalloc(cap, sizeof(*f->pids));
+	f->pids = viz_xcalloc(cap, sizeof(*f->pids));
 	if (!o->comms) {	/* -p alone: every listed PID, named if known */
 		const char *p = o->pids;
 
@@ -143,8 +108,8 @@ static int select_pids(const struct options *o, struct frame *f, struct lkst_err
 
 		snprintf(pid, sizeof(pid), "%u", e->pid);
 		if (!e->pid || !e->comm[0] || has_pid(f, e->pid) ||
-		    !o->comms || !in_list(o->comms, e->comm, 1) ||
-		    (o->pids && !in_list(o->pids, pid, 0)))
+		    !o->comms || !viz_in_list(o->comms, e->comm, 1) ||
+		    (o->pids && !viz_in_list(o->pids, pid, 0)))
 			continue;
 		f->pids[f->nr_pids++] = e->pid;
 	}
@@ -166,18 +131,17 @@ static int select_pids(const struct options *o, struct frame *f, struct lkst_err
 static void parse_window(const char *s, uint64_t *from, uint64_t *to)
 {
 	char start[32];
-	const char *comma = s ? strchr(s, ',') : NULL;
+	const char *end;
 
 	*from = 0;
 	*to = UINT64_MAX;
 	if (!s)
 		return;
-	if (!comma || (size_t)(comma - s) >= sizeof(start))
+	end = viz_split_pair(s, start, sizeof(start));
+	if (!end)
 		lkst_die(LKST_EXIT_USAGE, "-t takes START,END in seconds, not '%s'", s);
-	memcpy(start, s, comma - s);
-	start[comma - s] = '\0';
 	if ((*start && viz_parse_seconds(start, from)) ||
-	    (comma[1] && viz_parse_seconds(comma + 1, to)) || *to <= *from)
+	    (*end && viz_parse_seconds(end, to)) || *to <= *from)
 		lkst_die(LKST_EXIT_USAGE, "-t takes START,END in seconds with START < END, not '%s'", s);
 }
 
@@ -226,12 +190,6 @@ static int frame_empty(const struct frame *f)
 
 /* ---- Summary -------------------------------------------------------- */
 
-static void print_time(FILE *out, uint64_t ns)
-{
-	fprintf(out, "%llu.%09llu", (unsigned long long)(ns / 1000000000ull),
-		(unsigned long long)(ns % 1000000000ull));
-}
-
 static void print_summary(FILE *out, const struct frame *f)
 {
 	const struct pm_map *m = &f->map;
@@ -239,9 +197,9 @@ static void print_summary(FILE *out, const struct frame *f)
 	fprintf(out, "# lkst-pagemap: %s%s; ", f->nr_pids ? "pid " : "",
 		f->nr_pids ? f->names : "every process");
 	if (m->have_time) {
-		print_time(out, m->first_ns);
+		viz_print_time(out, m->first_ns);
 		fputc('-', out);
-		print_time(out, m->last_ns);
+		viz_print_time(out, m->last_ns);
 		fprintf(out, " s of trace\n");
 	} else {
 		fprintf(out, "no MEM_PAGE_* records\n");
@@ -269,7 +227,7 @@ static void print_summary(FILE *out, const struct frame *f)
 	if (m->nr_snapshots) {
 		fprintf(out, "%-22s %10llu  # taken at ", "last_snapshot",
 			(unsigned long long)m->last_snapshot);
-		print_time(out, m->last_snapshot_ns);
+		viz_print_time(out, m->last_snapshot_ns);
 		fprintf(out, " s\n%-22s %10llu\n%-22s %10llu\n", "last_snapshot_pages",
 			(unsigned long long)m->last_snapshot_pages, "last_snapshot_runs",
 			(unsigned long long)m->last_snapshot_runs);
@@ -278,11 +236,6 @@ static void print_summary(FILE *out, const struct frame *f)
 
 /* ---- Plot ----------------------------------------------------------- */
 
-static double secs(uint64_t ns)
-{
-	return ns / 1e9;
-}
-
 static void write_points(FILE *fp, const struct pm_array *a)
 {
 	size_t i;
@@ -290,7 +243,7 @@ static void write_points(FILE *fp, const struct pm_array *a)
 	for (i = 0; i < a->count; i++) {
 		const struct pm_point *p = &PM_AT(*a, struct pm_point, i);
 
-		fprintf(fp, "%.9f %llu %u %u %llu\n", secs(p->time_ns),
+		fprintf(fp, "%.9f %llu %u %u %llu\n", viz_secs(p->time_ns),
 			(unsigned long long)p->pfn, p->order, p->pid,
 			(unsigned long long)p->pages);
 	}
@@ -318,7 +271,7 @@ static void write_data(FILE *fp, const struct frame *f)
 
 		if (!i || r->snapshot != PM_AT(m->runs, struct pm_run, i - 1).snapshot)
 			start = r->time_ns;
-		fprintf(fp, "%.9f %llu %llu %llu %llu 0x%llx %u\n", secs(start),
+		fprintf(fp, "%.9f %llu %llu %llu %llu 0x%llx %u\n", viz_secs(start),
 			(unsigned long long)r->pfn, (unsigned long long)(r->pfn + r->pages),
 			(unsigned long long)r->pages, (unsigned long long)r->snapshot,
 			(unsigned long long)r->vaddr, r->pid);
@@ -329,41 +282,12 @@ static void write_data(FILE *fp, const struct frame *f)
 	for (i = 0; i < m->levels.count; i++) {
 		const struct pm_level *l = &PM_AT(m->levels, struct pm_level, i);
 
-		fprintf(fp, "%.9f %llu\n", secs(l->time_ns), (unsigned long long)l->held);
+		fprintf(fp, "%.9f %llu\n", viz_secs(l->time_ns), (unsigned long long)l->held);
 	}
 	if (m->levels.count)	/* the level lasts to the end of the trace */
-		fprintf(fp, "%.9f %llu\n", secs(m->last_ns), (unsigned long long)pm_held(m));
+		fprintf(fp, "%.9f %llu\n", viz_secs(m->last_ns), (unsigned long long)pm_held(m));
 	else
 		fprintf(fp, "NaN NaN\n");
-}
-
-/* out.png -> out.dat: the data file sits next to the picture. */
-static char *data_path(const char *output)
-{
-	const char *dot = strrchr(output, '.');
-	const char *slash = strrchr(output, '/');
-	size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - output) : strlen(output);
-	char *p = xcalloc(stem + 5, 1);
-
-	memcpy(p, output, stem);
-	strcpy(p + stem, ".dat");
-	return p;
-}
-
-/* pagemap.gp is installed next to the binary unless --script says. */
-static void default_script(char *buf, size_t len)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
-
-	if (n <= 0)
-		lkst_die(LKST_EXIT_USAGE, "cannot find pagemap.gp; give --script PATH");
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	*slash = '\0';
-	if ((size_t)snprintf(buf, len, "%s/pagemap.gp", exe) >= len)
-		lkst_die(LKST_EXIT_USAGE, "program path too long; give --script PATH");
 }
 
 /* Axes: the drawn events' times and PFNs, with a margin. */
@@ -374,8 +298,8 @@ static void ranges(const struct frame *f, double *x0, double *x1, double *y0,
 	double span, gap = 0, prev = -1, pad;
 	size_t i;
 
-	*x0 = secs(m->first_ns);
-	*x1 = secs(m->last_ns);
+	*x0 = viz_secs(m->first_ns);
+	*x1 = viz_secs(m->last_ns);
 	if (*x1 - *x0 < 0.01) {
 		*x0 -= 0.5;
 		*x1 += 0.5;
@@ -387,7 +311,7 @@ static void ranges(const struct frame *f, double *x0, double *x1, double *y0,
 	/* Snapshot bars a third of the shortest gap between snapshots wide. */
 	for (i = 0; i < m->runs.count; i++) {
 		const struct pm_run *r = &PM_AT(m->runs, struct pm_run, i);
-		double t = secs(r->time_ns);
+		double t = viz_secs(r->time_ns);
 
 		if (i && r->snapshot == PM_AT(m->runs, struct pm_run, i - 1).snapshot)
 			continue;
@@ -403,16 +327,15 @@ static void ranges(const struct frame *f, double *x0, double *x1, double *y0,
 /* --pfn LO,HI: the PFN axis, hex or decimal. */
 static void parse_pfns(const char *s, double *y0, double *y1)
 {
-	const char *comma = strchr(s, ',');
+	const char *second;
 	uint64_t lo, hi;
 	char first[32];
 
-	if (!comma || (size_t)(comma - s) >= sizeof(first))
+	second = viz_split_pair(s, first, sizeof(first));
+	if (!second)
 		lkst_die(LKST_EXIT_USAGE, "--pfn takes LO,HI, not '%s'", s);
-	memcpy(first, s, comma - s);
-	first[comma - s] = '\0';
 	if (lkst_parse_u64(first, UINT64_MAX, &lo) ||
-	    lkst_parse_u64(comma + 1, UINT64_MAX, &hi) || hi <= lo)
+	    lkst_parse_u64(second, UINT64_MAX, &hi) || hi <= lo)
 		lkst_die(LKST_EXIT_USAGE, "--pfn takes LO,HI with LO < HI (0x... or decimal), not '%s'", s);
 	*y0 = lo;
 	*y1 = hi;
@@ -425,17 +348,11 @@ static void run_gnuplot(const struct options *o, const char *script, const char 
 	double x0, x1, y0, y1, snapw;
 	uint64_t y2max = 1;
 	size_t i;
-	int status;
-	pid_t pid;
 
-	if (strchr(data, '\'') || strchr(output, '\''))
-		lkst_die(LKST_EXIT_USAGE, "-o path must not contain a single quote");
 	snprintf(title, sizeof(title), "lkst physical pages of %s: %s",
 		 f->nr_pids ? f->names : "every process",
 		 o->log_file ? o->log_file : o->csv_file);
-	for (char *c = title; *c; c++)
-		if (*c == '\'' || *c == '"')
-			*c = '`';
+	viz_unquote(title);
 	ranges(f, &x0, &x1, &y0, &y1, &snapw);
 	if (o->pfns)
 		parse_pfns(o->pfns, &y0, &y1);
@@ -448,17 +365,7 @@ static void run_gnuplot(const struct options *o, const char *script, const char 
 		 "y2max=%.0f; snapw=%.9f; minh=%.3f; plottitle='%s'",
 		 data, output, x0, x1, y0, y1, y2max * 1.05 + 1, snapw, (y1 - y0) / 500,
 		 title);
-	pid = fork();
-	if (pid < 0)
-		lkst_die(LKST_EXIT_USAGE, "cannot start gnuplot: %s", strerror(errno));
-	if (pid == 0) {
-		execlp("gnuplot", "gnuplot", "-e", vars, script, (char *)NULL);
-		fprintf(stderr, "%s: cannot run gnuplot: %s; apt-get install gnuplot-nox\n",
-			lkst_progname, strerror(errno));
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
-		lkst_die(LKST_EXIT_USAGE, "gnuplot failed on %s (data in %s)", script, data);
+	viz_gnuplot(vars, script, data, output);
 }
 
 /*
@@ -468,13 +375,10 @@ static void run_gnuplot(const struct options *o, const char *script, const char 
 static void plot(const struct options *o, const struct frame *f)
 {
 	char script[PATH_MAX], tmp[PATH_MAX];
-	char *data = data_path(o->output);
+	char *data = viz_data_path(o->output);
 	FILE *fp;
 
-	if (o->script)
-		snprintf(script, sizeof(script), "%s", o->script);
-	else
-		default_script(script, sizeof(script));
+	viz_script_path(o->script, "pagemap.gp", script, sizeof(script));
 	fp = fopen(data, "w");
 	if (!fp)
 		lkst_die(LKST_EXIT_USAGE, "cannot write %s: %s", data, strerror(errno));
@@ -559,16 +463,12 @@ int main(int argc, char **argv)
 {
 	struct options o = { 0 };
 	struct poptOption options[] = {
-		{ "file", 'f', POPT_ARG_STRING, &o.log_file, 0, "log file (lkbuf read)", "FILE" },
-		{ "csv", '\0', POPT_ARG_STRING, &o.csv_file, 0,
-		  "CSV from lkbuf print -C (any of -r -S -V)", "FILE" },
+		VIZ_POPT_INPUT(o),
 		{ "output", 'o', POPT_ARG_STRING, &o.output, 0,
 		  "draw the pages to this PNG (data in FILE.dat)", "FILE.png" },
 		{ "summary", '\0', POPT_ARG_NONE, &o.summary, 0,
 		  "summary on stdout (the default without -o)", NULL },
-		{ "pid", 'p', POPT_ARG_STRING, &o.pids, 0, "only these processes", "PID[,PID]" },
-		{ "comm", 'c', POPT_ARG_STRING, &o.comms, 0,
-		  "only processes whose name starts with one of these", "COMM[,COMM]" },
+		VIZ_POPT_SELECT(o),
 		{ "time", 't', POPT_ARG_STRING, &o.window, 0,
 		  "time window in seconds (trace clock); either end may be empty", "START,END" },
 		{ "pfn", '\0', POPT_ARG_STRING, &o.pfns, 0,
@@ -591,11 +491,7 @@ int main(int argc, char **argv)
 	lkst_progname = "lkst-pagemap";
 	ctx = lkst_parse_options(argc, (const char **)argv, options, NULL);
 	lkst_no_positional(ctx);
-	if (!o.log_file == !o.csv_file)
-		lkst_die(LKST_EXIT_USAGE, "give one of -f LOG or --csv CSV; run %s --help",
-			 lkst_progname);
-	if (o.pids)
-		check_pid_list(o.pids);
+	viz_check_input(o.log_file, o.csv_file, o.pids);
 	if (o.pfns) {
 		double lo, hi;
 

@@ -12,9 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <sys/wait.h>
 
+#include "common.h"
 #include "csv.h"
 #include "input.h"
 #include "procstate.h"
@@ -41,32 +40,6 @@ struct view {
 
 /* ---- Selection ------------------------------------------------------ */
 
-/* Whether item is in a comma-separated list; prefix match for names. */
-static int in_list(const char *list, const char *item, int prefix)
-{
-	size_t n = strlen(list) + 1;
-	char *copy = malloc(n), *tok, *save = NULL;
-	int found = 0;
-
-	if (!copy)
-		lkst_die(LKST_EXIT_USAGE, "out of memory");
-	memcpy(copy, list, n);
-	for (tok = strtok_r(copy, ",", &save); tok && !found;
-	     tok = strtok_r(NULL, ",", &save))
-		found = prefix ? !strncmp(item, tok, strlen(tok)) : !strcmp(item, tok);
-	free(copy);
-	return found;
-}
-
-static void check_pid_list(const char *list)
-{
-	const char *p;
-
-	for (p = list; *p; p++)
-		if ((*p < '0' || *p > '9') && *p != ',')
-			lkst_die(LKST_EXIT_USAGE, "-p takes PID[,PID...], not '%s'", list);
-}
-
 static int selected(const struct ps_task *t, const struct options *o)
 {
 	char pid[16];
@@ -74,9 +47,9 @@ static int selected(const struct ps_task *t, const struct options *o)
 	if (t->pid == 0 && !o->idle)
 		return 0;
 	snprintf(pid, sizeof(pid), "%u", t->pid);
-	if (o->pids && !in_list(o->pids, pid, 0))
+	if (o->pids && !viz_in_list(o->pids, pid, 0))
 		return 0;
-	return !o->comms || in_list(o->comms, t->comm, 1);
+	return !o->comms || viz_in_list(o->comms, t->comm, 1);
 }
 
 static int compare_lanes(const void *a, const void *b)
@@ -96,9 +69,7 @@ static void build_lanes(const struct ps_machine *m, const struct options *o,
 	struct ps_stats st;
 	size_t i;
 
-	v->lane = calloc(m->nr_tasks ? m->nr_tasks : 1, sizeof(*v->lane));
-	if (!v->lane)
-		lkst_die(LKST_EXIT_USAGE, "out of memory");
+	v->lane = viz_xcalloc(m->nr_tasks, sizeof(*v->lane));
 	for (i = 0; i < m->nr_tasks; i++) {
 		const struct ps_task *t = &m->tasks[i];
 
@@ -114,17 +85,16 @@ static void build_lanes(const struct ps_machine *m, const struct options *o,
 static void parse_window(const char *s, const struct ps_machine *m, struct view *v)
 {
 	char start[32];
-	const char *comma = s ? strchr(s, ',') : NULL;
+	const char *end;
 
 	v->from_ns = m->first_ns;
 	v->to_ns = m->last_ns;
 	if (!s)
 		return;
-	if (!comma || (size_t)(comma - s) >= sizeof(start))
+	end = viz_split_pair(s, start, sizeof(start));
+	if (!end)
 		lkst_die(LKST_EXIT_USAGE, "-t takes START,END in seconds, not '%s'", s);
-	memcpy(start, s, comma - s);
-	start[comma - s] = '\0';
-	if (viz_parse_seconds(start, &v->from_ns) || viz_parse_seconds(comma + 1, &v->to_ns) ||
+	if (viz_parse_seconds(start, &v->from_ns) || viz_parse_seconds(end, &v->to_ns) ||
 	    v->to_ns <= v->from_ns)
 		lkst_die(LKST_EXIT_USAGE, "-t takes START,END in seconds with START < END, not '%s'", s);
 }
@@ -151,12 +121,11 @@ static void print_summary(FILE *out, const struct view *v)
 	struct ps_stats st;
 	size_t i;
 
-	fprintf(out, "# window %llu.%09llu-%llu.%09llu s; times in ms; "
-		"a task's time starts at its first event\n",
-		(unsigned long long)(v->from_ns / 1000000000ull),
-		(unsigned long long)(v->from_ns % 1000000000ull),
-		(unsigned long long)(v->to_ns / 1000000000ull),
-		(unsigned long long)(v->to_ns % 1000000000ull));
+	fprintf(out, "# window ");
+	viz_print_time(out, v->from_ns);
+	fputc('-', out);
+	viz_print_time(out, v->to_ns);
+	fprintf(out, " s; times in ms; a task's time starts at its first event\n");
 	fprintf(out, "%7s %-16s %11s %11s %11s %8s %13s %16s\n", "PID", "COMM",
 		"RUNNING", "READY", "BLOCKED", "SWITCHES", "MAX_READY", "MAX_READY_AT_S");
 	for (i = 0; i < v->nr_lanes; i++) {
@@ -177,19 +146,6 @@ static void print_summary(FILE *out, const struct view *v)
 
 /* ---- Plot ----------------------------------------------------------- */
 
-/* gnuplot strings are quoted: keep quotes out of labels. */
-static void unquote(char *s)
-{
-	for (; *s; s++)
-		if (*s == '"' || *s == '\'')
-			*s = '`';
-}
-
-static double secs(uint64_t ns)
-{
-	return ns / 1e9;
-}
-
 static void write_lane_rows(FILE *fp, const struct view *v, size_t lane)
 {
 	const struct ps_task *t = v->lane[lane];
@@ -201,8 +157,8 @@ static void write_lane_rows(FILE *fp, const struct view *v, size_t lane)
 		uint64_t end = iv->end_ns < v->to_ns ? iv->end_ns : v->to_ns;
 
 		if (end > start)
-			fprintf(fp, "%zu %.9f %.9f %d %d %u\n", lane, secs(start),
-				secs(end), iv->state,
+			fprintf(fp, "%zu %.9f %.9f %d %d %u\n", lane, viz_secs(start),
+				viz_secs(end), iv->state,
 				iv->cpu == PS_NO_CPU ? -1 : (int)iv->cpu, t->pid);
 	}
 }
@@ -218,7 +174,7 @@ static void write_data(const char *path, const struct view *v)
 	fprintf(fp, "# lkst-procstate data for procstate.gp\n# lane label\n");
 	for (i = 0; i < v->nr_lanes; i++) {
 		lane_label(v->lane[i], label, sizeof(label));
-		unquote(label);
+		viz_unquote(label);
 		fprintf(fp, "%zu \"%s\"\n", i, label);
 	}
 	fprintf(fp, "\n\n# lane start_s end_s state(0 running,1 ready,2 blocked) cpu pid\n");
@@ -226,37 +182,6 @@ static void write_data(const char *path, const struct view *v)
 		write_lane_rows(fp, v, i);
 	if (fclose(fp))
 		lkst_die(LKST_EXIT_USAGE, "cannot write %s: %s", path, strerror(errno));
-}
-
-/* out.png -> out.dat: the data file sits next to the picture. */
-static char *data_path(const char *output)
-{
-	const char *dot = strrchr(output, '.');
-	const char *slash = strrchr(output, '/');
-	size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - output) : strlen(output);
-	char *p = malloc(stem + 5);
-
-	if (!p)
-		lkst_die(LKST_EXIT_USAGE, "out of memory");
-	memcpy(p, output, stem);
-	strcpy(p + stem, ".dat");
-	return p;
-}
-
-/* procstate.gp is installed next to the binary unless --script says. */
-static void default_script(char *buf, size_t len)
-{
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
-
-	if (n <= 0)
-		lkst_die(LKST_EXIT_USAGE, "cannot find procstate.gp; give --script PATH");
-	exe[n] = '\0';
-	slash = strrchr(exe, '/');
-	*slash = '\0';
-	if ((size_t)snprintf(buf, len, "%s/procstate.gp", exe) >= len)
-		lkst_die(LKST_EXIT_USAGE, "program path too long; give --script PATH");
 }
 
 /* Without -t the x axis spans the drawn lanes, not the whole trace. */
@@ -287,42 +212,25 @@ static void run_gnuplot(const struct options *o, const char *script,
 	const char *output = o->output;
 	char vars[3 * PATH_MAX];
 	uint64_t from, to;
-	int status;
-	pid_t pid;
 
-	if (strchr(data, '\'') || strchr(output, '\''))
-		lkst_die(LKST_EXIT_USAGE, "-o path must not contain a single quote");
 	plot_range(o, v, &from, &to);
 	snprintf(vars, sizeof(vars),
 		 "datafile='%s'; outfile='%s'; nlanes=%zu; xmin=%.9f; xmax=%.9f; "
 		 "plottitle='lkst process states: %s'",
-		 data, output, v->nr_lanes, secs(from), secs(to), title);
-	pid = fork();
-	if (pid < 0)
-		lkst_die(LKST_EXIT_USAGE, "cannot start gnuplot: %s", strerror(errno));
-	if (pid == 0) {
-		execlp("gnuplot", "gnuplot", "-e", vars, script, (char *)NULL);
-		fprintf(stderr, "%s: cannot run gnuplot: %s; apt-get install gnuplot-nox\n",
-			lkst_progname, strerror(errno));
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
-		lkst_die(LKST_EXIT_USAGE, "gnuplot failed on %s (data in %s)", script, data);
+		 data, output, v->nr_lanes, viz_secs(from), viz_secs(to), title);
+	viz_gnuplot(vars, script, data, output);
 }
 
 static void plot(const struct options *o, const struct view *v)
 {
 	char script[PATH_MAX], title[PATH_MAX];
-	char *data = data_path(o->output);
+	char *data = viz_data_path(o->output);
 
 	if (!v->nr_lanes)
 		lkst_die(LKST_EXIT_USAGE, "no process matches -p/-c in the window; nothing to draw");
-	if (o->script)
-		snprintf(script, sizeof(script), "%s", o->script);
-	else
-		default_script(script, sizeof(script));
+	viz_script_path(o->script, "procstate.gp", script, sizeof(script));
 	snprintf(title, sizeof(title), "%s", o->log_file ? o->log_file : o->csv_file);
-	unquote(title);
+	viz_unquote(title);
 	write_data(data, v);
 	run_gnuplot(o, script, data, v, title);
 	fprintf(stderr, "%s: %zu lanes: %s (data %s)\n", lkst_progname, v->nr_lanes,
@@ -359,16 +267,12 @@ int main(int argc, char **argv)
 {
 	struct options o = { 0 };
 	struct poptOption options[] = {
-		{ "file", 'f', POPT_ARG_STRING, &o.log_file, 0, "log file (lkbuf read)", "FILE" },
-		{ "csv", '\0', POPT_ARG_STRING, &o.csv_file, 0,
-		  "CSV from lkbuf print -C (any of -r -S -V)", "FILE" },
+		VIZ_POPT_INPUT(o),
 		{ "output", 'o', POPT_ARG_STRING, &o.output, 0,
 		  "draw the timeline to this PNG (data in FILE.dat)", "FILE.png" },
 		{ "summary", '\0', POPT_ARG_NONE, &o.summary, 0,
 		  "per-process summary on stdout (the default without -o)", NULL },
-		{ "pid", 'p', POPT_ARG_STRING, &o.pids, 0, "only these processes", "PID[,PID]" },
-		{ "comm", 'c', POPT_ARG_STRING, &o.comms, 0,
-		  "only processes whose name starts with one of these", "COMM[,COMM]" },
+		VIZ_POPT_SELECT(o),
 		{ "time", 't', POPT_ARG_STRING, &o.window, 0,
 		  "time window in seconds (trace clock)", "START,END" },
 		{ "idle", '\0', POPT_ARG_NONE, &o.idle, 0, "include the idle tasks (pid 0, per CPU)", NULL },
@@ -383,11 +287,7 @@ int main(int argc, char **argv)
 	lkst_progname = "lkst-procstate";
 	ctx = lkst_parse_options(argc, (const char **)argv, options, NULL);
 	lkst_no_positional(ctx);
-	if (!o.log_file == !o.csv_file)
-		lkst_die(LKST_EXIT_USAGE, "give one of -f LOG or --csv CSV; run %s --help",
-			 lkst_progname);
-	if (o.pids)
-		check_pid_list(o.pids);
+	viz_check_input(o.log_file, o.csv_file, o.pids);
 	load(&o, &m);
 	parse_window(o.window, &m, &v);
 	build_lanes(&m, &o, &v);

@@ -8,59 +8,25 @@
 #include <string.h>
 
 #include "csv.h"
+#include "evarray.h"
 #include "lkst_logio.h"
 #include "pageinput.h"
 
-struct keyed {
-	struct pm_event ev;
-	size_t seq;
-};
-
-static int compare_events(const void *a, const void *b)
+static int push_event(struct pm_events *e, const struct pm_event *ev)
 {
-	const struct keyed *x = a, *y = b;
+	struct pm_event *p = viz_grow(e->ev, e->count, &e->cap, sizeof(*p));
 
-	if (x->ev.time_ns != y->ev.time_ns)
-		return x->ev.time_ns < y->ev.time_ns ? -1 : 1;
-	if (x->ev.cpu != y->ev.cpu)
-		return x->ev.cpu < y->ev.cpu ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+	if (!p)
+		return -1;
+	e->ev = p;
+	e->ev[e->count++] = *ev;
+	return 0;
 }
 
 /* Per-CPU log sections are not in global time order. */
 static int sort_events(struct pm_events *e, struct lkst_err *err)
 {
-	struct keyed *k = calloc(e->count ? e->count : 1, sizeof(*k));
-	size_t i;
-
-	if (!k) {
-		lkst_seterr(err, "out of memory sorting %zu events", e->count);
-		return -1;
-	}
-	for (i = 0; i < e->count; i++) {
-		k[i].ev = e->ev[i];
-		k[i].seq = i;
-	}
-	qsort(k, e->count, sizeof(*k), compare_events);
-	for (i = 0; i < e->count; i++)
-		e->ev[i] = k[i].ev;
-	free(k);
-	return 0;
-}
-
-static int push_event(struct pm_events *e, const struct pm_event *ev)
-{
-	if (e->count == e->cap) {
-		size_t n = e->cap ? e->cap * 2 : 256;
-		struct pm_event *p = realloc(e->ev, n * sizeof(*p));
-
-		if (!p)
-			return -1;
-		e->ev = p;
-		e->cap = n;
-	}
-	e->ev[e->count++] = *ev;
-	return 0;
+	return VIZ_SORT_EVENTS(e->ev, e->count, struct pm_event, err);
 }
 
 void pm_events_free(struct pm_events *e)
@@ -103,39 +69,32 @@ static void fill_args(struct pm_event *ev, const uint64_t *arg)
 
 /* ---- Log file ------------------------------------------------------- */
 
-int pm_read_log(const char *path, struct pm_events *out, struct lkst_err *err)
+/* viz_read_log() callback: keeps the memory events, skips the rest. */
+static int log_record(const struct lkst_record *r, unsigned int cpu, void *ctx,
+		      struct lkst_err *err)
 {
-	struct lkst_log log;
-	unsigned int s;
-	__u64 i;
-	int rc = 0;
+	struct pm_events *out = ctx;
+	struct pm_event ev = { .time_ns = r->time_ns, .cpu = cpu, .pid = r->pid };
+	uint64_t arg[LKST_NR_ARGS];
+	unsigned int a;
 
-	memset(out, 0, sizeof(*out));
-	if (lkst_log_load(path, &log, err))
-		return -1;
-	for (s = 0; s < log.nr_sections && !rc; s++) {
-		const struct lkst_log_section *sec = &log.sections[s];
-
-		for (i = 0; i < sec->info.nr_records && !rc; i++) {
-			const struct lkst_record *r = &sec->records[i];
-			struct pm_event ev = { .time_ns = r->time_ns,
-					       .cpu = sec->info.cpu, .pid = r->pid };
-			uint64_t arg[LKST_NR_ARGS];
-			unsigned int a;
-
-			if (!mem_type(r->event, &ev.type))
-				continue;
-			for (a = 0; a < LKST_NR_ARGS; a++)
-				arg[a] = r->arg[a];
-			fill_args(&ev, arg);
-			rc = push_event(out, &ev);
-		}
-	}
-	lkst_log_free(&log);
-	if (rc) {
+	if (!mem_type(r->event, &ev.type))
+		return 0;
+	for (a = 0; a < LKST_NR_ARGS; a++)
+		arg[a] = r->arg[a];
+	fill_args(&ev, arg);
+	if (push_event(out, &ev)) {
 		lkst_seterr(err, "out of memory after %zu events", out->count);
 		return -1;
 	}
+	return 0;
+}
+
+int pm_read_log(const char *path, struct pm_events *out, struct lkst_err *err)
+{
+	memset(out, 0, sizeof(*out));
+	if (viz_read_log(path, log_record, out, err))
+		return -1;
 	return sort_events(out, err);
 }
 

@@ -2,37 +2,10 @@
 /*
  * Writes a small, realistic two-CPU lkst log with the utils' log writer,
  * for the render tests.  The answers run_tests.sh expects are in the
- * comments; CPU 1's section is written first, as lkbuf may do.
+ * comments; CPU 1's section is written first, as lkbuf may do
+ * (write_two_cpus()).
  */
-#include <string.h>
-
-#include "lkst_logio.h"
-
-#define T(ms)	(1000000000ull + (ms) * 1000000ull)	/* 1 s + ms */
-
-static void set_comm(struct lkst_record *r, const char *comm)
-{
-	char bytes[16] = { 0 };
-
-	memcpy(bytes, comm, strnlen(comm, sizeof(bytes)));
-	memcpy(&r->arg[4], bytes, 8);
-	memcpy(&r->arg[5], bytes + 8, 8);
-}
-
-static struct lkst_record sw(unsigned long long t, unsigned int prev,
-			     unsigned int next, unsigned long long state,
-			     const char *comm)
-{
-	struct lkst_record r = { .time_ns = t, .pid = prev,
-				 .event = LKST_EV_PROCESS_CONTEXTSWITCH };
-
-	r.arg[0] = prev;
-	r.arg[1] = next;
-	r.arg[2] = state;
-	r.arg[3] = 120;
-	set_comm(&r, comm);
-	return r;
-}
+#include "mklogutil.h"
 
 static struct lkst_record wk(unsigned long long t, unsigned int cur,
 			     unsigned int target, const char *comm)
@@ -74,21 +47,6 @@ int main(int argc, char **argv)
 		sw(T(80), 0, 100, 0, "t-writer"),
 		sw(T(100), 100, 0, 0x80, "swapper/1"),
 	};
-	struct lkst_log_cpu c0 = { .cpu = 0, .nr_records = 7, .written = 7 };
-	struct lkst_log_cpu c1 = { .cpu = 1, .nr_records = 6, .written = 6 };
-	struct lkst_log_header h;
-	struct lkst_log_writer w;
-	struct lkst_err err;
 
-	lkst_progname = "mklog";
-	if (argc != 2)
-		lkst_die(1, "usage: mklog FILE");
-	lkst_log_header_init(&h);
-	h.nr_cpus = 2;
-	if (lkst_log_create(&w, argv[1], &h, &err) ||
-	    lkst_log_write_cpu(&w, &c1, cpu1, &err) ||
-	    lkst_log_write_cpu(&w, &c0, cpu0, &err) ||
-	    lkst_log_commit(&w, &err))
-		lkst_die(1, "%s", err.msg);
-	return 0;
+	return write_two_cpus("mklog", argc, argv, cpu0, NR(cpu0), cpu1, NR(cpu1));
 }

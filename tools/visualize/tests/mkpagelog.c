@@ -13,33 +13,7 @@
  *   snapshots 2; the last (#2) 2 pages in 1 run
  * t-other (pid 301): 1 allocation of 2 pages, all held, no snapshot.
  */
-#include <string.h>
-
-#include "lkst_logio.h"
-
-#define T(ms)	(1000000000ull + (ms) * 1000000ull)	/* 1 s + ms */
-
-static void set_comm(struct lkst_record *r, const char *comm)
-{
-	char bytes[16] = { 0 };
-
-	memcpy(bytes, comm, strnlen(comm, sizeof(bytes)));
-	memcpy(&r->arg[4], bytes, 8);
-	memcpy(&r->arg[5], bytes + 8, 8);
-}
-
-static struct lkst_record sw(unsigned long long t, unsigned int prev,
-			     unsigned int next, const char *comm)
-{
-	struct lkst_record r = { .time_ns = t, .pid = prev,
-				 .event = LKST_EV_PROCESS_CONTEXTSWITCH };
-
-	r.arg[0] = prev;
-	r.arg[1] = next;
-	r.arg[3] = 120;
-	set_comm(&r, comm);
-	return r;
-}
+#include "mklogutil.h"
 
 static struct lkst_record al(unsigned long long t, unsigned int pid,
 			     unsigned long long pfn, unsigned int order)
@@ -83,7 +57,7 @@ static struct lkst_record sn(unsigned long long t, unsigned int target,
 int main(int argc, char **argv)
 {
 	struct lkst_record cpu0[] = {
-		sw(T(0), 0, 300, "t-mem"),
+		sw(T(0), 0, 300, 0, "t-mem"),
 		al(T(10), 300, 0x1000, 0),
 		al(T(20), 300, 0x1010, 2),
 		al(T(30), 301, 0x2000, 1),
@@ -93,27 +67,12 @@ int main(int argc, char **argv)
 		fr(T(80), 300, 0xf00, 0),
 	};
 	struct lkst_record cpu1[] = {
-		sw(T(1), 0, 301, "t-other"),
+		sw(T(1), 0, 301, 0, "t-other"),
 		fr(T(40), 0, 0x1010, 1),
 		al(T(45), 300, 0x1200, 0),
 		sn(T(90), 300, 0x400000, 0x1012, 2, 2),
-		sw(T(95), 301, 0, "swapper/1"),
+		sw(T(95), 301, 0, 0, "swapper/1"),
 	};
-	struct lkst_log_cpu c0 = { .cpu = 0, .nr_records = 8, .written = 8 };
-	struct lkst_log_cpu c1 = { .cpu = 1, .nr_records = 5, .written = 5 };
-	struct lkst_log_header h;
-	struct lkst_log_writer w;
-	struct lkst_err err;
 
-	lkst_progname = "mkpagelog";
-	if (argc != 2)
-		lkst_die(1, "usage: mkpagelog FILE");
-	lkst_log_header_init(&h);
-	h.nr_cpus = 2;
-	if (lkst_log_create(&w, argv[1], &h, &err) ||
-	    lkst_log_write_cpu(&w, &c1, cpu1, &err) ||
-	    lkst_log_write_cpu(&w, &c0, cpu0, &err) ||
-	    lkst_log_commit(&w, &err))
-		lkst_die(1, "%s", err.msg);
-	return 0;
+	return write_two_cpus("mkpagelog", argc, argv, cpu0, NR(cpu0), cpu1, NR(cpu1));
 }

@@ -12,22 +12,7 @@ cd "$(dirname "$0")/.." || exit 1
 
 OUT=tests/out-pagemap
 PM=./lkst-pagemap
-pass=0
-fail=0
-
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-check() {	# check DESCRIPTION COMMAND...
-	what=$1; shift
-	if "$@"; then ok; else bad "$what"; fi
-}
-same() { [ "$1" = "$2" ] || { echo "  got:  $1"; echo "  want: $2"; return 1; }; }
-fails() { "$@" > /dev/null 2>&1; [ $? -ne 0 ]; }
-
-is_png() {
-	[ -s "$1" ] &&
-	[ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
-}
+. tests/lib.sh
 
 # figures FILE: the summary's "key value" lines as one line "k=v k=v ..."
 figures() {
@@ -44,16 +29,7 @@ rows() {
 rm -rf "$OUT" && mkdir -p "$OUT" || exit 1
 
 # ---- 1. unit test --------------------------------------------------------
-./obj/test_pagemap > "$OUT/unit.txt" 2>&1
-unit_rc=$?
-grep FAIL "$OUT/unit.txt"
-set -- $(tail -n 1 "$OUT/unit.txt")
-if [ "$#" -eq 4 ] && [ "$2" = passed, ]; then
-	pass=$((pass + $1)); fail=$((fail + $3))
-	[ "$unit_rc" -ne 0 ] && [ "$3" -eq 0 ] && bad "unit test exited $unit_rc"
-else
-	bad "unit test printed no result (exit $unit_rc)"
-fi
+unit_test ./obj/test_pagemap "$OUT/unit.txt"
 
 # ---- 2. log from the utils' writer -----------------------------------
 check "mkpagelog writes a log" ./obj/mkpagelog "$OUT/pages.log"
@@ -135,20 +111,13 @@ check "--live --summary gives the final figures" same "$(figures "$OUT/live.txt"
 # ---- 4. failures are reported ----------------------------------------
 check "no matching process fails" fails $PM -f "$OUT/pages.log" -c nosuch
 check "nothing to draw fails" fails $PM -f "$OUT/pages.log" -p 999 -o "$OUT/x.png"
-head -c 300 "$OUT/pages.log" > "$OUT/cut.log"
-check "truncated log is refused" fails $PM -f "$OUT/cut.log"
-printf 'time,cpu,pid\n1,0,0\n' > "$OUT/nohdr.csv"
-check "CSV without arg columns is refused" fails $PM --csv "$OUT/nohdr.csv"
+refusals $PM "$OUT/pages.log"
 printf 'time,cpu,pid,id,arg1,arg2,arg3,arg4,arg5,arg6\n1,0,5,0x40,zz,0,0,0,,\n' > "$OUT/badarg.csv"
 check "a bad argument is refused" fails $PM --csv "$OUT/badarg.csv"
-printf 'exit status 3\n' > "$OUT/bad.gp"
-check "gnuplot failure is reported" fails $PM -f "$OUT/pages.log" --script "$OUT/bad.gp" -o "$OUT/y.png"
-check "bad -t is refused" fails $PM -f "$OUT/pages.log" -t 2,1
 check "bad --pfn is refused" fails $PM -f "$OUT/pages.log" --pfn 0x20,0x10 -o "$OUT/w.png"
 $PM -f "$OUT/pages.log" -c t-mem --pfn 0x1000,0x1020 -o "$OUT/zoom.png" > /dev/null 2>&1
 check "--pfn zooms" is_png "$OUT/zoom.png"
 check "--live needs -o" fails $PM -f "$OUT/pages.log" --live
 check "--live with nothing to draw fails" fails $PM -f "$OUT/pages.log" -p 999 -o "$OUT/z.png" --live --frames 1 --interval 0.1
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+report

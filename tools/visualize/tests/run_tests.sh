@@ -10,36 +10,14 @@ cd "$(dirname "$0")/.." || exit 1
 
 OUT=tests/out
 PS=./lkst-procstate
-pass=0
-fail=0
-
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-check() {	# check DESCRIPTION COMMAND...
-	what=$1; shift
-	if "$@"; then ok; else bad "$what"; fi
-}
+. tests/lib.sh
 
 rm -rf "$OUT" && mkdir -p "$OUT" || exit 1
 
 # ---- 1. unit test --------------------------------------------------------
-./obj/test_procstate > "$OUT/unit.txt" 2>&1
-unit_rc=$?
-grep FAIL "$OUT/unit.txt"
-set -- $(tail -n 1 "$OUT/unit.txt")
-if [ "$#" -eq 4 ] && [ "$2" = passed, ]; then
-	pass=$((pass + $1)); fail=$((fail + $3))
-	[ "$unit_rc" -ne 0 ] && [ "$3" -eq 0 ] && bad "unit test exited $unit_rc"
-else
-	bad "unit test printed no result (exit $unit_rc)"
-fi
+unit_test ./obj/test_procstate "$OUT/unit.txt"
 
 # ---- helpers ----------------------------------------------------------
-is_png() {	# exists, non-empty, PNG signature
-	[ -s "$1" ] &&
-	[ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
-}
-
 rows_for_pid() {	# interval rows (data block 1) of pid in a data file
 	awk -v pid="$2" '/^$/ { blank++ } blank >= 2 && !/^#/ && NF == 6 && $6 == pid { n++ }
 		END { print n + 0 }' "$1"
@@ -55,8 +33,6 @@ lane_label() {	# lane labels (data block 0)
 summary_line() {	# the summary row of pid, fields joined by single spaces
 	awk -v pid="$2" '$1 == pid { $1 = $1; print }' "$1"
 }
-
-same() { [ "$1" = "$2" ] || { echo "  got:  $1"; echo "  want: $2"; return 1; }; }
 
 # ---- 2. log from the utils' writer -----------------------------------
 check "mklog writes a log" ./obj/mklog "$OUT/small.log"
@@ -115,15 +91,7 @@ check "quoted comm read whole" same "$(summary_line "$OUT/csv.txt" 201)" \
 	"201 t-x,y 12.000 5.000 28.000 2 5.000 2.005000000"
 
 # ---- 4. failures are reported ----------------------------------------
-fails() { "$@" > /dev/null 2>&1; [ $? -ne 0 ]; }
 check "no matching process fails" fails $PS -f "$OUT/small.log" -p 999 -o "$OUT/x.png"
-head -c 300 "$OUT/small.log" > "$OUT/cut.log"
-check "truncated log is refused" fails $PS -f "$OUT/cut.log"
-printf 'time,cpu,pid\n1,0,0\n' > "$OUT/nohdr.csv"
-check "CSV without arg columns is refused" fails $PS --csv "$OUT/nohdr.csv"
-printf 'exit status 3\n' > "$OUT/bad.gp"
-check "gnuplot failure is reported" fails $PS -f "$OUT/small.log" --script "$OUT/bad.gp" -o "$OUT/y.png"
-check "bad -t is refused" fails $PS -f "$OUT/small.log" -t 2,1
+refusals $PS "$OUT/small.log"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+report

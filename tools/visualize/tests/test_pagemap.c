@@ -8,26 +8,9 @@
 #include <string.h>
 
 #include "pagemap.h"
+#include "unit.h"
 
 #define MS 1000000ull
-
-static int passed, failed;
-
-#define CHECK(cond, ...) do {						\
-	if (cond) {							\
-		passed++;						\
-	} else {							\
-		failed++;						\
-		printf("FAIL %s:%d: ", __func__, __LINE__);		\
-		printf(__VA_ARGS__);					\
-		printf("\n");						\
-	}								\
-} while (0)
-
-#define CHECK_EQ(got, want, what)					\
-	CHECK((unsigned long long)(got) == (unsigned long long)(want),	\
-	      "%s: got %llu, want %llu", what,				\
-	      (unsigned long long)(got), (unsigned long long)(want))
 
 static struct pm_map m;
 
@@ -242,6 +225,5 @@ int main(void)
 	test_snapshots();
 	test_bad_order();
 	test_set();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed != 0;
+	return unit_report();
 }

@@ -7,26 +7,9 @@
 #include <string.h>
 
 #include "procstate.h"
+#include "unit.h"
 
 #define MS 1000000ull
-
-static int passed, failed;
-
-#define CHECK(cond, ...) do {						\
-	if (cond) {							\
-		passed++;						\
-	} else {							\
-		failed++;						\
-		printf("FAIL %s:%d: ", __func__, __LINE__);		\
-		printf(__VA_ARGS__);					\
-		printf("\n");						\
-	}								\
-} while (0)
-
-#define CHECK_EQ(got, want, what)					\
-	CHECK((unsigned long long)(got) == (unsigned long long)(want),	\
-	      "%s: got %llu, want %llu", what,				\
-	      (unsigned long long)(got), (unsigned long long)(want))
 
 static struct ps_machine m;
 
@@ -268,6 +251,5 @@ int main(void)
 	test_migration();
 	test_longest_ready();
 	test_lost_and_exit();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return unit_report();
 }

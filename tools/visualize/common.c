@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The command-line checks and the gnuplot run shared by lkst-procstate and
+ * lkst-pagemap (common.h).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include "common.h"
+
+void *viz_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+
+	if (!p)
+		lkst_die(LKST_EXIT_USAGE, "out of memory");
+	return p;
+}
+
+void viz_check_input(const char *log_file, const char *csv_file, const char *pids)
+{
+	const char *p;
+
+	if (!log_file == !csv_file)
+		lkst_die(LKST_EXIT_USAGE, "give one of -f LOG or --csv CSV; run %s --help",
+			 lkst_progname);
+	for (p = pids; p && *p; p++)
+		if ((*p < '0' || *p > '9') && *p != ',')
+			lkst_die(LKST_EXIT_USAGE, "-p takes PID[,PID...], not '%s'", pids);
+}
+
+int viz_in_list(const char *list, const char *item, int prefix)
+{
+	const char *p = list;
+
+	while (*p) {
+		size_t n = strcspn(p, ",");
+
+		if (n && (prefix ? !strncmp(item, p, n)
+				 : strlen(item) == n && !strncmp(item, p, n)))
+			return 1;
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
+const char *viz_split_pair(const char *s, char *first, size_t len)
+{
+	const char *comma = strchr(s, ',');
+
+	if (!comma || (size_t)(comma - s) >= len)
+		return NULL;
+	memcpy(first, s, comma - s);
+	first[comma - s] = '\0';
+	return comma + 1;
+}
+
+double viz_secs(uint64_t ns)
+{
+	return ns / 1e9;
+}
+
+void viz_print_time(FILE *out, uint64_t ns)
+{
+	fprintf(out, "%llu.%09llu", (unsigned long long)(ns / 1000000000ull),
+		(unsigned long long)(ns % 1000000000ull));
+}
+
+void viz_unquote(char *s)
+{
+	for (; *s; s++)
+		if (*s == '"' || *s == '\'')
+			*s = '`';
+}
+
+char *viz_data_path(const char *output)
+{
+	const char *dot = strrchr(output, '.');
+	const char *slash = strrchr(output, '/');
+	size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - output) : strlen(output);
+	char *p = viz_xcalloc(stem + 5, 1);
+
+	memcpy(p, output, stem);
+	strcpy(p + stem, ".dat");
+	return p;
+}
+
+void viz_script_path(const char *given, const char *name, char *script, size_t len)
+{
+	char exe[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	if (given) {
+		snprintf(script, len, "%s", given);
+		return;
+	}
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (n <= 0)
+		lkst_die(LKST_EXIT_USAGE, "cannot find %s; give --script PATH", name);
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	*slash = '\0';
+	if ((size_t)snprintf(script, len, "%s/%s", exe, name) >= len)
+		lkst_die(LKST_EXIT_USAGE, "program path too long; give --script PATH");
+}
+
+void viz_gnuplot(const char *vars, const char *script, const char *data,
+		 const char *output)
+{
+	int status;
+	pid_t pid;
+
+	if (strchr(data, '\'') || strchr(output, '\''))
+		lkst_die(LKST_EXIT_USAGE, "-o path must not contain a single quote");
+	pid = fork();
+	if (pid < 0)
+		lkst_die(LKST_EXIT_USAGE, "cannot start gnuplot: %s", strerror(errno));
+	if (pid == 0) {
+		execlp("gnuplot", "gnuplot", "-e", vars, script, (char *)NULL);
+		fprintf(stderr, "%s: cannot run gnuplot: %s; apt-get install gnuplot-nox\n",
+			lkst_progname, strerror(errno));
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+		lkst_die(LKST_EXIT_USAGE, "gnuplot failed on %s (data in %s)", script, data);
+}

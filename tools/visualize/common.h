@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What lkst-procstate and lkst-pagemap share around their models: the
+ * input and selection options, their checks, and drawing with gnuplot
+ * (the data file next to the picture, the script next to the program).
+ */
+#ifndef LKST_VIZ_COMMON_H
+#define LKST_VIZ_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lkst_util.h"
+
+/* popt entries of -f/--csv and -p/-c; o is a struct with those members. */
+#define VIZ_POPT_INPUT(o)						\
+	{ "file", 'f', POPT_ARG_STRING, &(o).log_file, 0, "log file (lkbuf read)", "FILE" }, \
+	{ "csv", '\0', POPT_ARG_STRING, &(o).csv_file, 0,		\
+	  "CSV from lkbuf print -C (any of -r -S -V)", "FILE" }
+#define VIZ_POPT_SELECT(o)						\
+	{ "pid", 'p', POPT_ARG_STRING, &(o).pids, 0, "only these processes", "PID[,PID]" }, \
+	{ "comm", 'c', POPT_ARG_STRING, &(o).comms, 0,			\
+	  "only processes whose name starts with one of these", "COMM[,COMM]" }
+
+void *viz_xcalloc(size_t n, size_t size);
+
+/* Exactly one of -f and --csv; -p a list of PIDs.  Dies otherwise. */
+void viz_check_input(const char *log_file, const char *csv_file, const char *pids);
+
+/* Whether item is in a comma-separated list; prefix match for names. */
+int viz_in_list(const char *list, const char *item, int prefix);
+
+/*
+ * "A,B": copies A into first (len bytes) and returns B; NULL if there is
+ * no comma or A does not fit.
+ */
+const char *viz_split_pair(const char *s, char *first, size_t len);
+
+double viz_secs(uint64_t ns);
+void viz_print_time(FILE *out, uint64_t ns);	/* seconds.nanoseconds */
+
+/* gnuplot strings are quoted: keep quotes out of labels. */
+void viz_unquote(char *s);
+
+/* out.png -> out.dat (malloc'ed): the data file sits next to the picture. */
+char *viz_data_path(const char *output);
+
+/* script (PATH_MAX): --script if given, else name next to the binary. */
+void viz_script_path(const char *given, const char *name, char *script, size_t len);
+
+/*
+ * Runs gnuplot -e vars script, which reads data and writes output (paths
+ * already in vars, which must not hold a single quote).  Dies on failure.
+ */
+void viz_gnuplot(const char *vars, const char *script, const char *data,
+		 const char *output);
+
+#endif /* LKST_VIZ_COMMON_H */
