@@ -116,9 +116,20 @@ check(any(a["arg2"] in removed for a in adds),
       "no exclusive entry of the pipe reader is removed again",
       event="PROCESS_WAITQ_REMOVE")
 
-# kernel threads: created by kthreadd, named as /proc shows them
-kthreads = of("PROCESS_LTHREADGEN", arg4=KTHREADD)
-named = [r for r in kthreads if comms.get(r["arg1"]) == r["names"]["arg5"][:15]]
+# kernel threads: created by kthreadd, named as /proc shows them (a
+# worker's /proc name adds "-" or "+" and its last workqueue)
+# Only those created after the workload began (its first fork): the
+# buffers also hold records from boot.
+start = min((int(r["time"]) for r in of("PROCESS_FORK", arg1=pid)), default=None)
+kthreads = [r for r in of("PROCESS_LTHREADGEN", arg4=KTHREADD)
+            if start is not None and int(r["time"]) > start]
+
+
+def same_thread_name(proc, name):
+    return proc is not None and (proc == name[:15] or proc.startswith((name + "-", name + "+")))
+
+
+named = [r for r in kthreads if same_thread_name(comms.get(r["arg1"]), r["names"]["arg5"])]
 check(named, f"no kernel thread created by kthreadd that /proc names the same: "
       f"{[(r['arg1'], r['names']['arg5']) for r in kthreads]}",
       event="PROCESS_LTHREADGEN")

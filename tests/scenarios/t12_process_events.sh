@@ -14,16 +14,16 @@ done
 wq=/sys/devices/virtual/workqueue/cpumask
 step lkm set -m 6
 lkst_procev >facts.txt || { echo "FAIL: lkst_procev"; cat facts.txt; exit 1; }
-# New unbound worker pools for CPU 0 only, then both again: kthreadd
-# creates their first workers.
-if [ -w $wq ]; then
-	echo 1 >$wq && echo 3 >$wq || { echo "FAIL: cannot write $wq"; exit 1; }
-fi
+# New unbound worker pools for CPU 0 only: kthreadd creates their first
+# workers, which are listed before the pools go away with CPU 1 back.
+[ -w $wq ] || { echo "FAIL: $wq missing"; exit 1; }
+echo 1 >$wq || { echo "FAIL: cannot write $wq"; exit 1; }
 sleep 1
-step lkm set -m 0
 for p in /proc/[0-9]*; do
 	echo "${p#/proc/} $(cat $p/comm 2>/dev/null)"
 done >comms.txt
+echo 3 >$wq || { echo "FAIL: cannot write $wq"; exit 1; }
+step lkm set -m 0
 step lkbuf read -f trace.log
 lkbuf print -r -C -f trace.log >trace.csv || { echo "FAIL: print -r -C"; exit 1; }
 lkbuf print -C -f trace.log >decoded.csv || { echo "FAIL: print -C"; exit 1; }
