@@ -241,7 +241,7 @@ static void pagewalk_fn(struct work_struct *work)
 		return;
 	}
 
-	if (!static_key_enabled(&lkst_event_keys[LKST_EV_MEM_PAGE_SNAPSHOT])) {
+	if (!LKST_HOOK_ENABLED(MEM_PAGE_SNAPSHOT)) {
 		/* not routed: no walk */
 	} else if (mmap_read_trylock(mm)) {
 		snapshot_mm(mm, nr);

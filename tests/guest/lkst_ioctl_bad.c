@@ -131,6 +131,35 @@ static void check_buffers(int fd)
 	       ioctl(fd, LKST_IOC_BLOCK_READ, (void *)0x10), EFAULT);
 }
 
+/* The drain, mode and resize requests of ABI 2. */
+static void check_buffer_requests(int fd)
+{
+	struct lkst_buffer_drain drain = { .cpu = 4096, .max_records = 16 };
+	struct lkst_buffer_mode mode = { .cpu = LKST_ALL_CPUS, .mode = LKST_MODE_STOP + 1 };
+	struct lkst_buffer_resize resize = { .size = 100 };
+
+	expect("BUFFER_DRAIN cpu 4096", ioctl(fd, LKST_IOC_BUFFER_DRAIN, &drain), EINVAL);
+	/* CPU 0 holds records from boot on: copying them out must fault. */
+	drain.cpu = 0;
+	drain.records = 0x10;	/* unmapped */
+	drain.seqs = 0x10;
+	expect("BUFFER_DRAIN bad pointer", ioctl(fd, LKST_IOC_BUFFER_DRAIN, &drain), EFAULT);
+	expect("BUFFER_DRAIN bad argument pointer",
+	       ioctl(fd, LKST_IOC_BUFFER_DRAIN, (void *)0x10), EFAULT);
+
+	expect("BUFFER_MODE mode 2", ioctl(fd, LKST_IOC_BUFFER_MODE, &mode), EINVAL);
+	mode.cpu = 4096;
+	mode.mode = LKST_MODE_OVERWRITE;
+	expect("BUFFER_MODE cpu 4096", ioctl(fd, LKST_IOC_BUFFER_MODE, &mode), EINVAL);
+
+	expect("BUFFER_RESIZE size 100", ioctl(fd, LKST_IOC_BUFFER_RESIZE, &resize), EINVAL);
+	resize.size = LKST_BLOCK_MAX_SIZE + 1;
+	expect("BUFFER_RESIZE size too big", ioctl(fd, LKST_IOC_BUFFER_RESIZE, &resize), EINVAL);
+	resize.size = 8192;
+	resize.__pad = 1;
+	expect("BUFFER_RESIZE padding", ioctl(fd, LKST_IOC_BUFFER_RESIZE, &resize), EINVAL);
+}
+
 /*
  * The device node is root's, mode 0600; open it up so that the tracer's own
  * CAP_SYS_ADMIN checks are what refuses uid 65534, both at open and on an
@@ -190,6 +219,7 @@ int main(void)
 	expect("unknown command", ioctl(fd, _IO(LKST_IOC_MAGIC, 0x7f), 0), ENOTTY);
 	check_masksets(fd);
 	check_buffers(fd);
+	check_buffer_requests(fd);
 	check_unprivileged(fd);
 	printf("%d failures\n", failures);
 	return failures;
