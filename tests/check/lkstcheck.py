@@ -7,36 +7,17 @@ of lkbuf, from the layout in utils/lkst_log.h.
 """
 import csv
 import os
-import re
 import struct
 import sys
 
 REPO = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
-EVENTS_H = os.path.join(REPO, "kernel/include/uapi/linux/lkst_events.h")
+sys.path.insert(0, os.path.join(REPO, "tools/build"))
+from lkst_table import EVENTS_H, read_table  # noqa: E402  (after the path)
 
-
-def read_event_ids(path=EVENTS_H):
-    """{mnemonic: id} for every event of the table, from the one header."""
-    with open(path) as f:
-        text = f.read()
-    ids = {m.group(1): int(m.group(2), 0) for m in
-           re.finditer(r"^\s*LKST_EV_(\w+)\s*=\s*(0x[0-9a-fA-F]+|\d+),", text, re.M)}
-    table = text[text.index("lkst_event_table[] = {"):]
-    in_table = re.findall(r"LKST_EVENT\((\w+)\)", table)
-    return {name: ids[name] for name in in_table}
-
-
-EV = read_event_ids()
-
-
-def _read_categories(path=EVENTS_H):
-    with open(path) as f:
-        text = f.read()
-    return [(int(a, 16), int(b, 16), name) for name, a, b in
-            re.findall(r'\[LKST_CAT_\w+\]\s*=\s*\{\s*"(\w+)",\s*(0x[0-9a-f]+),\s*(0x[0-9a-f]+)', text)]
-
-
-CATEGORIES = _read_categories()
+_CATS, _EVENTS = read_table()
+# {mnemonic: id} for every event of the table, from the one header.
+EV = {e["name"]: e["id"] for e in _EVENTS}
+CATEGORIES = [(first, last, name) for name, first, last in _CATS.values()]
 
 
 def category_of(event_id):
@@ -214,6 +195,18 @@ def read_kallsyms(path):
             addr, _type, name = line.split()[:3]
             syms.setdefault(name, int(addr, 16))
     return syms
+
+
+def read_facts(path):
+    """{key: int} from the "key value [key value...]" lines a guest program
+    printed; a key seen again keeps its last value."""
+    facts = {}
+    with open(path) as f:
+        for line in f:
+            words = line.split()
+            for i in range(0, len(words) - 1, 2):
+                facts[words[i]] = int(words[i + 1], 0)
+    return facts
 
 
 def read_prog_keyed(path):

@@ -2,7 +2,7 @@
 import os
 import sys
 
-from lkstcheck import EV, check, covers, done, events, read_csv
+from lkstcheck import EV, check, covers, done, events, read_csv, read_facts
 
 covers("PROCESS_FORK", "PROCESS_WAKEUP_NEW", "PROCESS_EXEC", "PROCESS_EXIT",
        "PROCESS_SIGSEND", "PROCESS_SIGDELIVER", "PROCESS_SETPRIO",
@@ -17,12 +17,7 @@ SCHED_NORMAL, SCHED_FIFO = 0, 1
 KTHREADD = 2
 
 d = sys.argv[1]
-facts = {}
-with open(os.path.join(d, "facts.txt")) as f:
-    for line in f:
-        words = line.split()
-        for i in range(0, len(words) - 1, 2):
-            facts[words[i]] = int(words[i + 1], 0)
+facts = read_facts(os.path.join(d, "facts.txt"))
 comms = {}
 with open(os.path.join(d, "comms.txt")) as f:
     for line in f:

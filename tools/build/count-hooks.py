@@ -9,13 +9,10 @@ Prints "hook sites: N in vmlinux for E events" (and with --list, each site
 as event, function); exits 1 when N is below --min.
 """
 import bisect
-import os
-import re
 import struct
 import sys
 
-EVENTS_H = os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "..",
-                        "kernel/include/uapi/linux/lkst_events.h")
+from lkst_table import read_table
 
 
 def sections(data):
@@ -38,13 +35,6 @@ def symbols(data, secs, shdrs):
         start = strtab[4] + st_name
         out.append((data[start:data.index(b"\0", start)].decode(), st_info & 0xf, value, size))
     return out
-
-
-def event_names():
-    with open(EVENTS_H) as f:
-        text = f.read()
-    return {int(m.group(2), 0): m.group(1) for m in
-            re.finditer(r"^\s*LKST_EV_(\w+)\s*=\s*(0x[0-9a-fA-F]+|\d+),", text, re.M)}
 
 
 def main():
@@ -76,7 +66,7 @@ def main():
     key_size = keys_size // 256
     funcs = sorted((s[2], s[0]) for s in syms if s[1] == 2 and s[2])
     starts = [a for a, _ in funcs]
-    names = event_names()
+    names = {e["id"]: e["name"] for e in read_table()[1]}
 
     per_event, sites = {}, []
     for off in range(0, jt_end - jt_start, 16):

@@ -16,8 +16,9 @@ import os
 import re
 import sys
 
+from lkst_table import read_table
+
 REPO = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
-HEADER = os.path.join(REPO, "kernel/include/uapi/linux/lkst_events.h")
 CORE = os.path.join(REPO, "kernel/kernel/lkst/core.c")
 
 ARG_TYPES = {
@@ -25,23 +26,6 @@ ARG_TYPES = {
     "STATE": "task state", "SYSNR": "syscall nr", "RETVAL": "return value",
     "COMM": "name", "COMM2": None, "TEXT": "text", "NONE": None,
 }
-
-
-def parse_table(text):
-    cats = {}
-    for m in re.finditer(r"\[LKST_CAT_(\w+)\]\s*=\s*\{\s*\"(\w+)\",\s*(0x[0-9a-f]+),\s*(0x[0-9a-f]+)", text):
-        cats[m.group(1)] = (m.group(2), int(m.group(3), 16), int(m.group(4), 16))
-    ids = {m.group(1): int(m.group(2), 0) for m in
-           re.finditer(r"^\s*LKST_EV_(\w+)\s*=\s*(0x[0-9a-fA-F]+|\d+),", text, re.M)}
-    table = text[text.index("lkst_event_table[] = {"):]
-    events = []
-    for m in re.finditer(r"LKST_EVENT\((\w+)\),\s*\.category = LKST_CAT_(\w+),\s*"
-                         r"\.description = \"((?:[^\"\\]|\\.)*)\",\s*\.args = \{(.*?)\n\t\t\},",
-                         table, re.S):
-        args = re.findall(r"\{ LKST_ARG_(\w+), \"((?:[^\"\\]|\\.)*)\" \}", m.group(4))
-        events.append(dict(name=m.group(1), id=ids[m.group(1)], cat=m.group(2),
-                           desc=m.group(3), args=args))
-    return cats, events
 
 
 def enclosing_function(lines, index):
@@ -157,8 +141,7 @@ def main():
     if len(sys.argv) != 4:
         sys.exit(__doc__)
     ksrc, patch_dir, series = sys.argv[1:]
-    with open(HEADER) as f:
-        cats, events = parse_table(f.read())
+    cats, events = read_table()
     names = {e["name"] for e in events}
     sites = {}
 
