@@ -87,7 +87,7 @@ check(prio == [(120, 125, SCHED_NORMAL, 5), (125, 89, SCHED_FIFO, 5),
                (89, 125, SCHED_NORMAL, 5)],
       f"priority changes (old, new, policy, nice): {prio}", event="PROCESS_SETPRIO")
 
-# Pinned to CPU 1, then to CPU 0: a move 0 -> 1 followed by 1 -> 0 (it may
+# Pinned to CPU 0, then 1, then 0: a move 0 -> 1 followed by 1 -> 0 (it may
 # have moved before, wherever fork balancing put it).
 moves = [(r["arg2"], r["arg3"]) for r in of("PROCESS_MIGRATE", arg1=pid)]
 to_1 = moves.index((0, 1)) if (0, 1) in moves else len(moves)

@@ -10,7 +10,7 @@
  *   sig_child S handler H forked, gets SIGUSR1 with handler H, exits 3
  *   nice_prio             setpriority(0, 5): prio 120 -> 125
  *   fifo_prio             SCHED_FIFO 10: prio 89, then back to normal
- *   migrate               pinned to CPU 1, then to CPU 0
+ *   migrate               pinned to CPU 0, then 1, then 0
  *   pipe_wait             blocked reading a pipe a child writes later
  *
  *   lkst_procev > facts.txt
@@ -127,7 +127,9 @@ int main(void)
 		die("sched_setscheduler OTHER");
 	printf("fifo_prio 89\n");
 
-	/* migration between the two CPUs */
+	/* migration between the two CPUs: to 0 first, so 0 -> 1 must follow */
+	pin(0);
+	sleep_ms(10);
 	pin(1);
 	sleep_ms(10);
 	pin(0);
