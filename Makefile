@@ -63,7 +63,11 @@ initramfs-kasan: kernel-kasan utils
 	@rm -rf $(KASAN_HANDLERS) && mkdir -p $(KASAN_HANDLERS)
 	@cp handlers/*.c handlers/Kbuild $(KASAN_HANDLERS)/
 	@$(TOOLS)/kmake.sh $(KASAN_KSRC) M=$(KASAN_HANDLERS) modules
-	@HANDLERS_DIR=$(KASAN_HANDLERS) SCENARIO_DIR=$(SCENARIO_DIR) \
+	@rm -rf $(KASAN_HANDLERS)/test && mkdir -p $(KASAN_HANDLERS)/test
+	@cp tests/modules/*.c tests/modules/Kbuild $(KASAN_HANDLERS)/test/
+	@$(TOOLS)/kmake.sh $(KASAN_KSRC) M=$(KASAN_HANDLERS)/test modules
+	@HANDLERS_DIR=$(KASAN_HANDLERS) TESTMODS_DIR=$(KASAN_HANDLERS)/test \
+		SCENARIO_DIR=$(SCENARIO_DIR) \
 		$(TOOLS)/mk-initramfs.sh $(KASAN_INITRAMFS)
 
 # Regenerate the core patch from kernel/ and make sure the series starts with it.
@@ -78,6 +82,7 @@ utils:
 handlers: $(KERNEL_DEP)
 ifneq ($(HAVE_HANDLERS),)
 	@$(TOOLS)/kmake.sh $(KBUILD_DIR) M=$(CURDIR)/handlers modules
+	@$(TOOLS)/kmake.sh $(KBUILD_DIR) M=$(CURDIR)/tests/modules modules
 else
 	@echo "  HANDLERS none (no handlers/Kbuild or handlers/Makefile)"
 endif
@@ -139,6 +144,8 @@ clean:
 	-@[ ! -f utils/Makefile ] || $(MAKE) -C utils clean
 	-@[ -z "$(HAVE_HANDLERS)" ] || [ ! -f $(KBUILD_DIR)/Makefile ] || \
 		$(TOOLS)/kmake.sh $(KBUILD_DIR) M=$(CURDIR)/handlers clean
+	-@[ ! -f $(KBUILD_DIR)/Makefile ] || \
+		$(TOOLS)/kmake.sh $(KBUILD_DIR) M=$(CURDIR)/tests/modules clean
 	rm -rf out
 
 distclean: clean

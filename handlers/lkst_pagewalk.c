@@ -339,3 +339,4 @@ module_init(lkst_pagewalk_init);
 module_exit(lkst_pagewalk_exit);
 MODULE_DESCRIPTION("lkst: snapshots of the physical pages a process maps");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(LKST);

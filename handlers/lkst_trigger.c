@@ -93,3 +93,4 @@ module_init(lkst_trigger_init);
 module_exit(lkst_trigger_exit);
 MODULE_DESCRIPTION("lkst handler that switches masksets or blocks on an event");
 MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(LKST);

@@ -134,7 +134,7 @@ scenario() {
 
 # 5. one boot running every scenario except demo
 if [ $guest_ok = 1 ]; then
-	names=$(cd tests/scenarios 2>/dev/null && ls -1 *.sh 2>/dev/null | LC_ALL=C sort | sed 's/\.sh$//' | grep -vx -e demo -e bench -e panic)
+	names=$(cd tests/scenarios 2>/dev/null && ls -1 *.sh 2>/dev/null | LC_ALL=C sort | sed 's/\.sh$//' | grep -vx -e demo -e bench -e panic -e late_cpu -e oops_handler -e lockdown)
 	list=$(echo $names | tr ' ' ',')
 	boot "$out/scenarios" "lkst.maskset=rdefault lkst.bufsize=512K lkst_run=$list" "${TEST_QEMU_TIMEOUT:-900}"
 
@@ -167,6 +167,17 @@ if [ $guest_ok = 1 ]; then
 			tests/qemu/run.sh "$out/panic" >"$out/panic.log" 2>&1
 		check "scenario: panic (oops and panic recorded, dumped at panic)" 60 \
 			python3 tests/check/panic_console.py "$out/panic/console.log"
+	fi
+	# A boot of its own for what changes the machine for good: a CPU first
+	# brought online after boot, a handler that oopses (the checker allows
+	# that one oops and scans the rest of the console), then lockdown.
+	if [ -f tests/scenarios/oops_handler.sh ]; then
+		KERNEL=$kernel INITRD=$initrd TIMEOUT=300 \
+			APPEND="maxcpus=1 lkst.bufsize=256K lkst_run=late_cpu,oops_handler,lockdown" \
+			tests/qemu/run.sh "$out/hardening" >"$out/hardening.log" 2>&1
+		for n in late_cpu oops_handler lockdown; do
+			scenario "$out/hardening" "$n"
+		done
 	fi
 	# Every event of the table proved by some checker or marked untriggerable.
 	check "coverage: every event observed with correct arguments" 60 \
@@ -211,9 +222,27 @@ else
 	record "boot: scenarios (nothing to boot: build failed)" 1
 fi
 
+# The hardening figures the scenarios wrote (hardening.txt: "name N"
+# lines), and the kernel reports of every boot that must have none.
+hardening_line() {
+	local reports=0 c n
+	for c in "$out"/scenarios/console.log "$out"/debug/console.log \
+		"$out"/demo/console.log "$out"/hardening/oops_handler/console-without-oops.log; do
+		[ -f "$c" ] || continue
+		n=$(tests/qemu/check-console.sh "$c" 2>&1 | grep -cE '^  [0-9]+:' || true)
+		reports=$((reports + n))
+	done
+	cat "$out"/{scenarios,debug,hardening}/*/hardening.txt 2>/dev/null |
+		awk -v reports=$reports '{ sum[$1] += $2 }
+		END { printf "hardening: hotplug cycles %d, torture cycles %d, fuzz calls %d, " \
+			"kernel reports %d, records unaccounted %d\n", sum["hotplug_cycles"],
+			sum["torture_cycles"], sum["fuzz_calls"], reports, sum["records_unaccounted"] }'
+}
+
 echo
 [ $fail -eq 0 ] || printf 'failed: %s\n' "${failed[@]}"
 echo "$pass passed, $fail failed"
 [ -z "${hooks_line:-}" ] || echo "$hooks_line"
 [ -z "${coverage_line:-}" ] || echo "$coverage_line"
+hardening_line
 [ $fail -eq 0 ]

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -372,6 +373,20 @@ int lkst_dev_ioctl(int fd, unsigned long cmd, void *arg)
 	return ret < 0 ? -errno : 0;
 }
 
+/* Whether lockdown=confidentiality is in force, which closes /dev/lkst. */
+static bool lkst_locked_down(void)
+{
+	char levels[128] = "";
+	FILE *f = fopen("/sys/kernel/security/lockdown", "re");
+
+	if (!f)
+		return false;
+	if (!fgets(levels, sizeof(levels), f))
+		levels[0] = '\0';
+	fclose(f);
+	return strstr(levels, "[confidentiality]") != NULL;
+}
+
 int lkst_dev_open(struct lkst_version *version)
 {
 	int fd, ret;
@@ -382,6 +397,9 @@ int lkst_dev_open(struct lkst_version *version)
 
 		if (err == ENOENT || err == ENXIO || err == ENODEV)
 			lkst_die(LKST_EXIT_DEVICE, "cannot open %s: %s; is the kernel built with CONFIG_LKST=y?",
+				 LKST_DEVICE, strerror(err));
+		if (err == EPERM && lkst_locked_down())
+			lkst_die(LKST_EXIT_DEVICE, "cannot open %s: %s; the kernel is locked down (confidentiality), which closes tracers",
 				 LKST_DEVICE, strerror(err));
 		if (err == EACCES || err == EPERM)
 			lkst_die(LKST_EXIT_DEVICE, "cannot open %s: %s; need CAP_SYS_ADMIN (run as root)",

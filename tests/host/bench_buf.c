@@ -70,7 +70,7 @@ static double bench_copy(struct lkst_cpu_buffer *cb, u64 *copied)
 			struct lkst_block *blk = rcu_dereference_sched(cb->blocks[id]);
 
 			for (u32 s = 0; blk && s < blk->nr_slots; s++) {
-				if (lkst_buf_copy_record(&blk->records[s], &out)) {
+				if (lkst_buf_copy_record(blk, s, &out)) {
 					sum += out.arg[0];
 					(*copied)++;
 				}

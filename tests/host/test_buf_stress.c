@@ -63,22 +63,28 @@ struct config {
 	u32 max_burst;			/* records per interrupt, 1..max_burst */
 	bool jumps;			/* owner jumps to random block IDs */
 	bool stop;			/* LKST_MODE_STOP */
+	/*
+	 * A clock that rarely ticks: a lapped slot is recommitted with the
+	 * time it had, so only the sequence number tells the records apart.
+	 */
+	bool coarse_clock;
 };
 
 #define N LKST_NO_NEXT
 static const struct config configs[] = {
-	{ "one_block_wraps",  { 256 },		{ N },		8, false, false },
-	{ "ring_of_3",	      { 64, 64, 64 },	{ 1, 2, 0 },	8, false, false },
-	{ "chain_A_B_C_B",    { 32, 32, 32 },	{ 1, 2, 1 },	8, false, false },
+	{ "one_block_wraps",  { 256 },		{ N },		8, false, false, false },
+	{ "ring_of_3",	      { 64, 64, 64 },	{ 1, 2, 0 },	8, false, false, false },
+	{ "chain_A_B_C_B",    { 32, 32, 32 },	{ 1, 2, 1 },	8, false, false, false },
 	/* 4 slots, bursts up to 12: nested writers lap the interrupted one. */
-	{ "tiny_wraps",	      { 4 },		{ N },		12, false, false },
-	{ "tiny_ring_of_2",   { 4, 4 },		{ 1, 0 },	12, false, false },
-	{ "large_ring_of_2",  { 16384, 16384 },	{ 1, 0 },	8, false, false },
+	{ "tiny_wraps",	      { 4 },		{ N },		12, false, false, false },
+	{ "tiny_ring_of_2",   { 4, 4 },		{ 1, 0 },	12, false, false, false },
+	{ "large_ring_of_2",  { 16384, 16384 },	{ 1, 0 },	8, false, false, false },
 	/* Block 1 missing: 2 -> 1 wraps onto 2; jumps to 1 and 4 drop. */
-	{ "jumps",	      { 16, MISSING, 16, 16 }, { 2, 2, 1, 0 }, 8, true, false },
+	{ "jumps",	      { 16, MISSING, 16, 16 }, { 2, 2, 1, 0 }, 8, true, false, false },
 	/* STOP mode: a chain fills once and never overwrites, jumps or not. */
-	{ "stop_chain",	      { 64, 64 },	{ 1, N },	8, false, true },
-	{ "stop_jumps",	      { 16, MISSING, 16, 16 }, { 2, 2, 1, 0 }, 8, true, true },
+	{ "stop_chain",	      { 64, 64 },	{ 1, N },	8, false, true, false },
+	{ "stop_jumps",	      { 16, MISSING, 16, 16 }, { 2, 2, 1, 0 }, 8, true, true, false },
+	{ "tiny_coarse_clock", { 4 },		{ N },		12, false, false, true },
 };
 #undef N
 #define NR_CONFIGS (sizeof(configs) / sizeof(configs[0]))
@@ -204,6 +210,9 @@ static void write_record(struct writer *w, int level)
 	struct lkst_record content, *rec;
 	u64 seq = w->next_seq[level];
 	u64 time = __atomic_add_fetch(&w->clock, 1, __ATOMIC_RELAXED);
+
+	if (w->cfg->coarse_clock)
+		time = 1000 + (time >> 20);
 
 	__atomic_store_n(&w->next_seq[level], seq + 1, __ATOMIC_RELAXED);
 	rec = lkst_buf_reserve(w->cb);
@@ -344,7 +353,7 @@ static void *reader_main(void *arg)
 					continue;
 				(void)lkst_buf_oldest_slot(w->cb, blk);
 				for (u32 s = 0; s < blk->nr_slots; s++) {
-					if (!lkst_buf_copy_record(&blk->records[s], &r)) {
+					if (!lkst_buf_copy_record(blk, s, &r)) {
 						refusals++;
 						continue;
 					}
@@ -565,7 +574,7 @@ static void check_accounting(const struct config *cfg, struct writer *w)
 			if (t == LKST_TIME_BUSY) {
 				busy++;
 			} else if (t) {
-				if (!lkst_buf_copy_record(&blk->records[s], &r) ||
+				if (!lkst_buf_copy_record(blk, s, &r) ||
 				    !record_is_consistent(&r, w->id))
 					torn++;
 				/* level in the top bits, seq below */
@@ -644,7 +653,7 @@ static void check_final_order(const struct config *cfg, struct writer *w)
 			slot = 0;
 		}
 		memset(&r, 0, sizeof(r));
-		if (!lkst_buf_copy_record(&cb->blocks[id]->records[slot], &r) ||
+		if (!lkst_buf_copy_record(cb->blocks[id], slot, &r) ||
 		    !record_is_consistent(&r, w->id) ||
 		    record_level(&r) != 0 || r.arg[1] != expect_seq) {
 			if (in_order)
@@ -711,7 +720,7 @@ static void check_final_stop(const struct config *cfg, struct writer *w)
 	expect_seq = w->next_seq[0] - chain_slots - 3;
 	for (u32 i = 0; i < nr; i++) {
 		for (u32 slot = 0; slot < cb->blocks[chain[i]]->nr_slots; slot++, expect_seq++) {
-			if (!lkst_buf_copy_record(&cb->blocks[chain[i]]->records[slot], &r) ||
+			if (!lkst_buf_copy_record(cb->blocks[chain[i]], slot, &r) ||
 			    r.arg[1] != expect_seq || record_level(&r) != 0)
 				in_order = false;
 		}

@@ -56,11 +56,11 @@ static struct lkst_record *write_one(struct lkst_cpu_buffer *cb, u64 n)
 }
 
 /* The slot holds exactly record n. */
-static bool slot_holds(const struct lkst_record *slot, u64 n)
+static bool slot_holds(const struct lkst_block *blk, u32 slot, u64 n)
 {
 	struct lkst_record got, want;
 
-	if (!lkst_buf_copy_record(slot, &got))
+	if (!lkst_buf_copy_record(blk, slot, &got))
 		return false;
 	make_content(&want, n);
 	want.time_ns = 1000 + n;
@@ -75,7 +75,7 @@ static void test_fill_in_order(void)
 	for (u64 n = 0; n < 8; n++)
 		CHECK(write_one(cb, n) == &b->records[n]);
 	for (u64 n = 0; n < 8; n++)
-		CHECK(slot_holds(&b->records[n], n));
+		CHECK(slot_holds(b, n, n));
 	CHECK_EQ(local64_read(&cb->written), 8);
 	CHECK_EQ(local64_read(&cb->overwritten), 0);
 	CHECK_EQ(local64_read(&cb->dropped), 0);
@@ -95,7 +95,7 @@ static void test_wrap_counts_overwritten(void)
 	CHECK_EQ(local64_read(&cb->dropped), 0);
 	/* Slots 0..4 hold 8..12, slots 5..7 still hold 5..7. */
 	for (u64 s = 0; s < 8; s++)
-		CHECK(slot_holds(&b->records[s], s < 5 ? s + 8 : s));
+		CHECK(slot_holds(b, s, s < 5 ? s + 8 : s));
 	free_buffer(cb);
 }
 
@@ -112,7 +112,7 @@ static void test_linked_blocks_move_to_next(void)
 		CHECK(write_one(cb, n) == &b1->records[n - 4]);
 	/* The last block has no next: it wraps onto itself, b0 is kept. */
 	CHECK(write_one(cb, 8) == &b1->records[0]);
-	CHECK(slot_holds(&b0->records[0], 0));
+	CHECK(slot_holds(b0, 0, 0));
 	CHECK_EQ(local64_read(&cb->overwritten), 1);
 	CHECK_EQ(local64_read(&cb->pos), lkst_make_pos(1, 1));
 	free_buffer(cb);
@@ -173,21 +173,47 @@ static void test_copy_refuses_empty_and_busy(void)
 	struct lkst_record out, content, *rec;
 
 	memset(&out, 0x5a, sizeof(out));
-	CHECK(!lkst_buf_copy_record(&b->records[0], &out));	/* empty */
+	CHECK(!lkst_buf_copy_record(b, 0, &out));	/* empty */
 	rec = lkst_buf_reserve(cb);
 	CHECK(rec == &b->records[0]);
 	CHECK_EQ(rec->time_ns, LKST_TIME_BUSY);
-	CHECK(!lkst_buf_copy_record(rec, &out));		/* busy */
+	CHECK(!lkst_buf_copy_record(b, 0, &out));		/* busy */
 	make_content(&content, 3);
 	lkst_buf_commit(cb, rec, &content, 1003);
-	CHECK(slot_holds(rec, 3));
+	CHECK(slot_holds(b, 0, 3));
 	/* Reclaiming a committed slot makes it BUSY again: refused. */
 	lkst_buf_jump(cb, 0);
 	rec = lkst_buf_reserve(cb);
 	CHECK(rec == &b->records[0]);
-	CHECK(!lkst_buf_copy_record(rec, &out));
+	CHECK(!lkst_buf_copy_record(b, 0, &out));
 	CHECK_EQ(local64_read(&cb->overwritten), 1);
 	lkst_buf_commit(cb, rec, &content, 1003);
+	free_buffer(cb);
+}
+
+/*
+ * The states a reader can meet while a writer replaces a record: the
+ * replaced record's number must never be reported, neither as a record
+ * (the slot is CLAIMED but still shows its old time) nor as a number in
+ * flight (BUSY before the new number is stored).
+ */
+static void test_copy_sees_claim_before_busy(void)
+{
+	struct lkst_cpu_buffer *cb = new_buffer();
+	struct lkst_block *b = add_block(cb, 0, 4, LKST_NO_NEXT);
+	struct lkst_record out, content;
+	u64 seq = 0;
+
+	make_content(&content, 3);
+	lkst_buf_commit(cb, lkst_buf_reserve(cb), &content, 1003);
+	CHECK_EQ(lkst_buf_copy_record_seq(b, 0, &out, &seq), LKST_COPY_OK);
+	CHECK_EQ(seq, 0);
+	b->seqs[0] = LKST_SEQ_CLAIMED;		/* writer between claim and BUSY */
+	CHECK_EQ(lkst_buf_copy_record_seq(b, 0, &out, &seq), LKST_COPY_CHANGED);
+	b->records[0].time_ns = LKST_TIME_BUSY;	/* BUSY, no number yet */
+	seq = 0;
+	CHECK_EQ(lkst_buf_copy_record_seq(b, 0, &out, &seq), LKST_COPY_BUSY);
+	CHECK_EQ(seq, LKST_SEQ_CLAIMED);
 	free_buffer(cb);
 }
 
@@ -204,7 +230,7 @@ static void test_commit_time_0_and_busy_store_1(void)
 	CHECK_EQ(b->records[0].time_ns, 1);
 	CHECK_EQ(b->records[1].time_ns, 1);
 	CHECK_EQ(b->records[2].time_ns, 2);
-	CHECK(lkst_buf_copy_record(&b->records[1], &out));
+	CHECK(lkst_buf_copy_record(b, 1, &out));
 	CHECK_EQ(out.time_ns, 1);
 	CHECK_EQ(local64_read(&cb->written), 3);
 	free_buffer(cb);
@@ -227,7 +253,7 @@ static void test_oldest_slot(void)
 	CHECK_EQ(lkst_buf_oldest_slot(cb, b0), 3);
 	/* Reading from there, circularly, gives 3,4,5,6 oldest first. */
 	for (u32 i = 0; i < 4; i++)
-		CHECK(slot_holds(&b0->records[(3 + i) % 4], 3 + i));
+		CHECK(slot_holds(b0, (3 + i) % 4, 3 + i));
 	CHECK_EQ(lkst_buf_oldest_slot(cb, b1), 0);	/* not current */
 	free_buffer(cb);
 }
@@ -245,7 +271,7 @@ static void test_jump(void)
 	CHECK(write_one(cb, 2) == &b1->records[0]);
 	lkst_buf_jump(cb, 0);	/* back to slot 0: overwrites record 0 */
 	CHECK(write_one(cb, 3) == &b0->records[0]);
-	CHECK(slot_holds(&b0->records[1], 1));
+	CHECK(slot_holds(b0, 1, 1));
 	CHECK_EQ(local64_read(&cb->written), 4);
 	CHECK_EQ(local64_read(&cb->overwritten), 1);
 	CHECK_EQ(local64_read(&cb->dropped), 0);
@@ -270,8 +296,8 @@ static void test_nested_lap_drops_at_busy_slot(void)
 	CHECK(write_one(cb, 5) == &b->records[1]);	/* overwrites 1 */
 	make_content(&content, 0);
 	lkst_buf_commit(cb, interrupted, &content, 1000);
-	CHECK(slot_holds(&b->records[0], 0));
-	CHECK(slot_holds(&b->records[1], 5));
+	CHECK(slot_holds(b, 0, 0));
+	CHECK(slot_holds(b, 1, 5));
 	CHECK_EQ(local64_read(&cb->written), 5);
 	CHECK_EQ(local64_read(&cb->dropped), 1);
 	CHECK_EQ(local64_read(&cb->overwritten), 1);
@@ -292,7 +318,7 @@ static void test_stop_mode_never_overwrites(void)
 	CHECK_EQ(local64_read(&cb->pos), lkst_make_pos(1, 2));
 	lkst_buf_jump(cb, 1);
 	CHECK(write_one(cb, 5) == NULL);	/* used block: kept */
-	CHECK(slot_holds(&b0->records[0], 0) && slot_holds(&b1->records[1], 3));
+	CHECK(slot_holds(b0, 0, 0) && slot_holds(b1, 1, 3));
 	cb->mode = LKST_MODE_OVERWRITE;
 	CHECK(write_one(cb, 6) == &b1->records[0]);
 	CHECK_EQ(local64_read(&cb->written), 5);
@@ -318,6 +344,7 @@ static const struct unit_test tests[] = {
 	TEST(test_chain_to_missing_block_wraps),
 	TEST(test_missing_block_drops),
 	TEST(test_copy_refuses_empty_and_busy),
+	TEST(test_copy_sees_claim_before_busy),
 	TEST(test_commit_time_0_and_busy_store_1),
 	TEST(test_oldest_slot),
 	TEST(test_jump),

@@ -1,15 +1,18 @@
 #!/bin/bash
 # Build the test guest's initramfs (gzip'd newc cpio):
 #   /bin       busybox-static + applet symlinks, lkm/lkbuf (static builds),
+#              stress-ng and its shared libraries (/lib...),
 #              guest test programs compiled from tests/guest/*.c
-#   /lib/lkst  handler modules (handlers/*.ko)
+#   /lib/lkst  handler modules (handlers/*.ko), test modules in test/
+#              (tests/modules/*.ko)
 #   /scenarios tests/scenarios/* (or $SCENARIO_DIR): *.sh are the scenarios
 #   /init      tests/qemu/init
 # Missing optional parts (no utils yet, no handlers) are reported, not fatal,
 # so the harness itself can be exercised before they exist.
 #
 # usage: mk-initramfs.sh OUTPUT.cpio.gz
-# env: REPO (default: this repo), SCENARIO_DIR, UTILS_DIR, HANDLERS_DIR, GUEST_DIR
+# env: REPO (default: this repo), SCENARIO_DIR, UTILS_DIR, HANDLERS_DIR,
+#      TESTMODS_DIR, GUEST_DIR
 set -euo pipefail
 
 here=$(dirname "$(realpath "$0")")
@@ -44,9 +47,25 @@ for u in lkm lkbuf; do
 	fi
 done
 
+# stress-ng (for t95_hostile) with every shared library it loads, at the
+# same paths as on the host (/lib/x86_64-linux-gnu/..., /lib64/ld-linux...).
+stressng=${STRESS_NG:-/usr/bin/stress-ng}
+if [ -x "$stressng" ]; then
+	cp "$stressng" "$root/bin/stress-ng"
+	for lib in $(ldd "$stressng" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+else
+	echo "mk-initramfs: warning: $stressng missing (make deps); t95_hostile will fail" >&2
+fi
+
 shopt -s nullglob
 kos=("$handlers"/*.ko)
 [ ${#kos[@]} -eq 0 ] || cp "${kos[@]}" "$root/lib/lkst/"
+# Modules that exist only for tests (a handler that oopses) stay apart.
+testkos=("${TESTMODS_DIR:-$repo/tests/modules}"/*.ko)
+[ ${#testkos[@]} -eq 0 ] || { mkdir -p "$root/lib/lkst/test"; cp "${testkos[@]}" "$root/lib/lkst/test/"; }
 
 for c in "$guest"/*.c; do
 	p=$(basename "$c" .c)

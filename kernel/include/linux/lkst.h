@@ -7,6 +7,9 @@
  * its LKST_EV_ prefix.  Each event has a static key that is on only while
  * the active maskset routes the event to a handler other than NOTHING, so
  * a disabled site is a single NOP and its arguments are never evaluated.
+ *
+ * The symbols below are exported in namespace LKST: a module with hook
+ * sites or a handler says MODULE_IMPORT_NS(LKST).
  */
 #ifndef _LINUX_LKST_H
 #define _LINUX_LKST_H
@@ -24,7 +27,11 @@ struct module;
 
 extern struct static_key_false lkst_event_keys[LKST_NR_EVENT_IDS];
 
-/* Called only through LKST_HOOK*(), which passes a valid event ID. */
+/*
+ * Called only through LKST_HOOK*(); an ID beyond the table is refused with
+ * a warning.  On a CPU that RCU does not watch (not yet online, already
+ * offline, idle) nothing is recorded and the event counts as dropped.
+ */
 void lkst_hook_dispatch(unsigned int event, u64 a1, u64 a2, u64 a3,
 			u64 a4, u64 a5, u64 a6);
 
@@ -50,9 +57,13 @@ void lkst_hook_dispatch(unsigned int event, u64 a1, u64 a2, u64 a3,
  * @id:      1..254; 0 asks lkst_handler_register() for a free ID
  * @name:    shown by `lkm handlers`
  * @owner:   THIS_MODULE, shown with the name
- * @handle:  called with preemption off, from any context including NMI;
- *           must not sleep.  Recursion into the same context is cut off
- *           before @handle is reached again.
+ * @handle:  called with preemption off, from any context including NMI
+ *           and with scheduler, timer and other spinlocks held: it must
+ *           not sleep, take locks, wake tasks or printk.  It may record
+ *           with lkst_record_event(), switch masksets and jump blocks.
+ *           Recursion into the same context is cut off before @handle is
+ *           reached again; an oops in @handle kills the task that hit the
+ *           hook, and the tracer goes on.
  */
 struct lkst_handler {
 	unsigned int id;
@@ -67,11 +78,15 @@ void lkst_handler_unregister(struct lkst_handler *handler);
 
 /*
  * Write one record into this CPU's current block (what DEFAULT does); call
- * with preemption off, as handlers are.
+ * with preemption off, as handlers are (a preemptible caller is refused
+ * with a warning: it could move to another CPU mid-record).
  */
 void lkst_record_event(unsigned int event, const u64 args[LKST_NR_ARGS]);
 
-/* Usable from hook context; lkst_buffer_jump() acts on this CPU. */
+/*
+ * Usable from hook context, with preemption off (lkst_maskset_switch()
+ * refuses a preemptible caller); lkst_buffer_jump() acts on this CPU.
+ */
 int lkst_maskset_switch(unsigned int maskset);
 int lkst_buffer_jump(unsigned int block);
 

@@ -4,11 +4,22 @@
  * resizing and reading the blocks of each CPU's buffer while hooks write
  * into them, and the per-CPU buffer mode.
  *
- * Control operations hold lkst_mutex.  Writers never take it: they find
- * blocks through RCU-published pointers, and a block is freed only after a
- * grace period.  The write position of a CPU is changed only on that CPU.
+ * Control operations hold lkst_buf_mutex, never lkst_mutex, so that a
+ * maskset switch does not wait for a reader copying a large buffer.
+ * Writers take no lock: they find blocks through RCU-published pointers,
+ * and a block is freed only after a grace period.  The write position of a
+ * CPU is changed only on that CPU.
+ *
+ * A CPU gets its first block when it first comes online (the prepare step
+ * of CPU hotplug, run with the hotplug lock held for writing) and keeps its
+ * blocks, and their records, while offline.  Operations that add or remove
+ * blocks hold the hotplug lock for reading (taken after lkst_buf_mutex), so
+ * they never race with that first allocation.
  */
 #include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
+#include <linux/mm.h>
+#include <linux/nospec.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/uaccess.h>
@@ -17,9 +28,17 @@
 
 DEFINE_PER_CPU(struct lkst_cpu_buffer, lkst_cpu_buffers);
 
+static DEFINE_MUTEX(lkst_buf_mutex);
+
+/* Size of the first block of a CPU that comes online; follows resize. */
+static unsigned int lkst_first_block_size;
+
 static struct lkst_cpu_buffer *lkst_cpu_buffer(unsigned int cpu)
 {
-	if (cpu >= nr_cpu_ids || !cpu_possible(cpu))
+	if (cpu >= nr_cpu_ids)
+		return NULL;
+	cpu = array_index_nospec(cpu, nr_cpu_ids);
+	if (!cpu_possible(cpu))
 		return NULL;
 	return per_cpu_ptr(&lkst_cpu_buffers, cpu);
 }
@@ -29,25 +48,49 @@ static struct lkst_block *lkst_block_get(struct lkst_cpu_buffer *cb,
 {
 	if (id >= LKST_MAX_BLOCKS)
 		return NULL;
+	id = array_index_nospec(id, LKST_MAX_BLOCKS);
 	return rcu_dereference_protected(cb->blocks[id],
-					 lockdep_is_held(&lkst_mutex));
+					 lockdep_is_held(&lkst_buf_mutex));
 }
+
+/* The records, then their sequence numbers, in one allocation. */
+static size_t lkst_block_bytes(unsigned int size)
+{
+	return array_size(size / LKST_RECORD_SIZE,
+			  LKST_RECORD_SIZE + sizeof(u64));
+}
+
+/*
+ * Refuse what the machine cannot give without reclaiming hard or waking
+ * the OOM killer, as ftrace's ring buffer does.
+ */
+static int lkst_check_memory(u64 bytes)
+{
+	return (bytes >> PAGE_SHIFT) > si_mem_available() ? -ENOMEM : 0;
+}
+
+/*
+ * Buffers are asked for by a user: charge them to its memory cgroup, and
+ * let a large request fail instead of invoking the OOM killer.
+ */
+#define LKST_BLOCK_GFP (GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | \
+			__GFP_NOWARN)
 
 static struct lkst_block *lkst_block_alloc(unsigned int cpu, unsigned int id,
 					   unsigned int size, unsigned int next)
 {
 	struct lkst_block *blk;
 
-	blk = kzalloc_node(sizeof(*blk), GFP_KERNEL, cpu_to_node(cpu));
+	blk = kzalloc_node(sizeof(*blk), LKST_BLOCK_GFP, cpu_to_node(cpu));
 	if (!blk)
 		return NULL;
 	blk->id = id;
 	blk->nr_slots = size / LKST_RECORD_SIZE;
 	blk->next = next;
-	/* The records, then their sequence numbers, in one allocation. */
-	blk->records = vzalloc_node(array_size(blk->nr_slots,
-					       LKST_RECORD_SIZE + sizeof(u64)),
-				    cpu_to_node(cpu));
+	blk->records = __vmalloc_node(lkst_block_bytes(size), 1,
+				      LKST_BLOCK_GFP | __GFP_ZERO,
+				      cpu_to_node(cpu),
+				      __builtin_return_address(0));
 	if (!blk->records) {
 		kfree(blk);
 		return NULL;
@@ -62,26 +105,80 @@ static void lkst_block_free(struct lkst_block *blk)
 	kfree(blk);
 }
 
-/* Every possible CPU starts with block 0, wrapping onto itself. */
+/*
+ * Count the committed records of a block no writer can reach any more
+ * (after a grace period), which a resize or a delete discards, as
+ * overwritten: written = held + overwritten stays exact.
+ */
+static void lkst_block_discard(struct lkst_cpu_buffer *cb,
+			       const struct lkst_block *blk)
+{
+	u64 held = 0;
+	u32 slot;
+
+	for (slot = 0; slot < blk->nr_slots; slot++) {
+		if (READ_ONCE(blk->records[slot].time_ns))
+			held++;
+		if (!(slot % 4096))
+			cond_resched();
+	}
+	WRITE_ONCE(cb->discarded, cb->discarded + held);
+}
+
+static u64 lkst_lost_records(struct lkst_cpu_buffer *cb)
+{
+	return local64_read(&cb->overwritten) + READ_ONCE(cb->discarded);
+}
+
+static int lkst_cpu_first_block(unsigned int cpu, unsigned int block_size)
+{
+	struct lkst_cpu_buffer *cb = per_cpu_ptr(&lkst_cpu_buffers, cpu);
+	struct lkst_block *blk;
+	unsigned int id;
+
+	for (id = 0; id < LKST_MAX_BLOCKS; id++)
+		if (rcu_access_pointer(cb->blocks[id]))
+			return 0;	/* online before: keeps its blocks */
+	blk = lkst_block_alloc(cpu, 0, block_size, LKST_NO_NEXT);
+	if (!blk)
+		return -ENOMEM;
+	local64_set(&cb->pos, lkst_make_pos(0, 0));
+	rcu_assign_pointer(cb->blocks[0], blk);
+	return 0;
+}
+
+/*
+ * Before a CPU comes up.  Tracing is no reason to keep a CPU offline:
+ * without memory it runs untraced, its events counted as dropped.
+ */
+static int lkst_cpu_prepare(unsigned int cpu)
+{
+	if (lkst_cpu_first_block(cpu, READ_ONCE(lkst_first_block_size)))
+		pr_warn("lkst: no memory for CPU %u's buffer; it is not traced\n",
+			cpu);
+	return 0;
+}
+
+/* The CPUs online now get block 0, wrapping onto itself; others later. */
 int __init lkst_buffers_init(unsigned int block_size)
 {
-	struct lkst_cpu_buffer *cb;
-	struct lkst_block *blk;
 	unsigned int cpu;
+	int ret = 0;
 
-	mutex_lock(&lkst_mutex);
-	for_each_possible_cpu(cpu) {
-		blk = lkst_block_alloc(cpu, 0, block_size, LKST_NO_NEXT);
-		if (!blk) {
-			mutex_unlock(&lkst_mutex);
-			return -ENOMEM;
-		}
-		cb = lkst_cpu_buffer(cpu);
-		local64_set(&cb->pos, lkst_make_pos(0, 0));
-		rcu_assign_pointer(cb->blocks[0], blk);
+	cpus_read_lock();
+	lkst_first_block_size = block_size;
+	for_each_online_cpu(cpu) {
+		ret = lkst_cpu_first_block(cpu, block_size);
+		if (ret)
+			goto unlock;
 	}
-	mutex_unlock(&lkst_mutex);
-	return 0;
+	ret = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_BP_PREPARE_DYN,
+						   "lkst:prepare",
+						   lkst_cpu_prepare, NULL);
+	ret = ret < 0 ? ret : 0;
+unlock:
+	cpus_read_unlock();
+	return ret;
 }
 
 int lkst_cpu_info(struct lkst_cpu_info *info)
@@ -92,7 +189,7 @@ int lkst_cpu_info(struct lkst_cpu_info *info)
 
 	if (!cb)
 		return -EINVAL;
-	mutex_lock(&lkst_mutex);
+	mutex_lock(&lkst_buf_mutex);
 	info->online = cpu_online(info->cpu);
 	info->nr_blocks = 0;
 	for (id = 0; id < LKST_MAX_BLOCKS; id++)
@@ -102,12 +199,12 @@ int lkst_cpu_info(struct lkst_cpu_info *info)
 	info->current_block = lkst_pos_block(pos);
 	info->current_slot = lkst_pos_slot(pos);
 	info->written = local64_read(&cb->written);
-	info->overwritten = local64_read(&cb->overwritten);
+	info->overwritten = lkst_lost_records(cb);
 	info->dropped = local64_read(&cb->dropped);
 	info->next_seq = local64_read(&cb->next_seq);
 	info->mode = READ_ONCE(cb->mode);
 	info->__pad = 0;
-	mutex_unlock(&lkst_mutex);
+	mutex_unlock(&lkst_buf_mutex);
 	return 0;
 }
 
@@ -119,7 +216,7 @@ int lkst_block_info(struct lkst_block_info *info)
 
 	if (!cb || info->block >= LKST_MAX_BLOCKS || info->__pad)
 		return -EINVAL;
-	mutex_lock(&lkst_mutex);
+	mutex_lock(&lkst_buf_mutex);
 	blk = lkst_block_get(cb, info->block);
 	if (blk) {
 		info->nr_slots = blk->nr_slots;
@@ -128,7 +225,7 @@ int lkst_block_info(struct lkst_block_info *info)
 	} else {
 		ret = -ENOENT;
 	}
-	mutex_unlock(&lkst_mutex);
+	mutex_unlock(&lkst_buf_mutex);
 	return ret;
 }
 
@@ -151,7 +248,7 @@ int lkst_block_read(struct lkst_block_read *req)
 	if (!chunk)
 		return -ENOMEM;
 
-	mutex_lock(&lkst_mutex);
+	mutex_lock(&lkst_buf_mutex);
 	blk = lkst_block_get(cb, req->block);
 	if (!blk) {
 		ret = -ENOENT;
@@ -161,7 +258,7 @@ int lkst_block_read(struct lkst_block_read *req)
 	for (i = 0; i < blk->nr_slots && copied < req->max_records; i++) {
 		u32 slot = (start + i) % blk->nr_slots;
 
-		if (!lkst_buf_copy_record(&blk->records[slot], &chunk[filled]))
+		if (!lkst_buf_copy_record(blk, slot, &chunk[filled]))
 			continue;
 		if (++filled < LKST_READ_CHUNK &&
 		    copied + filled < req->max_records)
@@ -180,7 +277,7 @@ int lkst_block_read(struct lkst_block_read *req)
 	copied += filled;
 	req->nr_records = copied;
 unlock:
-	mutex_unlock(&lkst_mutex);
+	mutex_unlock(&lkst_buf_mutex);
 	kfree(chunk);
 	return ret;
 }
@@ -234,7 +331,7 @@ int lkst_buffer_drain(struct lkst_buffer_drain *req)
 		goto out;
 	}
 
-	mutex_lock(&lkst_mutex);
+	mutex_lock(&lkst_buf_mutex);
 	req->flags = 0;
 	req->nr_slots = 0;
 	req->nr_busy = 0;
@@ -278,10 +375,10 @@ int lkst_buffer_drain(struct lkst_buffer_drain *req)
 		goto unlock;
 	req->nr_records = copied + filled;
 	req->written = local64_read(&cb->written);
-	req->overwritten = local64_read(&cb->overwritten);
+	req->overwritten = lkst_lost_records(cb);
 	req->dropped = local64_read(&cb->dropped);
 unlock:
-	mutex_unlock(&lkst_mutex);
+	mutex_unlock(&lkst_buf_mutex);
 out:
 	kfree(seqs);
 	kfree(chunk);
@@ -339,6 +436,7 @@ int lkst_buffer_resize(const struct lkst_buffer_resize *req)
 	struct lkst_resize_request rr;
 	struct lkst_block **swap, *old;
 	unsigned int cpu, id, i;
+	u64 bytes = 0;
 	int ret = 0;
 
 	if (req->size < LKST_BLOCK_MIN_SIZE ||
@@ -349,7 +447,17 @@ int lkst_buffer_resize(const struct lkst_buffer_resize *req)
 	if (!swap)
 		return -ENOMEM;
 
-	mutex_lock(&lkst_mutex);
+	mutex_lock(&lkst_buf_mutex);
+	/* lkst_buf_mutex before cpu_hotplug_lock, as in lkst_block_jump() */
+	cpus_read_lock();
+	for_each_possible_cpu(cpu)
+		for (id = 0; id < LKST_MAX_BLOCKS; id++)
+			if (lkst_block_get(lkst_cpu_buffer(cpu), id))
+				bytes += lkst_block_bytes(req->size);
+	/* The old blocks are freed only after the new ones are in place. */
+	ret = lkst_check_memory(bytes);
+	if (ret)
+		goto free;
 	for_each_possible_cpu(cpu) {
 		for (id = 0; id < LKST_MAX_BLOCKS; id++) {
 			old = lkst_block_get(lkst_cpu_buffer(cpu), id);
@@ -364,8 +472,6 @@ int lkst_buffer_resize(const struct lkst_buffer_resize *req)
 			}
 		}
 	}
-	/* lkst_mutex before cpu_hotplug_lock, as in lkst_block_jump() */
-	cpus_read_lock();
 	for_each_possible_cpu(cpu) {
 		rr.cb = lkst_cpu_buffer(cpu);
 		rr.blocks = &swap[cpu * LKST_MAX_BLOCKS];
@@ -374,13 +480,20 @@ int lkst_buffer_resize(const struct lkst_buffer_resize *req)
 		else
 			lkst_resize_on_cpu(&rr);	/* nothing writes there */
 	}
-	cpus_read_unlock();
+	WRITE_ONCE(lkst_first_block_size, req->size);
 	synchronize_rcu();
+	/* swap[] holds the old blocks now: count what they held. */
+	for_each_possible_cpu(cpu)
+		for (id = 0; id < LKST_MAX_BLOCKS; id++)
+			if (swap[cpu * LKST_MAX_BLOCKS + id])
+				lkst_block_discard(lkst_cpu_buffer(cpu),
+						   swap[cpu * LKST_MAX_BLOCKS + id]);
 free:
+	cpus_read_unlock();
 	for (i = 0; i < nr_cpu_ids * LKST_MAX_BLOCKS; i++)
 		if (swap[i])
 			lkst_block_free(swap[i]);
-	mutex_unlock(&lkst_mutex);
+	mutex_unlock(&lkst_buf_mutex);
 	kvfree(swap);
 	return ret;
 }
@@ -404,8 +517,11 @@ int lkst_block_create(struct lkst_block_create *req)
 	if (!cb || req->size < LKST_BLOCK_MIN_SIZE ||
 	    req->size > LKST_BLOCK_MAX_SIZE)
 		return -EINVAL;
-	mutex_lock(&lkst_mutex);
+	mutex_lock(&lkst_buf_mutex);
+	cpus_read_lock();	/* no first block appears meanwhile */
 	ret = lkst_check_next(cb, req->next);
+	if (!ret)
+		ret = lkst_check_memory(lkst_block_bytes(req->size));
 	if (ret)
 		goto unlock;
 	for (id = 0; id < LKST_MAX_BLOCKS; id++)
@@ -423,7 +539,8 @@ int lkst_block_create(struct lkst_block_create *req)
 	rcu_assign_pointer(cb->blocks[id], blk);
 	req->block = id;
 unlock:
-	mutex_unlock(&lkst_mutex);
+	cpus_read_unlock();
+	mutex_unlock(&lkst_buf_mutex);
 	return ret;
 }
 
@@ -435,12 +552,12 @@ int lkst_block_link(const struct lkst_block_link *req)
 
 	if (!cb || req->block >= LKST_MAX_BLOCKS || req->__pad)
 		return -EINVAL;
-	mutex_lock(&lkst_mutex);
+	mutex_lock(&lkst_buf_mutex);
 	blk = lkst_block_get(cb, req->block);
 	ret = blk ? lkst_check_next(cb, req->next) : -ENOENT;
 	if (!ret)
 		WRITE_ONCE(blk->next, req->next);
-	mutex_unlock(&lkst_mutex);
+	mutex_unlock(&lkst_buf_mutex);
 	return ret;
 }
 
@@ -464,7 +581,8 @@ int lkst_block_delete(const struct lkst_block_link *req)
 
 	if (!cb || req->block >= LKST_MAX_BLOCKS || req->next || req->__pad)
 		return -EINVAL;
-	mutex_lock(&lkst_mutex);
+	mutex_lock(&lkst_buf_mutex);
+	cpus_read_lock();
 	blk = lkst_block_get(cb, req->block);
 	if (!blk) {
 		ret = -ENOENT;
@@ -491,9 +609,11 @@ int lkst_block_delete(const struct lkst_block_link *req)
 		ret = -EBUSY;
 		goto unlock;
 	}
+	lkst_block_discard(cb, blk);
 	lkst_block_free(blk);
 unlock:
-	mutex_unlock(&lkst_mutex);
+	cpus_read_unlock();
+	mutex_unlock(&lkst_buf_mutex);
 	return ret;
 }
 
@@ -520,8 +640,8 @@ int lkst_block_jump(const struct lkst_block_link *req)
 
 	if (!jr.cb || req->block >= LKST_MAX_BLOCKS || req->next || req->__pad)
 		return -EINVAL;
-	/* lkst_mutex before cpu_hotplug_lock, as static key updates take them */
-	mutex_lock(&lkst_mutex);
+	/* lkst_buf_mutex before cpu_hotplug_lock, as in resize and delete */
+	mutex_lock(&lkst_buf_mutex);
 	cpus_read_lock();
 	if (!lkst_block_get(jr.cb, req->block))
 		ret = -ENOENT;
@@ -531,7 +651,7 @@ int lkst_block_jump(const struct lkst_block_link *req)
 	else
 		lkst_jump_on_cpu(&jr);	/* offline: nothing writes there */
 	cpus_read_unlock();
-	mutex_unlock(&lkst_mutex);
+	mutex_unlock(&lkst_buf_mutex);
 	return ret;
 }
 
@@ -552,4 +672,4 @@ int lkst_buffer_jump(unsigned int block)
 	preempt_enable_notrace();
 	return ret;
 }
-EXPORT_SYMBOL_GPL(lkst_buffer_jump);
+EXPORT_SYMBOL_NS_GPL(lkst_buffer_jump, LKST);

@@ -11,10 +11,14 @@
 #define pr_fmt(fmt) "lkst: " fmt
 #define LKST_EVENT_TABLES
 
+#include <linux/cpumask.h>
 #include <linux/init.h>
 #include <linux/irq_work.h>
+#include <linux/kdebug.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/nospec.h>
+#include <linux/notifier.h>
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -23,10 +27,15 @@
 #include <linux/workqueue.h>
 #include "internal.h"
 
+/*
+ * Exported only for the hook sites of modules (in namespace LKST); the keys
+ * belong to the core, which sets them from the active maskset.  A key
+ * flipped by anyone else is harmless: dispatch still follows the maskset.
+ */
 struct static_key_false lkst_event_keys[LKST_NR_EVENT_IDS] = {
 	[0 ... LKST_NR_EVENT_IDS - 1] = STATIC_KEY_FALSE_INIT,
 };
-EXPORT_SYMBOL_GPL(lkst_event_keys);
+EXPORT_SYMBOL_NS_GPL(lkst_event_keys, LKST);
 
 DEFINE_MUTEX(lkst_mutex);
 
@@ -35,7 +44,9 @@ static const struct lkst_event_info *lkst_events_by_id[LKST_NR_EVENT_IDS];
 
 bool lkst_event_known(unsigned int event)
 {
-	return event < LKST_NR_EVENT_IDS && lkst_events_by_id[event];
+	if (event >= LKST_NR_EVENT_IDS)
+		return false;
+	return lkst_events_by_id[array_index_nospec(event, LKST_NR_EVENT_IDS)];
 }
 
 const struct lkst_event_info *lkst_event_info(unsigned int event)
@@ -52,7 +63,10 @@ static struct lkst_maskset lkst_masksets[LKST_MAX_MASKSETS];
 static struct lkst_maskset __rcu *lkst_active;
 static struct lkst_handler __rcu *lkst_handlers[LKST_MAX_HANDLERS];
 
-/* One bit per context level, to cut off a handler re-entering a hook. */
+/*
+ * One bit per context level, to cut off a handler re-entering a hook.  A
+ * handler that oopses never clears its bit: lkst_die_notify() does.
+ */
 static DEFINE_PER_CPU(unsigned int, lkst_recursion);
 
 /* What `lkm stat` shows; this_cpu_inc() is one instruction, NMI-safe. */
@@ -61,6 +75,19 @@ struct lkst_event_counters {
 	u64 dropped[LKST_NR_EVENT_IDS];
 };
 static DEFINE_PER_CPU(struct lkst_event_counters, lkst_counters);
+
+/*
+ * RCU neither watches a CPU before it is marked online nor after it is
+ * marked offline (the last hooks of a dying CPU run from the idle task
+ * after rcutree_report_cpu_dead()), so blocks found through RCU could be
+ * freed under such a CPU: it records nothing, counting the events dropped.
+ * An idle CPU in an extended quiescent state is not watched either.
+ */
+static __always_inline bool lkst_cpu_may_record(void)
+{
+	return likely(cpu_online(raw_smp_processor_id())) &&
+		likely(rcu_is_watching());
+}
 
 void lkst_record_event(unsigned int event, const u64 args[LKST_NR_ARGS])
 {
@@ -72,7 +99,13 @@ void lkst_record_event(unsigned int event, const u64 args[LKST_NR_ARGS])
 	};
 	struct lkst_record *rec;
 
-	rec = lkst_buf_reserve(cb);
+	/* Writers of a CPU's buffer must not migrate off it mid-record. */
+	if (WARN_ON_ONCE(preemptible()))
+		return;
+	if (unlikely(!lkst_cpu_may_record()))
+		rec = NULL;
+	else
+		rec = lkst_buf_reserve(cb);
 	if (!rec) {
 		if (event < LKST_NR_EVENT_IDS)
 			this_cpu_inc(lkst_counters.dropped[event]);
@@ -81,7 +114,7 @@ void lkst_record_event(unsigned int event, const u64 args[LKST_NR_ARGS])
 	memcpy(content.arg, args, sizeof(content.arg));
 	lkst_buf_commit(cb, rec, &content, ktime_get_mono_fast_ns());
 }
-EXPORT_SYMBOL_GPL(lkst_record_event);
+EXPORT_SYMBOL_NS_GPL(lkst_record_event, LKST);
 
 static void lkst_default_handle(struct lkst_handler *handler,
 				unsigned int event,
@@ -117,7 +150,15 @@ notrace void lkst_hook_dispatch(unsigned int event, u64 a1, u64 a2, u64 a3,
 	struct lkst_handler *h;
 	u8 id;
 
+	/* Hooks pass constant IDs; a module calling in directly may not. */
+	if (WARN_ON_ONCE(event >= LKST_NR_EVENT_IDS))
+		return;
 	preempt_disable_notrace();
+	if (unlikely(!lkst_cpu_may_record())) {
+		local64_inc(&this_cpu_ptr(&lkst_cpu_buffers)->dropped);
+		this_cpu_inc(lkst_counters.dropped[event]);
+		goto out;
+	}
 	/*
 	 * An interrupt arriving between the read and the write below sets and
 	 * clears its own bit, so the plain read-modify-write stays correct.
@@ -148,21 +189,45 @@ notrace void lkst_hook_dispatch(unsigned int event, u64 a1, u64 a2, u64 a3,
 out:
 	preempt_enable_notrace();
 }
-EXPORT_SYMBOL_GPL(lkst_hook_dispatch);
+EXPORT_SYMBOL_NS_GPL(lkst_hook_dispatch, LKST);
+
+/*
+ * An oops inside a handler leaves its context's recursion bit set, and the
+ * task that dies never returns to clear it: every later event of that
+ * context on this CPU would count as dropped.  At die time no dispatch of
+ * this context or above can still be running on this CPU, so clear their
+ * bits.  (The OOPS_DIE of such an oops itself is still cut off as
+ * recursion: its hook runs before the die notifiers.)
+ */
+static int lkst_die_notify(struct notifier_block *nb, unsigned long val,
+			   void *data)
+{
+	if (val == DIE_OOPS)
+		this_cpu_and(lkst_recursion,
+			     (1U << interrupt_context_level()) - 1);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block lkst_die_nb = {
+	.notifier_call = lkst_die_notify,
+};
 
 int lkst_event_stat(struct lkst_event_stat *stat)
 {
 	unsigned int cpu;
 
+	unsigned int event;
+
 	if (!lkst_event_known(stat->event) || stat->__pad)
 		return -EINVAL;
+	event = array_index_nospec(stat->event, LKST_NR_EVENT_IDS);
 	stat->hits = 0;
 	stat->dropped = 0;
 	for_each_possible_cpu(cpu) {
 		struct lkst_event_counters *c = per_cpu_ptr(&lkst_counters, cpu);
 
-		stat->hits += READ_ONCE(c->hits[stat->event]);
-		stat->dropped += READ_ONCE(c->dropped[stat->event]);
+		stat->hits += READ_ONCE(c->hits[event]);
+		stat->dropped += READ_ONCE(c->dropped[event]);
 	}
 	return 0;
 }
@@ -249,13 +314,23 @@ unsigned int lkst_active_maskset_id(void)
  */
 int lkst_maskset_switch(unsigned int id)
 {
-	if (id >= LKST_MAX_MASKSETS || !READ_ONCE(lkst_masksets[id].in_use))
+	/*
+	 * lkst_maskset_delete() waits for a grace period to know no switch to
+	 * a maskset it is deleting is under way: only a caller that cannot be
+	 * preempted between the check and the switch is covered by it.
+	 */
+	if (WARN_ON_ONCE(preemptible()))
+		return -EPERM;
+	if (id >= LKST_MAX_MASKSETS)
+		return -ENOENT;
+	id = array_index_nospec(id, LKST_MAX_MASKSETS);
+	if (!READ_ONCE(lkst_masksets[id].in_use))
 		return -ENOENT;
 	rcu_assign_pointer(lkst_active, &lkst_masksets[id]);
 	irq_work_queue(&lkst_sync_keys_irq_work);
 	return 0;
 }
-EXPORT_SYMBOL_GPL(lkst_maskset_switch);
+EXPORT_SYMBOL_NS_GPL(lkst_maskset_switch, LKST);
 
 /*
  * Route everything to NOTHING at once, from a context that must not queue
@@ -270,6 +345,7 @@ int lkst_maskset_select(unsigned int id)
 {
 	if (id >= LKST_MAX_MASKSETS)
 		return -EINVAL;
+	id = array_index_nospec(id, LKST_MAX_MASKSETS);
 	mutex_lock(&lkst_mutex);
 	if (!lkst_masksets[id].in_use) {
 		mutex_unlock(&lkst_mutex);
@@ -291,7 +367,7 @@ int lkst_maskset_read(struct lkst_maskset_desc *desc)
 	if (desc->id >= LKST_MAX_MASKSETS)
 		return -EINVAL;
 	mutex_lock(&lkst_mutex);
-	ms = &lkst_masksets[desc->id];
+	ms = &lkst_masksets[array_index_nospec(desc->id, LKST_MAX_MASKSETS)];
 	if (!ms->in_use) {
 		mutex_unlock(&lkst_mutex);
 		return -ENOENT;
@@ -324,6 +400,7 @@ static int lkst_check_route(unsigned int event, unsigned int handler)
 		return 0;
 	if (!lkst_event_known(event))
 		return -EINVAL;
+	handler = array_index_nospec(handler, LKST_MAX_HANDLERS);
 	if (!rcu_access_pointer(lkst_handlers[handler]))
 		return -ENOENT;
 	return 0;
@@ -352,7 +429,7 @@ int lkst_maskset_write(const struct lkst_maskset_desc *desc)
 		if (ret)
 			goto unlock;
 	}
-	ms = &lkst_masksets[desc->id];
+	ms = &lkst_masksets[array_index_nospec(desc->id, LKST_MAX_MASKSETS)];
 	strscpy(ms->name, desc->name, sizeof(ms->name));
 	for (event = 0; event < LKST_NR_EVENT_IDS; event++)
 		WRITE_ONCE(ms->handler[event], desc->handler[event]);
@@ -376,7 +453,7 @@ int lkst_maskset_config(const struct lkst_maskset_entry *entry)
 		return -EINVAL;
 
 	mutex_lock(&lkst_mutex);
-	ms = &lkst_masksets[entry->id];
+	ms = &lkst_masksets[array_index_nospec(entry->id, LKST_MAX_MASKSETS)];
 	if (!ms->in_use) {
 		ret = -ENOENT;
 		goto unlock;
@@ -384,7 +461,9 @@ int lkst_maskset_config(const struct lkst_maskset_entry *entry)
 	ret = lkst_check_route(entry->event, entry->handler);
 	if (ret)
 		goto unlock;
-	WRITE_ONCE(ms->handler[entry->event], entry->handler);
+	WRITE_ONCE(ms->handler[array_index_nospec(entry->event,
+						  LKST_NR_EVENT_IDS)],
+		   entry->handler);
 	if (lkst_active_is(ms))
 		lkst_sync_keys();
 unlock:
@@ -402,7 +481,7 @@ int lkst_maskset_delete(unsigned int id)
 		return ret;
 
 	mutex_lock(&lkst_mutex);
-	ms = &lkst_masksets[id];
+	ms = &lkst_masksets[array_index_nospec(id, LKST_MAX_MASKSETS)];
 	if (!ms->in_use) {
 		ret = -ENOENT;
 		goto unlock;
@@ -452,7 +531,7 @@ unlock:
 	mutex_unlock(&lkst_mutex);
 	return ret;
 }
-EXPORT_SYMBOL_GPL(lkst_handler_register);
+EXPORT_SYMBOL_NS_GPL(lkst_handler_register, LKST);
 
 /*
  * After this returns no CPU runs @handler any more.  Maskset entries that
@@ -473,17 +552,19 @@ void lkst_handler_unregister(struct lkst_handler *handler)
 	mutex_unlock(&lkst_mutex);
 	synchronize_rcu();
 }
-EXPORT_SYMBOL_GPL(lkst_handler_unregister);
+EXPORT_SYMBOL_NS_GPL(lkst_handler_unregister, LKST);
 
 int lkst_handler_info(struct lkst_handler_desc *desc)
 {
 	struct lkst_handler *h;
+	unsigned int id;
 	int ret = 0;
 
 	if (desc->id >= LKST_MAX_HANDLERS || desc->__pad)
 		return -EINVAL;
+	id = array_index_nospec(desc->id, LKST_MAX_HANDLERS);
 	mutex_lock(&lkst_mutex);
-	h = rcu_dereference_protected(lkst_handlers[desc->id],
+	h = rcu_dereference_protected(lkst_handlers[id],
 				      lockdep_is_held(&lkst_mutex));
 	if (h) {
 		strscpy(desc->name, h->name, sizeof(desc->name));
@@ -596,6 +677,7 @@ static int __init lkst_init(void)
 		pr_err("cannot allocate buffers (%d); tracing stays off\n", ret);
 		return ret;
 	}
+	register_die_notifier(&lkst_die_nb);
 
 	mutex_lock(&lkst_mutex);
 	rcu_assign_pointer(lkst_active, &lkst_masksets[lkst_boot_maskset]);

@@ -8,13 +8,20 @@
 #include <linux/fs.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
+#include <linux/security.h>
 #include <linux/timekeeping.h>
 #include <linux/uaccess.h>
 #include "internal.h"
 
+/*
+ * Records carry kernel addresses (instruction pointers, objects), so the
+ * device is closed under lockdown=confidentiality, as tracefs is.
+ */
 static int lkst_dev_open(struct inode *inode, struct file *file)
 {
-	return capable(CAP_SYS_ADMIN) ? 0 : -EPERM;
+	if (!capable(CAP_SYS_ADMIN))
+		return -EPERM;
+	return security_locked_down(LOCKDOWN_TRACEFS);
 }
 
 static long lkst_get_version(void __user *arg)
@@ -54,7 +61,11 @@ static long lkst_mark(void __user *arg)
 	return 0;
 }
 
-/* Commands taking a struct: copy in, run @op, copy back if @out. */
+/*
+ * Commands taking a struct: copy in, run @op, copy back if @out.  A result
+ * that cannot be copied back is found out before @op acts: a block created
+ * for a read-only argument would be one its caller never learns about.
+ */
 #define LKST_STRUCT_CMD(type, op, out)					\
 	({								\
 		type *_s = kmalloc(sizeof(type), GFP_KERNEL);		\
@@ -63,6 +74,8 @@ static long lkst_mark(void __user *arg)
 		if (!_s)						\
 			_ret = -ENOMEM;					\
 		else if (copy_from_user(_s, argp, sizeof(type)))	\
+			_ret = -EFAULT;					\
+		else if ((out) && copy_to_user(argp, _s, sizeof(type)))	\
 			_ret = -EFAULT;					\
 		else							\
 			_ret = op(_s);					\

@@ -3,11 +3,11 @@
  * lkst per-CPU buffers: the lockless write path and the reader's copy.
  *
  * A record's time_ns is its commit word (see uapi/linux/lkst_record.h):
- * a writer first claims the slot by swapping its time for LKST_TIME_BUSY,
- * then fills the other words, then stores the timestamp.  A reader that
- * sees the same committed time before and after copying the other words
- * has a whole record.  The slot's sequence number (blk->seqs[]) is written
- * between the claim and the commit, so the same check covers it.
+ * a writer first marks the slot's number LKST_SEQ_CLAIMED, claims the slot
+ * by swapping its time for LKST_TIME_BUSY, stores the new number, fills
+ * the other words, then stores the timestamp.  A reader that sees the same
+ * number and the same committed time before and after copying the other
+ * words has a whole record: the number is unique even when the time is not.
  */
 #include "lkst_buf.h"
 
@@ -58,8 +58,16 @@ struct lkst_record *lkst_buf_reserve(struct lkst_cpu_buffer *cb)
 
 	rec = &blk->records[slot];
 	old = READ_ONCE(rec->time_ns);
-	if (unlikely(old == LKST_TIME_BUSY) || unlikely(old && stop) ||
-	    unlikely(cmpxchg_local(&rec->time_ns, old, LKST_TIME_BUSY) != old))
+	if (unlikely(old == LKST_TIME_BUSY) || unlikely(old && stop))
+		goto drop;
+	/*
+	 * From here a reader of the record this one replaces sees it change,
+	 * and a reader that finds the slot BUSY never takes the replaced
+	 * record's number for one being written.
+	 */
+	WRITE_ONCE(blk->seqs[slot], LKST_SEQ_CLAIMED);
+	smp_wmb();	/* CLAIMED is seen before BUSY */
+	if (unlikely(cmpxchg_local(&rec->time_ns, old, LKST_TIME_BUSY) != old))
 		goto drop;
 	smp_wmb();	/* BUSY is seen before the new number and content */
 	/*
@@ -98,35 +106,43 @@ void lkst_buf_commit(struct lkst_cpu_buffer *cb, struct lkst_record *rec,
 	local64_inc(&cb->written);
 }
 
-/* Copy @rec and *@seq_word under the commit word; see LKST_COPY_*. */
-static int lkst_buf_copy(const struct lkst_record *rec, const u64 *seq_word,
+/*
+ * Copy slot @slot of @blk and its number under the commit words; see
+ * LKST_COPY_*.  The number is read first and last: a writer changes it
+ * before anything else and stores the new one before any content, so a
+ * copy that saw content of another record sees another number.
+ */
+static int lkst_buf_copy(const struct lkst_block *blk, u32 slot,
 			 struct lkst_record *out, u64 *seq)
 {
+	const struct lkst_record *rec = &blk->records[slot];
 	const u64 *src = (const u64 *)rec;
 	u64 *dst = (u64 *)out;
-	u64 before, after;
+	u64 seq_before, before, after;
 	unsigned int i;
 
+	seq_before = READ_ONCE(blk->seqs[slot]);
+	smp_rmb();	/* the number before the commit word */
 	before = READ_ONCE(rec->time_ns);
 	if (!before)
 		return LKST_COPY_EMPTY;
 	if (before == LKST_TIME_BUSY) {
-		if (seq_word) {
-			smp_rmb();	/* BUSY before the number stored after it */
-			*seq = READ_ONCE(*seq_word);
-		}
+		smp_rmb();	/* BUSY before the number stored after it */
+		*seq = READ_ONCE(blk->seqs[slot]);
 		return LKST_COPY_BUSY;
 	}
+	if (seq_before == LKST_SEQ_CLAIMED)
+		return LKST_COPY_CHANGED;	/* being replaced */
 	smp_rmb();	/* the commit word before the content it covers */
-	if (seq_word)
-		*seq = READ_ONCE(*seq_word);
 	for (i = 1; i < LKST_RECORD_WORDS; i++)
 		dst[i] = READ_ONCE(src[i]);
 	smp_rmb();	/* the content before the commit word read again */
 	after = READ_ONCE(rec->time_ns);
-	if (after != before)
+	smp_rmb();	/* the commit word before the number read again */
+	if (after != before || READ_ONCE(blk->seqs[slot]) != seq_before)
 		return LKST_COPY_CHANGED;
 	out->time_ns = before;
+	*seq = seq_before;
 	return LKST_COPY_OK;
 }
 
@@ -134,24 +150,28 @@ static int lkst_buf_copy(const struct lkst_record *rec, const u64 *seq_word,
  * Copy one slot if it holds a committed record; false when it is empty,
  * being written, or was rewritten during the copy.
  */
-bool lkst_buf_copy_record(const struct lkst_record *slot,
+bool lkst_buf_copy_record(const struct lkst_block *blk, u32 slot,
 			  struct lkst_record *out)
 {
-	return lkst_buf_copy(slot, NULL, out, NULL) == LKST_COPY_OK;
+	u64 seq;
+
+	return lkst_buf_copy(blk, slot, out, &seq) == LKST_COPY_OK;
 }
 
 /*
  * Copy slot @slot of @blk with its sequence number: LKST_COPY_OK when it
  * holds a committed record, LKST_COPY_EMPTY when it never held one,
  * LKST_COPY_BUSY when a writer holds it (*seq is then the number that
- * writer took, or one it is about to take), and LKST_COPY_CHANGED when a
- * writer claimed it during the copy (the record read was overwritten; the
- * new one took its number after the copy began).
+ * writer took, one it is about to take, or LKST_SEQ_CLAIMED when it has not
+ * chosen one yet: then its number is at least next_seq as read before the
+ * copy), and LKST_COPY_CHANGED when a writer claimed it during the copy
+ * (the record read was overwritten; the new one takes its number after the
+ * copy began).
  */
 int lkst_buf_copy_record_seq(const struct lkst_block *blk, u32 slot,
 			     struct lkst_record *out, u64 *seq)
 {
-	return lkst_buf_copy(&blk->records[slot], &blk->seqs[slot], out, seq);
+	return lkst_buf_copy(blk, slot, out, seq);
 }
 
 /*

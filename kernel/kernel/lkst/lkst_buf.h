@@ -26,10 +26,14 @@
 #endif
 
 /*
- * seqs[slot] is the sequence number of the record in records[slot]; it is
- * written after the slot is claimed and before the record is committed, so
- * the commit word covers it as it covers the record's own words.
+ * seqs[slot] is the sequence number of the record in records[slot].  A
+ * writer sets it to LKST_SEQ_CLAIMED before it marks the slot BUSY, and to
+ * the record's number before it commits.  Numbers are unique, timestamps
+ * are not (a coarse clock repeats them): a reader checks both around its
+ * copy, so even a slot rewritten with the same time is never torn.
  */
+#define LKST_SEQ_CLAIMED	(~0ULL)
+
 struct lkst_block {
 	u32 id;
 	u32 nr_slots;
@@ -59,6 +63,7 @@ struct lkst_cpu_buffer {
 	local64_t overwritten;
 	local64_t dropped;
 	local64_t next_seq;
+	u64 discarded;		/* held by blocks a resize or delete freed */
 	u32 mode;
 	struct lkst_block __rcu *blocks[LKST_MAX_BLOCKS];
 };
@@ -88,7 +93,7 @@ enum {
 	LKST_COPY_CHANGED,
 };
 
-bool lkst_buf_copy_record(const struct lkst_record *slot,
+bool lkst_buf_copy_record(const struct lkst_block *blk, u32 slot,
 			  struct lkst_record *out);
 int lkst_buf_copy_record_seq(const struct lkst_block *blk, u32 slot,
 			     struct lkst_record *out, u64 *seq);

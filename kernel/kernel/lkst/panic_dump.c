@@ -89,7 +89,7 @@ static void lkst_dump_cpu(unsigned int cpu, unsigned int max)
 	/* Slots before the write position, wrapping: the block is a ring. */
 	slot = (slot + blk->nr_slots - n) % blk->nr_slots;
 	for (i = 0; i < n; i++, slot = (slot + 1) % blk->nr_slots)
-		if (lkst_buf_copy_record(&blk->records[slot], &rec))
+		if (lkst_buf_copy_record(blk, slot, &rec))
 			lkst_dump_record(cpu, &rec);
 }
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
- * lkst control ABI: ioctls on /dev/lkst (CAP_SYS_ADMIN only).
+ * lkst control ABI: ioctls on /dev/lkst (CAP_SYS_ADMIN only; open fails
+ * with EPERM under lockdown=confidentiality, as tracefs does).
  *
  * Every structure has fixed-width fields and explicit padding; padding and
  * reserved fields must be zero on input.  LKST_IOC_GET_VERSION tells the
@@ -111,7 +112,7 @@ struct lkst_cpu_info {
 	__u32 current_block;		/* out: block the writer fills */
 	__u64 current_slot;		/* out: next slot in that block */
 	__u64 written;			/* out: records committed */
-	__u64 overwritten;		/* out: committed records replaced */
+	__u64 overwritten;		/* out: replaced, resized or deleted */
 	__u64 dropped;			/* out: events that found no slot */
 	__u64 next_seq;			/* out: sequence number of the next record */
 	__u32 mode;			/* out: LKST_MODE_* */
@@ -199,8 +200,10 @@ struct lkst_buffer_mode {
  * Replaces every block of every CPU that has blocks by an empty block of
  * @size bytes with the same ID and next link, and makes each writer
  * continue at the first slot of its current block.  All new blocks are
- * allocated first: on ENOMEM nothing changed.  The records the old blocks
- * held are discarded (a draining reader sees them as lost).
+ * allocated first: on ENOMEM nothing changed, and a size the machine's
+ * available memory cannot hold is refused with ENOMEM up front.  The
+ * records the old blocks held are discarded and counted as overwritten (a
+ * draining reader sees them as lost).
  */
 struct lkst_buffer_resize {
 	__u32 size;			/* in: bytes, LKST_BLOCK_MIN/MAX_SIZE */

@@ -1,0 +1,20 @@
+"""Under lockdown=confidentiality neither lkbuf nor lkm opens /dev/lkst."""
+import os
+import sys
+
+from lkstcheck import check, done
+
+d = sys.argv[1]
+levels = open(os.path.join(d, "levels.txt")).read().splitlines()
+check(len(levels) == 2 and "[confidentiality]" in levels[1],
+      f"lockdown did not reach confidentiality: {levels}")
+rc = open(os.path.join(d, "rc.txt")).read().split("\n")
+check(rc[0].endswith("exited 2"), f"lkbuf under lockdown: {rc[0]}, expected exit 2")
+check(rc[1].endswith("exited 2"), f"lkm under lockdown: {rc[1]}, expected exit 2")
+for name in ("list.err", "lkm.err"):
+    err = open(os.path.join(d, name)).read()
+    check("Operation not permitted" in err and err.count("\n") == 1,
+          f"{name}: expected one line saying 'Operation not permitted', got {err!r}")
+check(os.path.getsize(os.path.join(d, "list.txt")) == 0,
+      "lkbuf printed buffers under lockdown")
+done()
