@@ -23,12 +23,12 @@ KERNEL_DEP ?= kernel
 
 .PHONY: all deps kernel kernel-tree kernel-kasan initramfs-kasan patches docs count-hooks \
 	utils handlers initramfs demo \
-	test bench checkpatch clean distclean help
+	test torture bench checkpatch clean distclean help
 
 all: kernel utils handlers initramfs
 
 help:
-	@echo "targets: deps kernel patches docs count-hooks utils handlers initramfs demo test bench checkpatch clean distclean"
+	@echo "targets: deps kernel patches docs count-hooks utils handlers initramfs demo test torture bench checkpatch clean distclean"
 	@echo "vars: KSRC=tree (skips extraction) SERIES=file KCONFIG_FRAGMENTS='...' QEMU_TIMEOUT=s"
 
 deps:
@@ -109,6 +109,23 @@ demo: deps kernel utils handlers initramfs
 
 test: deps
 	@tests/run-all.sh
+
+# The long torture run, not part of make test: TORTURE_CYCLES cycles of
+# t98_torture (about 2.4 s each under emulation: 1000 take some 40 minutes)
+# on the test kernel, then its checker.
+TORTURE_CYCLES ?= 1000
+TORTURE_SCENARIOS := $(CURDIR)/build/torture-scenarios
+torture: deps kernel utils handlers
+	@rm -rf $(TORTURE_SCENARIOS) && cp -a tests/scenarios $(TORTURE_SCENARIOS)
+	@echo $(TORTURE_CYCLES) >$(TORTURE_SCENARIOS)/torture_cycles
+	@SCENARIO_DIR=$(TORTURE_SCENARIOS) $(TOOLS)/mk-initramfs.sh build/initramfs-torture.cpio.gz
+	@rm -rf out/torture
+	@KERNEL=$(BZIMAGE) INITRD=build/initramfs-torture.cpio.gz \
+		APPEND="lkst.maskset=rdefault lkst.bufsize=512K lkst_timeout=$$(( $(TORTURE_CYCLES) * 6 + 300 )) lkst_run=t98_torture" \
+		TIMEOUT=$$(( $(TORTURE_CYCLES) * 6 + 600 )) tests/qemu/run.sh out/torture
+	@python3 tests/check/t98_torture.py out/torture/t98_torture
+	@tests/qemu/check-console.sh out/torture/console.log
+	@grep -h . out/torture/t98_torture/hardening.txt
 
 # Benchmarks print figures; they assert nothing.  Host: the buffer write
 # path natively and lkbuf print's throughput.  Guest: a traced system

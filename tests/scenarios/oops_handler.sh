@@ -13,7 +13,7 @@ step lkm set -m 12
 taskset 1 lkbuf mark "oops-now"
 echo "mark exited $?" >mark.txt
 step test "$(cat /sys/module/lkst_faulty/parameters/armed)" = N
-step lkm stat --reset
+lkm stat --reset >/dev/null || { echo "FAIL: lkm stat --reset"; exit 1; }
 step lkst_syscalls -c 0 -n 1000 -t 0x00950000
 lkm stat -e SYSCALL_ENTRY >stat.txt || { echo "FAIL: lkm stat"; exit 1; }
 step lkbuf read -c 0 -f trace.log
