@@ -33,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/lkst_ioctl.h>
+#include "lkst_cmds.h"
 
 #define PAGE		4096UL
 #define MAX_THREADS	64
@@ -54,20 +55,6 @@ static const unsigned int gate_every[NR_GATES] = {
 	[G_JUMP] = 200, [G_SCAN] = 2000,
 };
 
-static const struct cmd {
-	unsigned long nr;
-	const char *name;
-} cmds[] = {
-#define C(x) { LKST_IOC_##x, #x }
-	C(GET_VERSION), C(CLOCK_ANCHOR), C(MASKSET_READ), C(MASKSET_WRITE),
-	C(MASKSET_CONFIG), C(MASKSET_SET), C(MASKSET_DELETE), C(HANDLER_INFO),
-	C(EVENT_STAT), C(EVENT_STAT_RESET), C(CPU_INFO), C(BLOCK_INFO),
-	C(BLOCK_READ), C(BLOCK_CREATE), C(BLOCK_LINK), C(BLOCK_DELETE),
-	C(BLOCK_JUMP), C(BUFFER_DRAIN), C(BUFFER_MODE), C(BUFFER_RESIZE),
-	C(MARK),
-#undef C
-};
-#define NR_CMDS (sizeof(cmds) / sizeof(cmds[0]))
 #define CMD_UNKNOWN NR_CMDS		/* a number no command has */
 
 enum place { P_NORMAL, P_MISALIGN, P_READONLY, P_TRUNC, P_BAD, NR_PLACES };

@@ -33,6 +33,7 @@
 #include <unistd.h>
 #include <linux/capability.h>
 #include <linux/lkst_ioctl.h>
+#include "lkst_cmds.h"
 
 #define NOBODY		65534
 #define PATTERN		0xa5
@@ -160,20 +161,6 @@ static void try_open(const struct who *who, void *arg)
 
 /* ---- ioctls on an inherited fd ---- */
 
-static const struct cmd {
-	unsigned long nr;
-	const char *name;
-} cmds[] = {
-#define C(x) { LKST_IOC_##x, #x }
-	C(GET_VERSION), C(CLOCK_ANCHOR), C(MASKSET_READ), C(MASKSET_WRITE),
-	C(MASKSET_CONFIG), C(MASKSET_SET), C(MASKSET_DELETE), C(HANDLER_INFO),
-	C(EVENT_STAT), C(EVENT_STAT_RESET), C(CPU_INFO), C(BLOCK_INFO),
-	C(BLOCK_READ), C(BLOCK_CREATE), C(BLOCK_LINK), C(BLOCK_DELETE),
-	C(BLOCK_JUMP), C(BUFFER_DRAIN), C(BUFFER_MODE), C(BUFFER_RESIZE),
-	C(MARK),
-#undef C
-};
-#define NR_CMDS (sizeof(cmds) / sizeof(cmds[0]))
 
 static struct lkst_record records[NR_RECS];
 static __u64 seqs[NR_RECS];

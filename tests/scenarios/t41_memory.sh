@@ -41,15 +41,6 @@ cleanup() {
 	mounted_cg=0
 	rm -f /tmp/t41.log
 }
-fail() {
-	echo "FAIL: $*"
-	cleanup
-	exit 1
-}
-run() {
-	echo "+ $*"
-	"$@" || fail "'$*' exited $?"
-}
 
 # Page and slab events are many: an 8 MiB block (131072 records) per CPU.
 for cpu in $(seq 0 $(($(nproc) - 1))); do

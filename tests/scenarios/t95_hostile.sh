@@ -39,15 +39,6 @@ cleanup() {
 	mounted_cg=0
 	rm -rf $STOP /tmp/t95-exec
 }
-fail() {
-	echo "FAIL: $*"
-	cleanup
-	exit 1
-}
-run() {
-	echo "+ $*"
-	"$@" || fail "'$*' exited $?"
-}
 uptime_s() { cut -d' ' -f1 /proc/uptime; }
 
 # unaccounted LOG LIST OUT: per CPU "cpuN written W overwritten O held H
