@@ -111,7 +111,7 @@ test: deps
 	@tests/run-all.sh
 
 # The long torture run, not part of make test: TORTURE_CYCLES cycles of
-# t98_torture (about 2.4 s each under emulation: 1000 take some 40 minutes)
+# t98_torture (about 2.1 s each under emulation: 1000 took 35 minutes)
 # on the test kernel, then its checker.
 TORTURE_CYCLES ?= 1000
 TORTURE_SCENARIOS := $(CURDIR)/build/torture-scenarios

@@ -211,8 +211,8 @@ if [ $guest_ok = 1 ]; then
 			kernel=build/linux-6.12-kasan/arch/x86/boot/bzImage
 			initrd=build/initramfs-kasan.cpio.gz
 			unset LKST_COVERAGE
-			boot "$out/debug" "lkst.maskset=rall lkst.bufsize=512K lkst_run=$list" \
-				"${TEST_DEBUG_QEMU_TIMEOUT:-2400}" "debug: "
+			boot "$out/debug" "lkst.maskset=rall lkst.bufsize=512K lkst_timeout=900 lkst_run=$list" \
+				"${TEST_DEBUG_QEMU_TIMEOUT:-3000}" "debug: "
 			for n in $names; do
 				scenario "$out/debug" "$n" "debug: "
 			done
