@@ -1,15 +1,19 @@
 #!/bin/bash
 # Generate patches/0001-lkst-core.patch: one patch that creates every file
-# under kernel/ at its in-tree path (kernel/include/x.h -> include/x.h).
+# under kernel/ at its in-tree path (kernel/include/x.h -> include/x.h) and
+# makes the hand-kept edits of existing files in EDITS (by default
+# core-patch-edits.diff beside this script: MAINTAINERS and docs).
 # The output depends only on the file contents (sorted paths, no dates), so
 # "make patches" on an unchanged tree is a no-op and staleness is a diff.
 #
-# usage: gen-core-patch.sh KERNEL_DIR OUTPUT_PATCH
+# usage: gen-core-patch.sh KERNEL_DIR OUTPUT_PATCH [EDITS]
 set -euo pipefail
 export LC_ALL=C
 
-kdir=${1:?usage: gen-core-patch.sh KERNEL_DIR OUTPUT_PATCH}
-out=${2:?usage: gen-core-patch.sh KERNEL_DIR OUTPUT_PATCH}
+usage='usage: gen-core-patch.sh KERNEL_DIR OUTPUT_PATCH [EDITS]'
+kdir=${1:?$usage}
+out=${2:?$usage}
+edits=${3:-$(dirname "$0")/core-patch-edits.diff}
 desc_file="$kdir/PATCH_DESCRIPTION"
 
 # Files that are not part of the tree: the description itself and editor/
@@ -22,9 +26,36 @@ files=$(cd "$kdir" && find . -type f \
 
 body=$(mktemp)
 tmp=$(mktemp)
-trap 'rm -f "$body" "$tmp"' EXIT
+secdir=$(mktemp -d)
+trap 'rm -rf "$body" "$tmp" "$secdir"' EXIT
 
-for p in $files; do
+# Split EDITS into one file per "diff --git" section (the text before the
+# first is a comment) and list each as "path<TAB>section file".
+[ -f "$edits" ] || { echo "gen-core-patch: $edits not found" >&2; exit 1; }
+awk -v dir="$secdir" '
+	/^diff --git a\// {
+		n++; path = $3; sub(/^a\//, "", path)
+		printf "%s\t%s/%d\n", path, dir, n > (dir "/list")
+	}
+	n { print > (dir "/" n) }
+' "$edits"
+touch "$secdir/list"
+for p in $(cut -f1 "$secdir/list"); do
+	if [ -e "$kdir/$p" ]; then
+		echo "gen-core-patch: $p is both created from kernel/ and edited in $edits" >&2
+		exit 1
+	fi
+done
+
+# New files and edits, in path order as git would list them.
+{
+	for p in $files; do printf '%s\t\n' "$p"; done
+	cat "$secdir/list"
+} | sort -t $'\t' -k1,1 | while IFS=$'\t' read -r p section; do
+	if [ -n "$section" ]; then
+		cat "$section" >>"$body"
+		continue
+	fi
 	if [ ! -s "$kdir/$p" ]; then
 		echo "gen-core-patch: skipping empty file kernel/$p (a unified diff cannot create it)" >&2
 		continue

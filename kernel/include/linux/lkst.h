@@ -28,9 +28,11 @@ struct module;
 extern struct static_key_false lkst_event_keys[LKST_NR_EVENT_IDS];
 
 /*
- * Called only through LKST_HOOK*(); an ID beyond the table is refused with
- * a warning.  On a CPU that RCU does not watch (not yet online, already
- * offline, idle) nothing is recorded and the event counts as dropped.
+ * For hook sites only, through LKST_HOOK*(); an ID beyond the table is
+ * refused with a warning.  Called from a handler, it records nothing (see
+ * struct lkst_handler).  On a CPU that RCU does not watch (not yet online,
+ * already offline, idle) nothing is recorded and the event counts as
+ * dropped.
  */
 void lkst_hook_dispatch(unsigned int event, u64 a1, u64 a2, u64 a3,
 			u64 a4, u64 a5, u64 a6);
@@ -52,18 +54,51 @@ void lkst_hook_dispatch(unsigned int event, u64 a1, u64 a2, u64 a3,
 					   (u64)(a6));			\
 	} while (0)
 
+/*
+ * Handler context.  A handler runs inside the hook that fired: in task,
+ * softirq, hardirq or NMI context, with preemption disabled, often with
+ * interrupts disabled, and with the hooked code's locks held, among them
+ *
+ *   rq->lock                PROCESS_CONTEXTSWITCH, _SLEEP, _WAKEUP_NEW,
+ *                           _SETPRIO, _MIGRATE (or p->pi_lock)
+ *   p->pi_lock              PROCESS_WAKEUP, _WAKEUP_NEW, _SETPRIO
+ *   rtmutex wait_lock       PROCESS_SETPRIO from priority inheritance
+ *   mutex, rwsem wait_lock  LOCK_MUTEX_CONTENDED, _ACQUIRED,
+ *                           LOCK_RWSEM_CONTENDED of a writer
+ *   sighand->siglock        PROCESS_SIGSEND, _SIGDELIVER
+ *   wait-queue head lock    PROCESS_WAITQ_ADD from prepare_to_wait*(),
+ *                           PROCESS_WAITQ_REMOVE by a waker
+ *   timer base locks        TIMER_ADD, _CANCEL, HRTIMER_START, _CANCEL
+ *   worker pool lock        INT_WORKQUEUE_QUEUE
+ *   pcp lock                MEM_PAGE_ALLOC of a bulk page allocation
+ *   tx queue lock           NET_XMIT
+ *   die_lock                OOPS_DIE
+ *
+ * and hooks sit inside the page and slab allocators, the scheduler and
+ * the timer code.  Anything that may deadlock on those locks or re-enter
+ * that code is out, so a handler must not
+ *  - sleep;
+ *  - take any lock, raw spinlocks included: it may be held already, nest
+ *    outside a held one, or be held by the code an NMI interrupted;
+ *  - wake a task, queue work or arm a timer (a wakeup takes pi_lock and
+ *    rq->lock);
+ *  - printk (the console and the log wakeup take locks and wake tasks);
+ *  - allocate or free memory;
+ *  - call into any other traced subsystem.
+ *
+ * It records only with lkst_record_event(): a hook it hits is cut off as
+ * recursion and counted as dropped.  It may also call
+ * lkst_maskset_switch() and lkst_buffer_jump().  All three are lock-free
+ * and NMI-safe.  An IRQ or NMI may enter it again while it runs.  An oops
+ * in a handler kills the task that hit the hook; the tracer goes on.
+ */
+
 /**
  * struct lkst_handler - an event handler a maskset can route events to
- * @id:      1..254; 0 asks lkst_handler_register() for a free ID
+ * @id:      2..254; 0 asks lkst_handler_register() for a free ID
  * @name:    shown by `lkm handlers`
  * @owner:   THIS_MODULE, shown with the name
- * @handle:  called with preemption off, from any context including NMI
- *           and with scheduler, timer and other spinlocks held: it must
- *           not sleep, take locks, wake tasks or printk.  It may record
- *           with lkst_record_event(), switch masksets and jump blocks.
- *           Recursion into the same context is cut off before @handle is
- *           reached again; an oops in @handle kills the task that hit the
- *           hook, and the tracer goes on.
+ * @handle:  called in hook context, under the rules above
  */
 struct lkst_handler {
 	unsigned int id;
@@ -77,14 +112,15 @@ int lkst_handler_register(struct lkst_handler *handler);
 void lkst_handler_unregister(struct lkst_handler *handler);
 
 /*
- * Write one record into this CPU's current block (what DEFAULT does); call
- * with preemption off, as handlers are (a preemptible caller is refused
- * with a warning: it could move to another CPU mid-record).
+ * The only way to record: write one record into this CPU's current block
+ * (what DEFAULT does).  Call with preemption off, as handlers are; a
+ * preemptible caller is refused with a warning, as it could move to
+ * another CPU mid-record.
  */
 void lkst_record_event(unsigned int event, const u64 args[LKST_NR_ARGS]);
 
 /*
- * Usable from hook context, with preemption off (lkst_maskset_switch()
+ * From hook context too, with preemption off (lkst_maskset_switch()
  * refuses a preemptible caller); lkst_buffer_jump() acts on this CPU.
  */
 int lkst_maskset_switch(unsigned int maskset);
