@@ -29,6 +29,9 @@ typedef __s64 s64;
 #define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #define WRITE_ONCE(x, val)	__atomic_store_n(&(x), (val), __ATOMIC_RELAXED)
 
+/* Compiler barrier: orders this thread against its own signal handlers. */
+#define barrier()	__atomic_signal_fence(__ATOMIC_SEQ_CST)
+
 /* smp_wmb orders stores before later stores; smp_rmb loads before loads. */
 #define smp_wmb()	__atomic_thread_fence(__ATOMIC_RELEASE)
 #define smp_rmb()	__atomic_thread_fence(__ATOMIC_ACQUIRE)
@@ -81,5 +84,21 @@ static inline u64 local64_cmpxchg(local64_t *l, u64 old, u64 new)
 /* Publishing and following block pointers: release/acquire. */
 #define rcu_dereference_sched(p)	__atomic_load_n(&(p), __ATOMIC_ACQUIRE)
 #define rcu_assign_pointer(p, v)	__atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
+
+/*
+ * With LKST_BUF_TEST_POINTS, lkst_buf_reserve() calls lkst_buf_test_hook
+ * (when set) at the points lkst_buf.h names: a unit test plays an
+ * interrupt arriving exactly there.
+ */
+#ifdef LKST_BUF_TEST_POINTS
+struct lkst_cpu_buffer;
+__attribute__((weak)) void (*lkst_buf_test_hook)(struct lkst_cpu_buffer *cb, int point);
+#define lkst_buf_test_point(cb, point) do {				\
+	if (lkst_buf_test_hook)						\
+		lkst_buf_test_hook((cb), (point));			\
+} while (0)
+#else
+#define lkst_buf_test_point(cb, point) ((void)(cb), (void)(point))
+#endif
 
 #endif /* _LKST_HOST_COMPAT_H */

@@ -556,7 +556,7 @@ static void check_accounting(const struct config *cfg, struct writer *w)
 	u64 written = local64_read(&cb->written);
 	u64 overwritten = local64_read(&cb->overwritten);
 	u64 dropped = local64_read(&cb->dropped);
-	u64 used = 0, busy = 0, torn = 0, dups = 0, total_slots = 0;
+	u64 used = 0, nr_keys = 0, busy = 0, torn = 0, dups = 0, total_slots = 0;
 	u64 *keys;
 
 	for (u32 id = 0; id < LKST_MAX_BLOCKS; id++)
@@ -574,16 +574,19 @@ static void check_accounting(const struct config *cfg, struct writer *w)
 			if (t == LKST_TIME_BUSY) {
 				busy++;
 			} else if (t) {
+				used++;
 				if (!lkst_buf_copy_record(blk, s, &r) ||
-				    !record_is_consistent(&r, w->id))
+				    !record_is_consistent(&r, w->id)) {
 					torn++;
+					continue;
+				}
 				/* level in the top bits, seq below */
-				keys[used++] = (u64)record_level(&r) << 56 | r.arg[1];
+				keys[nr_keys++] = (u64)record_level(&r) << 56 | r.arg[1];
 			}
 		}
 	}
-	qsort(keys, used, sizeof(*keys), compare_u64);
-	for (u64 i = 1; i < used; i++)
+	qsort(keys, nr_keys, sizeof(*keys), compare_u64);
+	for (u64 i = 1; i < nr_keys; i++)
 		dups += keys[i] == keys[i - 1];
 	free(keys);
 

@@ -304,6 +304,72 @@ static void test_nested_lap_drops_at_busy_slot(void)
 	free_buffer(cb);
 }
 
+/*
+ * An interrupt inside lkst_buf_reserve(): at @irq_point it jumps to block
+ * 0 and writes record @irq_record there, in the slot the interrupted
+ * writer is claiming.
+ */
+static int irq_point = -1;
+static u64 irq_record;
+
+static void irq_jumps_and_writes(struct lkst_cpu_buffer *cb, int point)
+{
+	if (point != irq_point)
+		return;
+	irq_point = -1;			/* once, and not in its own reserve */
+	lkst_buf_jump(cb, 0);
+	CHECK(write_one(cb, irq_record) != NULL);
+}
+
+/*
+ * The interrupted writer drops its record and leaves the interrupt's
+ * whole: its number too, or a reader takes the slot for one being
+ * replaced forever (a committed time with CLAIMED as its number).
+ */
+static void check_irq_took_slot_0(int point, u64 records_before)
+{
+	struct lkst_cpu_buffer *cb = new_buffer();
+	struct lkst_block *b = add_block(cb, 0, 4, LKST_NO_NEXT);
+	struct lkst_record got;
+	u64 seq;
+
+	for (u64 n = 0; n < records_before; n++)
+		write_one(cb, n);
+	lkst_buf_jump(cb, 0);
+	irq_record = 99;
+	irq_point = point;
+	lkst_buf_test_hook = irq_jumps_and_writes;
+	CHECK(lkst_buf_reserve(cb) == NULL);
+	lkst_buf_test_hook = NULL;
+	CHECK_EQ(irq_point, -1);
+	CHECK(slot_holds(b, 0, 99));
+	CHECK_EQ(lkst_buf_copy_record_seq(b, 0, &got, &seq), LKST_COPY_OK);
+	CHECK_EQ(seq, records_before);
+	CHECK_EQ(local64_read(&cb->written), records_before + 1);
+	CHECK_EQ(local64_read(&cb->dropped), 1);
+	CHECK_EQ(local64_read(&cb->next_seq), records_before + 1);
+	free_buffer(cb);
+}
+
+/* The interrupt comes after the slot's time was read: a used slot ... */
+static void test_irq_fills_slot_after_it_was_read(void)
+{
+	check_irq_took_slot_0(LKST_BUF_AT_SLOT_READ, 4);
+}
+
+/* ... and an unused one, whose number 0 the interrupt's record takes too. */
+static void test_irq_fills_unused_slot_after_it_was_read(void)
+{
+	check_irq_took_slot_0(LKST_BUF_AT_SLOT_READ, 0);
+}
+
+/* The interrupt comes after CLAIMED was stored: it stores its own number. */
+static void test_irq_fills_slot_after_claimed(void)
+{
+	check_irq_took_slot_0(LKST_BUF_AT_CLAIMED, 4);
+	check_irq_took_slot_0(LKST_BUF_AT_CLAIMED, 0);
+}
+
 /* STOP: the writer keeps every record, dropping where one would go. */
 static void test_stop_mode_never_overwrites(void)
 {
@@ -350,6 +416,9 @@ static const struct unit_test tests[] = {
 	TEST(test_jump),
 	TEST(test_nested_lap_drops_at_busy_slot),
 	TEST(test_stop_mode_never_overwrites),
+	TEST(test_irq_fills_slot_after_it_was_read),
+	TEST(test_irq_fills_unused_slot_after_it_was_read),
+	TEST(test_irq_fills_slot_after_claimed),
 };
 
 int main(void)

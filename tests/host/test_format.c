@@ -197,6 +197,15 @@ static void test_csv_records(void)
 	CHECK_FORMAT(&x, 0, 1, 0, 0, 1,
 		     "5,0,7,irq,SYSCALL_EXIT,0x31,syscall number,60,return value,-2,,,,,,,,\n");
 
+	/* The ABI in the high half of the number: i386 getpid, and -1. */
+	x.arg[0] = LKST_SYSCALL_NR_ABI(20, LKST_SYSCALL_ABI_IA32);
+	CHECK_FORMAT(&x, 0, 1, 0, 0, 0, "5,0,7,irq,SYSCALL_EXIT,0x31,ia32:20,-2,,,,\n");
+	CHECK_FORMAT(&x, 0, 1, 1, 0, 0,
+		     "5,0,7,irq,SYSCALL_EXIT,0x31,0x100000014,0xfffffffffffffffe,,,,\n");
+	x.arg[0] = LKST_SYSCALL_NR_ABI(-1, LKST_SYSCALL_ABI_NATIVE);
+	CHECK_FORMAT(&x, 0, 1, 0, 0, 0, "5,0,7,irq,SYSCALL_EXIT,0x31,-1,-2,,,,\n");
+	x.arg[0] = 60;
+
 	/* A comm that needs CSV quoting. */
 	set_comm(&w, 4, "a,\"b\"");
 	w.context = LKST_CTX_SOFTIRQ;

@@ -26,7 +26,7 @@ struct lkst_record *lkst_buf_reserve(struct lkst_cpu_buffer *cb)
 	struct lkst_block *blk, *next_blk;
 	struct lkst_record *rec;
 	bool stop = READ_ONCE(cb->mode) == LKST_MODE_STOP;
-	u64 old, seen, seq;
+	u64 old, old_seq, seen, seq;
 	u32 id, slot, next;
 
 	old = local64_read(&cb->pos);
@@ -57,18 +57,36 @@ struct lkst_record *lkst_buf_reserve(struct lkst_cpu_buffer *cb)
 	}
 
 	rec = &blk->records[slot];
+	old_seq = READ_ONCE(blk->seqs[slot]);
+	barrier();	/* the number of the record whose time is read next */
 	old = READ_ONCE(rec->time_ns);
 	if (unlikely(old == LKST_TIME_BUSY) || unlikely(old && stop))
 		goto drop;
+	lkst_buf_test_point(cb, LKST_BUF_AT_SLOT_READ);
 	/*
 	 * From here a reader of the record this one replaces sees it change,
 	 * and a reader that finds the slot BUSY never takes the replaced
-	 * record's number for one being written.
+	 * record's number for one being written.  CLAIMED replaces the number
+	 * only if it is still the one read above: an interrupt that filled
+	 * this slot since (a jump or a lap) gave it a new, unique number, and
+	 * CLAIMED must not be left on a record this writer does not replace.
 	 */
-	WRITE_ONCE(blk->seqs[slot], LKST_SEQ_CLAIMED);
-	smp_wmb();	/* CLAIMED is seen before BUSY */
-	if (unlikely(cmpxchg_local(&rec->time_ns, old, LKST_TIME_BUSY) != old))
+	if (unlikely(cmpxchg_local(&blk->seqs[slot], old_seq,
+				   LKST_SEQ_CLAIMED) != old_seq))
 		goto drop;
+	smp_wmb();	/* CLAIMED is seen before BUSY */
+	lkst_buf_test_point(cb, LKST_BUF_AT_CLAIMED);
+	if (unlikely(cmpxchg_local(&rec->time_ns, old, LKST_TIME_BUSY) != old)) {
+		/*
+		 * An interrupt filled the slot since its time was read.  If
+		 * that was after CLAIMED was stored, it stored its own number
+		 * and the put-back fails; if before, its number equals the one
+		 * read (0: an unused slot took the buffer's first record), so
+		 * putting that number back is right.
+		 */
+		cmpxchg_local(&blk->seqs[slot], LKST_SEQ_CLAIMED, old_seq);
+		goto drop;
+	}
 	smp_wmb();	/* BUSY is seen before the new number and content */
 	/*
 	 * The number is stored in the slot before it is taken from next_seq,

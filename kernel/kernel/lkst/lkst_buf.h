@@ -83,6 +83,21 @@ static inline u64 lkst_make_pos(u32 block, u32 slot)
 	return (u64)block << 32 | slot;
 }
 
+/*
+ * Points of lkst_buf_reserve() where the host unit test makes an interrupt
+ * write into the buffer (tests/host/lkst_host_compat.h); nothing here.
+ */
+enum {
+	LKST_BUF_AT_SLOT_READ,		/* the slot's number and time read */
+	LKST_BUF_AT_CLAIMED,		/* CLAIMED stored, the slot not BUSY */
+};
+
+#ifndef lkst_buf_test_point
+static inline void lkst_buf_test_point(struct lkst_cpu_buffer *cb, int point)
+{
+}
+#endif
+
 struct lkst_record *lkst_buf_reserve(struct lkst_cpu_buffer *cb);
 void lkst_buf_commit(struct lkst_cpu_buffer *cb, struct lkst_record *rec,
 		     const struct lkst_record *content, u64 time_ns);
