@@ -179,8 +179,12 @@ void lkst_format_arg(const struct lkst_record *rec, unsigned int index,
 		break;
 	case LKST_ARG_UDEC:
 	case LKST_ARG_PID:
-	case LKST_ARG_SYSNR:
 		snprintf(buf, len, "%llu", value);
+		break;
+	case LKST_ARG_SYSNR:
+		snprintf(buf, len, "%s%d",
+			 LKST_SYSCALL_ABI(value) == LKST_SYSCALL_ABI_IA32 ? "ia32:" : "",
+			 LKST_SYSCALL_NR(value));
 		break;
 	case LKST_ARG_STATE:
 		lkst_format_state(value, buf, len);
@@ -359,8 +363,12 @@ static void put_arg(struct lkst_outbuf *o, const struct lkst_record *rec,
 		break;
 	case LKST_ARG_UDEC:
 	case LKST_ARG_PID:
-	case LKST_ARG_SYSNR:
 		put_u64(o, value);
+		break;
+	case LKST_ARG_SYSNR:
+		if (LKST_SYSCALL_ABI(value) == LKST_SYSCALL_ABI_IA32)
+			put_mem(o, "ia32:", 5);
+		put_s64(o, LKST_SYSCALL_NR(value));
 		break;
 	case LKST_ARG_STATE:
 		put_state(o, value);

@@ -1,6 +1,7 @@
 """The panic boot: the console up to the provoked oops is clean, and the
 records lkst's panic notifier printed hold the user mark written before
-the crash, OOPS_DIE for the BUG() (invalid opcode, trap 6) and OOPS_PANIC
+the crash, OOPS_DIE for the NULL dereference (page fault, trap 14, read of a
+not-present page in kernel mode: error code 0) and OOPS_PANIC
 with panic()'s message.
 
 usage: panic_console.py CONSOLE_LOG
@@ -13,7 +14,7 @@ import tempfile
 from lkstcheck import EV, check, covers, done
 
 covers("OOPS_DIE", "OOPS_PANIC")
-X86_TRAP_UD = 6
+X86_TRAP_PF = 14
 MARKER = "lkst-panic: provoking an oops"
 
 with open(sys.argv[1], errors="replace") as f:
@@ -29,7 +30,7 @@ with tempfile.NamedTemporaryFile("w", suffix=".log") as tmp:
 check(clean, "kernel problems on the console before the provoked oops")
 
 
-# "lkst-dump: cpu0 3.938413856 pid 77 OOPS_DIE 0xc0 6 0 ffffffff81421260 1 "invalid opcode""
+# "lkst-dump: cpu0 3.938413856 pid 77 OOPS_DIE 0xc0 e 0 ffffffff81421260 1 "Oops""
 dump = re.compile(r"lkst-dump: cpu(\d+) (\d+)\.(\d+) pid (\d+) (\S+) 0x([0-9a-f]+)(.*)$")
 records = []
 for line in after:
@@ -48,8 +49,8 @@ check(all(r["name"] == name for name in EV for r in records if r["id"] == EV[nam
 check(any(r["args"] == ["before-the-crash"] for r in marks),
       f"the mark is not in the dump: {[r['args'] for r in marks]}")
 dies = [r for r in records if r["id"] == EV["OOPS_DIE"]]
-check(len(dies) == 1 and dies[0]["args"][:2] == [X86_TRAP_UD, 0] and
-      dies[0]["args"][3:] == [1, "invalid opcode"],
+check(len(dies) == 1 and dies[0]["args"][:2] == [X86_TRAP_PF, 0] and
+      dies[0]["args"][3:] == [1, "Oops"],
       f"OOPS_DIE (trap, err, ip, counter, message): {dies}", event="OOPS_DIE")
 check(dies and dies[0]["args"][2] >= 0xffffffff80000000,
       "OOPS_DIE's instruction pointer is not a kernel address", event="OOPS_DIE")

@@ -128,4 +128,15 @@ named = [r for r in kthreads if same_thread_name(comms.get(r["arg1"]), r["names"
 check(named, f"no kernel thread created by kthreadd that /proc names the same: "
       f"{[(r['arg1'], r['names']['arg5']) for r in kthreads]}",
       event="PROCESS_LTHREADGEN")
+# ... and by the function they run: a kworker's is worker_thread, never
+# kthread(), the common entry of kthreadd's children.
+syms = {}
+for line in open(os.path.join(d, "kallsyms.txt")):
+    addr, _kind, name = line.split()[:3]
+    syms[name] = int(addr, 16)
+workers = [r for r in named if r["names"]["arg5"].startswith("kworker")]
+check(workers and all(r["arg2"] == syms.get("worker_thread") for r in workers),
+      f"kworker threads' functions {[hex(r['arg2']) for r in workers]}, expected "
+      f"worker_thread {syms.get('worker_thread', 0):#x} (kthread is "
+      f"{syms.get('kthread', 0):#x})", event="PROCESS_LTHREADGEN")
 done()

@@ -26,7 +26,7 @@ disk="$out/disk.img"
 rm -f "$log" "$disk" "$out/.lkst-done"
 # Zero-filled: an all-zero disk reads as an empty tar, so stale data
 # from an earlier run can never pass for fresh results.
-truncate -s 64M "$disk"
+truncate -s 256M "$disk"
 # A second, scratch disk (/dev/vdb) for swap and block I/O scenarios.
 scratch="$out/scratch.img"
 rm -f "$scratch"

@@ -12,6 +12,8 @@ crash=/sys/kernel/debug/provoke-crash/DIRECT
 [ -w $crash ] || { echo "FAIL: $crash missing (CONFIG_LKDTM)"; exit 1; }
 echo 1 >/proc/sys/kernel/panic_on_oops
 echo "lkst-panic: provoking an oops" >/dev/kmsg
-echo BUG >$crash
+# A NULL dereference: the most common oops, where the page fault
+# handler dies without going through do_trap().
+echo ACCESS_NULL >$crash
 echo "FAIL: still running after the oops"
 exit 1

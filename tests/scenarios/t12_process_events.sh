@@ -32,4 +32,6 @@ for cpu in 0 1; do
 	step lkbuf delete -c $cpu -b 1
 done
 step lkm delete -m 6
+# The functions the new kernel threads should be named by.
+grep -w -e worker_thread -e kthread /proc/kallsyms >kallsyms.txt
 cat facts.txt

@@ -30,6 +30,18 @@
 
 #define LKST_NR_ARGS		6
 
+/*
+ * The first argument of the SYSCALL_* events: the system call number as
+ * the entry code passed it on, in the low 32 bits, and the ABI it came
+ * through in the high 32 bits (x32 calls are NATIVE, with bit 30 set in
+ * the number).
+ */
+#define LKST_SYSCALL_ABI_NATIVE	0	/* the kernel's own: x86-64 */
+#define LKST_SYSCALL_ABI_IA32	1	/* i386: int $0x80, sysenter, compat syscall */
+#define LKST_SYSCALL_NR_ABI(nr, abi)	((__u64)(abi) << 32 | (__u32)(nr))
+#define LKST_SYSCALL_NR(arg)		((__s32)(__u32)(arg))
+#define LKST_SYSCALL_ABI(arg)		((__u32)((arg) >> 32))
+
 enum lkst_event_id {
 	/* process management */
 	LKST_EV_PROCESS_CONTEXTSWITCH	= 0x01,
@@ -272,7 +284,7 @@ static const struct lkst_event_info lkst_event_table[] = {
 	{
 		LKST_EVENT(PROCESS_LTHREADGEN),
 		.category = LKST_CAT_PROCESS,
-		.description = "kernel_thread() creates a kernel thread",
+		.description = "a kernel thread is created (kernel_thread, user_mode_thread)",
 		.args = {
 			{ LKST_ARG_PID, "new pid" },
 			{ LKST_ARG_HEX, "thread function" },
@@ -1006,7 +1018,7 @@ static const struct lkst_event_info lkst_event_table[] = {
 			{ LKST_ARG_UDEC, "sector" },
 			{ LKST_ARG_UDEC, "bytes" },
 			{ LKST_ARG_RETVAL, "error" },
-			{ LKST_ARG_UDEC, "latency ns" },
+			{ LKST_ARG_UDEC, "start time ns (latency: record time minus it)" },
 		},
 	},
 	/* ---- end of block I/O ---- */
