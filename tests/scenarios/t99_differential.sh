@@ -29,7 +29,7 @@ workqueue/workqueue_execute_end
 block/block_bio_queue block/block_rq_issue block/block_rq_complete
 net/net_dev_xmit net/netif_receive_skb"
 
-ftrace_kb=$(cat $T/buffer_size_kb)
+ftrace_kb=$(cut -d' ' -f1 $T/buffer_size_kb)	# "7 (expanded: 1408)"
 hash_ptr=$(cat $T/options/hash-ptr)
 lo_was_up=0
 ip link show lo | grep -q '<.*UP' && lo_was_up=1
@@ -54,9 +54,13 @@ run lkbuf resize -s 16M
 # Raw addresses (timers, work items, functions) to compare with lkst's.
 echo 0 >$T/options/hash-ptr || fail "ftrace hash-ptr option"
 echo >$T/trace
+# Counted since boot: the checker wants them unchanged by the run.
+lkbuf list >lkbuf-list-before.txt || fail "lkbuf list"
 echo 1 >$T/tracing_on
 run lkm set -m 2
 lkst_diffload -d /dev/vdb >facts.txt || fail "lkst_diffload"
+# Which interrupts are the scratch disk's: virtioN, or virtioN-req.Q with MSI-X.
+echo "disk_irq_name $(basename "$(readlink -f /sys/block/vdb/device)")" >>facts.txt
 # The last switch away from a dead child can follow its parent's wait()
 # return; let every task of the workload finish before both stop.
 sleep 1
