@@ -244,5 +244,6 @@ echo
 echo "$pass passed, $fail failed"
 [ -z "${hooks_line:-}" ] || echo "$hooks_line"
 [ -z "${coverage_line:-}" ] || echo "$coverage_line"
+grep -h '^differential:' "$out/scenario-t99_differential.log" 2>/dev/null | tail -n 1 || true
 hardening_line
 [ $fail -eq 0 ]

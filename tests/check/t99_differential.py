@@ -21,7 +21,7 @@ import re
 import sys
 import tempfile
 
-from lkstcheck import EV, check, done, read_csv, read_log
+from lkstcheck import EV, check, covers, done, read_csv, read_log
 
 d = sys.argv[1]
 HERE = os.path.dirname(os.path.realpath(__file__))
@@ -498,6 +498,8 @@ for pair, (fev, lname, fget, lget, required) in PAIRS.items():
                 check(False, f"{pair}: {n}x pid {pid} {tup} only in "
                       f"{'ftrace' if side == 'ftrace-only' else 'lkst'}", event=lname)
                 shown += 1
+    if same:
+        covers(lname)
     print(f"  {pair:24} {fev:22} {lname:26} matched {same}, "
           f"ftrace {sum(fc.values())}, lkst {sum(lc.values())}")
 
