@@ -306,22 +306,22 @@ static const struct lkst_event_info lkst_event_table[] = {
 	{
 		LKST_EVENT(PROCESS_WAITQ_ADD),
 		.category = LKST_CAT_PROCESS,
-		.description = "a task is added to a wait queue",
+		.description = "an entry is added to a wait queue",
 		.args = {
 			{ LKST_ARG_HEX, "wait queue head" },
 			{ LKST_ARG_HEX, "wait entry" },
-			{ LKST_ARG_PID, "waiter pid" },
+			{ LKST_ARG_PID, "waiter pid, 0 for a callback entry" },
 			{ LKST_ARG_UDEC, "exclusive" },
 		},
 	},
 	{
 		LKST_EVENT(PROCESS_WAITQ_REMOVE),
 		.category = LKST_CAT_PROCESS,
-		.description = "a task is removed from a wait queue",
+		.description = "an entry is removed from a wait queue",
 		.args = {
 			{ LKST_ARG_HEX, "wait queue head, 0 when the waker removes it" },
 			{ LKST_ARG_HEX, "wait entry" },
-			{ LKST_ARG_PID, "waiter pid" },
+			{ LKST_ARG_PID, "waiter pid, 0 for a callback entry" },
 		},
 	},
 	{
