@@ -539,6 +539,33 @@ check(from_kernel and all(r["arg4"] == 0 for r in from_kernel),
       f"{len(from_kernel)} MEM_FAULT_* records for the kernel's faults on user pages, "
       "expected some, all with user ip 0", event="MEM_FAULT_MINOR")
 
+# Wait queues have no upstream twin, but their events must balance: per
+# entry of the workload's tasks, ADD and REMOVE alternate, starting with
+# ADD (the tree began after tracing did) and ending removed (every wait
+# of the workload ended).
+waits = collections.defaultdict(list)
+for ev in ("PROCESS_WAITQ_ADD", "PROCESS_WAITQ_REMOVE"):
+    for r in lkst[EV[ev]]:
+        if r["arg3"] in pids:
+            waits[r["arg2"]].append((int(r["time"]), ev, r["arg3"]))
+unbalanced = []
+for entry, evs in waits.items():
+    evs.sort()
+    expect = "PROCESS_WAITQ_ADD"
+    for t, ev, waiter in evs + [(None, "PROCESS_WAITQ_ADD", None)]:
+        if ev != expect:
+            unbalanced.append((hex(entry), waiter, t, "end" if t is None else ev))
+            break
+        expect = "PROCESS_WAITQ_REMOVE" if ev == "PROCESS_WAITQ_ADD" else "PROCESS_WAITQ_ADD"
+check(waits and not unbalanced,
+      f"wait-queue ADD/REMOVE of the workload's {len(waits)} entries do not alternate "
+      f"(entry, waiter, time, event out of turn): {unbalanced[:5]}",
+      event="PROCESS_WAITQ_ADD")
+if waits and not unbalanced:
+    covers("PROCESS_WAITQ_ADD", "PROCESS_WAITQ_REMOVE")
+print(f"  wait queues: {len(waits)} entries of the workload, "
+      f"{sum(map(len, waits.values()))} ADD/REMOVE records, {len(unbalanced)} unbalanced")
+
 print(f"differential: {compared_pairs} event pairs compared, {matched} records matched, "
       f"{unexplained} unexplained differences")
 done()

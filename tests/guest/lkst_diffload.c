@@ -8,7 +8,8 @@
  *
  *   processes  fork + exec of /bin/true, fork + exit, a pthread
  *   pipes      a ping-pong between two processes (switches, wakeups)
- *   signals    SIGUSR1 to a handler, SIGTERM to the default action
+ *   signals    SIGUSR1 to a handler, SIGTERM to the default action, each
+ *              ending a pipe read it blocks in
  *   memory     mmap, touch, munmap; a read() into untouched pages (a
  *              fault taken in the kernel on a user address)
  *   syscalls   the 64-bit entry, and int $0x80 (the 32-bit entry)
@@ -134,38 +135,75 @@ static void on_usr1(int sig)
 	usr1_seen++;
 }
 
+/* Wait until @pid sleeps (it blocks in nothing but the read we want). */
+static void wait_until_sleeping(pid_t pid)
+{
+	char path[64], stat[256], *state;
+	int fd, n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	for (;;) {
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			die("open /proc/PID/stat");
+		n = read(fd, stat, sizeof(stat) - 1);
+		close(fd);
+		if (n <= 0)
+			die("read /proc/PID/stat");
+		stat[n] = 0;
+		state = strrchr(stat, ')');
+		if (state && state[1] == ' ' && state[2] == 'S')
+			return;
+		usleep(1000);
+	}
+}
+
+/*
+ * A child blocked in read() on an empty pipe: SIGUSR1 interrupts that
+ * wait (a handler without SA_RESTART: EINTR), SIGTERM ends the next one
+ * (the default action).  Both leave the wait queue through
+ * prepare_to_wait_event()'s signal path.
+ */
 static void signals(void)
 {
-	int ready[2];
+	int ready[2], block[2];
 	char c;
 	pid_t pid;
 
-	if (pipe(ready))
+	if (pipe(ready) || pipe(block))
 		die("pipe");
 	pid = fork();
 	if (pid < 0)
 		die("fork");
 	if (pid == 0) {
-		sigset_t none;
+		struct sigaction sa = { .sa_handler = on_usr1 };
 
-		signal(SIGUSR1, on_usr1);
-		sigemptyset(&none);
+		if (sigaction(SIGUSR1, &sa, NULL))
+			_exit(1);
 		if (write(ready[1], "r", 1) != 1)
 			_exit(1);
-		/* Wait for SIGUSR1, then for SIGTERM (the default action). */
 		while (!usr1_seen)
-			sigsuspend(&none);
+			if (read(block[0], &c, 1) >= 0 || errno != EINTR)
+				_exit(1);
 		if (write(ready[1], "u", 1) != 1)
 			_exit(1);
 		for (;;)
-			pause();
+			if (read(block[0], &c, 1) >= 0)
+				_exit(1);
 	}
-	if (read(ready[0], &c, 1) != 1 || kill(pid, SIGUSR1) ||
-	    read(ready[0], &c, 1) != 1 || kill(pid, SIGTERM))
+	if (read(ready[0], &c, 1) != 1)
+		die("signals");
+	wait_until_sleeping(pid);
+	if (kill(pid, SIGUSR1) || read(ready[0], &c, 1) != 1)
+		die("signals");
+	wait_until_sleeping(pid);
+	if (kill(pid, SIGTERM))
 		die("signals");
 	reap(pid, 0, SIGTERM);
 	close(ready[0]);
 	close(ready[1]);
+	close(block[0]);
+	close(block[1]);
 }
 
 static void memory(void)
