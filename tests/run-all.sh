@@ -5,7 +5,7 @@
 #
 # Order: host tests, patch checks, kernel/guest builds, one QEMU boot for
 # all scenarios (+ console scan, KUnit, per-scenario checkers), demo boot.
-# env: TEST_QEMU_TIMEOUT (s, default 900) for the scenario boot.
+# env: TEST_QEMU_TIMEOUT (s, default 1800) for the scenario boot.
 set -uo pipefail
 
 repo=$(realpath "$(dirname "$0")/..")
@@ -136,7 +136,7 @@ scenario() {
 if [ $guest_ok = 1 ]; then
 	names=$(cd tests/scenarios 2>/dev/null && ls -1 *.sh 2>/dev/null | LC_ALL=C sort | sed 's/\.sh$//' | grep -vx -e demo -e bench -e panic -e late_cpu -e oops_handler -e lockdown)
 	list=$(echo $names | tr ' ' ',')
-	boot "$out/scenarios" "lkst.maskset=rdefault lkst.bufsize=512K lkst_run=$list" "${TEST_QEMU_TIMEOUT:-900}"
+	boot "$out/scenarios" "lkst.maskset=rdefault lkst.bufsize=512K lkst_run=$list" "${TEST_QEMU_TIMEOUT:-1800}"
 
 	# KUnit: every top-level KTAP result of an lkst* suite is one test.
 	ktap=$(sed -E 's/^\[ *[0-9]+\.[0-9]+\] //' "$out/scenarios/console.log" 2>/dev/null |
