@@ -307,11 +307,11 @@ PAIRS = {
         with_pid(lambda r: (r["arg1"],)), False),
     "work queued": (
         "workqueue_queue_work", "INT_WORKQUEUE_QUEUE", f_queue_work,
-        with_pid(lambda r: (r["arg2"], sym(r["arg1"]), s64(r["arg3"]))), False),
+        with_pid(lambda r: (r["arg2"], sym(r["arg1"]), s64(r["arg3"]))), True),
     "work started": ("workqueue_execute_start", "INT_WORKQUEUE_START", f_work,
-                     with_pid(lambda r: (r["arg2"], sym(r["arg1"]))), False),
+                     with_pid(lambda r: (r["arg2"], sym(r["arg1"]))), True),
     "work done": ("workqueue_execute_end", "INT_WORKQUEUE_END", f_work,
-                  with_pid(lambda r: (r["arg2"], sym(r["arg1"]))), False),
+                  with_pid(lambda r: (r["arg2"], sym(r["arg1"]))), True),
     "bio submitted": ("block_bio_queue", "BLOCK_BIO_SUBMIT", f_block_bio,
                       with_pid(lambda r: (r["arg2"], r["arg3"])), True),
     "request issued": ("block_rq_issue", "BLOCK_RQ_ISSUE", f_block_rq,
@@ -410,9 +410,10 @@ check(f_tree == l_tree, f"process trees differ: ftrace {sorted(f_tree)}, lkst {s
 check(len(f_tree) >= 10, f"the workload's tree has {len(f_tree)} tasks, expected at least 10")
 pids = f_tree
 
-# Interrupt-context pairs are not the workload's by pid: the scratch disk's
-# request completions and interrupts are (nothing else uses that disk), in
-# whatever task they interrupt.
+# Some pairs are not the workload's by pid: the scratch disk's request
+# completions and interrupts are (nothing else uses that disk), in whatever
+# task they interrupt, and so are the kworkers' runs of the work items the
+# workload queued.
 disk_irq_name = re.search(r"^disk_irq_name (\S+)$", facts, re.M)[1]
 disk_irqs = {int(r["f"]["irq"]) for r in ftrace["irq_handler_entry"]
              if r["f"]["name"] == disk_irq_name or
@@ -429,6 +430,38 @@ BY_DEVICE = {
         lambda r: (r["arg1"] >> 20, r["arg1"] & 0xfffff) in disk_devs),
 }
 check(disk_irqs and disk_devs, f"the scratch disk's irqs {disk_irqs} and devices {disk_devs}")
+
+
+def runs_of_queued_work(events):
+    """The ids of the execute start/end records, in kworkers, of the work
+    items the workload queued: per side, in time order, a start of a work
+    item a workload task queued and its end on that CPU.  events: (time,
+    cpu, kind, work address, pid, record) with kind queue/start/end."""
+    pending, running, chosen = set(), {}, set()
+    for _, cpu, kind, work, pid, rec in sorted(events, key=lambda e: e[:2]):
+        if kind == "queue" and pid in pids:
+            pending.add(work)
+        elif kind == "start" and work in pending:
+            pending.discard(work)
+            running[cpu] = work
+            chosen.add(id(rec))
+        elif kind == "end" and running.get(cpu) == work:
+            del running[cpu]
+            chosen.add(id(rec))
+    return chosen
+
+
+WORK_KINDS = (("queue", "workqueue_queue_work", "INT_WORKQUEUE_QUEUE"),
+              ("start", "workqueue_execute_start", "INT_WORKQUEUE_START"),
+              ("end", "workqueue_execute_end", "INT_WORKQUEUE_END"))
+f_work_runs = runs_of_queued_work(
+    (r["ts"], r["cpu"], kind, (f_queue_work(r) if kind == "queue" else f_work(r))[1][0],
+     r["pid"], r) for kind, fev, _ in WORK_KINDS for r in ftrace[fev])
+l_work_runs = runs_of_queued_work(
+    (int(r["time"]), r["cpu"], kind, r["arg2"], r["pid"], r)
+    for kind, _, lev in WORK_KINDS for r in lkst[EV[lev]])
+for pair in ("work started", "work done"):
+    BY_DEVICE[pair] = (lambda r: id(r) in f_work_runs, lambda r: id(r) in l_work_runs)
 
 # ---------------------------------------------------------------- the table
 Row = collections.namedtuple("Row", "line pair side cond seen reason")

@@ -17,6 +17,7 @@
  *   IPC        System V message queue, a UNIX socket pair
  *   network    UDP datagrams over lo
  *   block      O_DIRECT writes and reads on the scratch disk, if given
+ *   workqueue  a work item queued on each CPU, run by the kworkers
  *   migration  pinned to CPU 0, then to CPU 1
  *
  *   lkst_diffload [-d /dev/vdb] > facts.txt   (prints "root PID")
@@ -344,6 +345,22 @@ static void block(const char *disk)
 	close(fd);
 }
 
+/*
+ * Work items this task queues, one per CPU (schedule_on_each_cpu() behind
+ * /proc/sys/vm/stat_refresh), which kworkers run while it waits.
+ */
+static void work_items(void)
+{
+	int fd = open("/proc/sys/vm/stat_refresh", O_WRONLY);
+
+	if (fd < 0)
+		die("open /proc/sys/vm/stat_refresh");
+	/* EINVAL says a counter is negative: the work items ran anyway. */
+	if (write(fd, "1", 1) < 0 && errno != EINVAL)
+		die("write /proc/sys/vm/stat_refresh");
+	close(fd);
+}
+
 static void migration(void)
 {
 	cpu_set_t set;
@@ -386,6 +403,7 @@ int main(int argc, char **argv)
 	ipc();
 	network();
 	block(disk);
+	work_items();
 	migration();
 	return 0;
 }
