@@ -420,7 +420,7 @@ disk_irqs = {int(r["f"]["irq"]) for r in ftrace["irq_handler_entry"]
              r["f"]["name"].startswith(disk_irq_name + "-")}
 disk_devs = {tuple(map(int, re.match(r"(\d+),(\d+)", r["rest"]).groups()))
              for r in ftrace["block_bio_queue"] if r["pid"] in pids}
-BY_DEVICE = {
+SELECTED_NOT_BY_PID = {
     "irq handler entry": (lambda r: int(r["f"]["irq"]) in disk_irqs,
                           lambda r: r["arg1"] in disk_irqs),
     "irq handler exit": (lambda r: int(r["f"]["irq"]) in disk_irqs,
@@ -461,7 +461,7 @@ l_work_runs = runs_of_queued_work(
     (int(r["time"]), r["cpu"], kind, r["arg2"], r["pid"], r)
     for kind, _, lev in WORK_KINDS for r in lkst[EV[lev]])
 for pair in ("work started", "work done"):
-    BY_DEVICE[pair] = (lambda r: id(r) in f_work_runs, lambda r: id(r) in l_work_runs)
+    SELECTED_NOT_BY_PID[pair] = (lambda r: id(r) in f_work_runs, lambda r: id(r) in l_work_runs)
 
 # ---------------------------------------------------------------- the table
 Row = collections.namedtuple("Row", "line pair side cond seen reason")
@@ -508,11 +508,11 @@ def explained_by(pair, side, tup):
 hits = collections.Counter()
 matched = unexplained = compared_pairs = 0
 for pair, (fev, lname, fget, lget, required) in PAIRS.items():
-    fsel, lsel = BY_DEVICE.get(pair, (lambda r: True, lambda r: True))
+    fsel, lsel = SELECTED_NOT_BY_PID.get(pair, (lambda r: True, lambda r: True))
     fc = collections.Counter(k for k in map(fget, filter(fsel, ftrace[fev]))
-                             if k and (pair in BY_DEVICE or k[0] in pids))
+                             if k and (pair in SELECTED_NOT_BY_PID or k[0] in pids))
     lc = collections.Counter(k for k in map(lget, filter(lsel, lkst[EV[lname]]))
-                             if k and (pair in BY_DEVICE or k[0] in pids))
+                             if k and (pair in SELECTED_NOT_BY_PID or k[0] in pids))
     same = sum((fc & lc).values())
     matched += same
     compared_pairs += 1
