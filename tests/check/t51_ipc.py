@@ -88,15 +88,24 @@ expect("IPC_MQ_RECEIVE", calls("IPC_MQ_RECEIVE", 4, lambda a: a[0] == mqd),
        [(mqd, 512, 7, 200), (mqd, 600, 3, 100), (mqd, 512, 1, 300),
         (mqd, 100, 0, -errno.EMSGSIZE)])
 
-# Socket types: 1 stream, 2 dgram, 5 seqpacket.  A socketpair's peer
-# credentials name the process that made it; a connected socket's name
-# the other side.
+# Socket types: 1 stream, 2 dgram, 5 seqpacket.  Each record names its
+# socket's inode and its peer's (none for a datagram socket), so that the
+# two ends of a conversation pair up.
 client = int(prog["unix_client"])
-expect("IPC_UNIX_SEND", calls("IPC_UNIX_SEND", 4),
-       [(123, 123, 1, pid), (77, 77, 2, pid), (55, 55, 5, pid)])
-expect("IPC_UNIX_SEND", calls("IPC_UNIX_SEND", 4, who=client),
-       [(321, 321, 1, pid)])
-expect("IPC_UNIX_RECV", calls("IPC_UNIX_RECV", 4),
-       [(8192, 123, 1, pid), (8192, 77, 2, pid), (8192, 55, 5, pid),
-        (999, -errno.EAGAIN, 1, pid), (4000, 321, 1, client)])
+ino = {key: tuple(map(int, prog[key].split()))
+       for key in ("unix_pair_1", "unix_pair_2", "unix_pair_5", "unix_empty",
+                   "unix_connected")}
+(s0, s1), (d0, d1), (q0, q1) = ino["unix_pair_1"], ino["unix_pair_2"], ino["unix_pair_5"]
+e0, e1 = ino["unix_empty"]
+cli, srv = ino["unix_connected"]
+expect("IPC_UNIX_SEND", calls("IPC_UNIX_SEND", 5),
+       [(123, 123, 1, s0, s1), (77, 77, 2, d0, 0), (55, 55, 5, q0, q1),
+        (1, 1, 1, srv, cli), (1, 1, 1, srv, cli)])
+expect("IPC_UNIX_SEND", calls("IPC_UNIX_SEND", 5, who=client),
+       [(321, 321, 1, cli, srv)])
+expect("IPC_UNIX_RECV", calls("IPC_UNIX_RECV", 5),
+       [(8192, 123, 1, s1, s0), (8192, 77, 2, d1, 0), (8192, 55, 5, q1, q0),
+        (999, -errno.EAGAIN, 1, e0, e1), (4000, 321, 1, srv, cli)])
+expect("IPC_UNIX_RECV", calls("IPC_UNIX_RECV", 5, who=client),
+       [(1, 1, 1, cli, srv), (1, 1, 1, cli, srv)])
 done()

@@ -167,6 +167,22 @@ def f_queue_work(r):
                       -1 if req == WORK_CPU_UNBOUND else req)
 
 
+def f_ipi_send(r):
+    """ipi_send_cpu (cpu=) or ipi_send_cpumask (cpumask=, in %*pb hex)."""
+    k = kv(r["rest"])
+    if "cpu" in k:
+        target, mask = int(k["cpu"]), 1 << int(k["cpu"])
+    else:
+        target, mask = -1, int(k["cpumask"].replace(",", ""), 16)
+    return r["pid"], (target, mask, ps(k["callback"]), ps(k["callsite"]))
+
+
+# The x86 system vectors the workload meets, each with its own upstream
+# event pair; lkst records them all as INT_VECTOR_ENTRY/EXIT.
+SYSTEM_VECTORS = ("local_timer", "reschedule", "call_function", "call_function_single",
+                  "irq_work")
+
+
 def with_pid(fn):
     """Pairs keyed by the current task: fn gives the tuple only."""
     return lambda r: (r["pid"], fn(r))
@@ -241,6 +257,17 @@ PAIRS = {
         "irq_handler_exit", "INT_HARDWARE_EXIT",
         with_pid(lambda r: (int(r["f"]["irq"]), r["f"]["ret"])),
         with_pid(lambda r: (r["arg1"], "handled" if r["arg2"] else "unhandled")), True),
+    "system vector entry": (
+        tuple(v + "_entry" for v in SYSTEM_VECTORS), "INT_VECTOR_ENTRY",
+        with_pid(lambda r: (int(r["f"]["vector"]),)),
+        with_pid(lambda r: (r["arg1"],)), True),
+    "system vector exit": (
+        tuple(v + "_exit" for v in SYSTEM_VECTORS), "INT_VECTOR_EXIT",
+        with_pid(lambda r: (int(r["f"]["vector"]),)),
+        with_pid(lambda r: (r["arg1"],)), True),
+    "IPI sent": (
+        ("ipi_send_cpu", "ipi_send_cpumask"), "INT_IPI_SEND", f_ipi_send,
+        with_pid(lambda r: (s64(r["arg1"]), r["arg2"], sym(r["arg3"]), sym(r["arg4"]))), True),
     "softirq entry": ("softirq_entry", "INT_SOFTIRQ_ENTRY",
                       with_pid(lambda r: (int(r["f"]["vec"]),)),
                       with_pid(lambda r: (r["arg1"],)), True),
@@ -509,7 +536,10 @@ hits = collections.Counter()
 matched = unexplained = compared_pairs = 0
 for pair, (fev, lname, fget, lget, required) in PAIRS.items():
     fsel, lsel = SELECTED_NOT_BY_PID.get(pair, (lambda r: True, lambda r: True))
-    fc = collections.Counter(k for k in map(fget, filter(fsel, ftrace[fev]))
+    fevs = fev if isinstance(fev, tuple) else (fev,)
+    fev = fevs[0] if len(fevs) == 1 else f"{fevs[0]}+{len(fevs) - 1}"
+    frecs = [r for e in fevs for r in ftrace[e]]
+    fc = collections.Counter(k for k in map(fget, filter(fsel, frecs))
                              if k and (pair in SELECTED_NOT_BY_PID or k[0] in pids))
     lc = collections.Counter(k for k in map(lget, filter(lsel, lkst[EV[lname]]))
                              if k and (pair in SELECTED_NOT_BY_PID or k[0] in pids))
@@ -596,6 +626,16 @@ check(waits and not unbalanced,
       event="PROCESS_WAITQ_ADD")
 if waits and not unbalanced:
     covers("PROCESS_WAITQ_ADD", "PROCESS_WAITQ_REMOVE")
+# A simple wait queue: the workload's vfork parent waits on the vfork
+# completion, and the child's exit ends that wait (swake_up_locked()).
+vfork_child = int(re.search(r"^vfork_child (\d+)$", facts, re.M)[1])
+vfork_waits = [entry for entry, evs in waits.items()
+               if any(ev == "PROCESS_WAITQ_ADD" and w == root for _, ev, w in evs)
+               and any(ev == "PROCESS_WAITQ_REMOVE" and w == root for _, ev, w in evs)
+               and entry in {r["arg2"] for r in lkst[EV["PROCESS_WAITQ_REMOVE"]]
+                             if r["pid"] == vfork_child and r["arg3"] == root}]
+check(vfork_waits, f"no wait of {root} on its vfork child {vfork_child}'s completion "
+      "(an ADD of the parent's entry, removed by the exiting child)", event="PROCESS_WAITQ_ADD")
 print(f"  wait queues: {len(waits)} entries of the workload, "
       f"{sum(map(len, waits.values()))} ADD/REMOVE records, {len(unbalanced)} unbalanced")
 

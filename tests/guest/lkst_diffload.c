@@ -6,7 +6,9 @@
  * exits, so that every event of the process tree falls inside the window
  * where both tracers are on.
  *
- *   processes  fork + exec of /bin/true, fork + exit, a pthread
+ *   processes  fork + exec of /bin/true, fork + exit, a pthread; a vfork
+ *              child that sleeps first, so that the parent waits for it
+ *              on a completion (a simple wait queue)
  *   pipes      a ping-pong between two processes (switches, wakeups)
  *   signals    SIGUSR1 to a handler, SIGTERM to the default action, each
  *              ending a pipe read it blocks in
@@ -82,6 +84,32 @@ static void processes(void)
 			_exit(5);
 		reap(pid, 5, 0);
 	}
+}
+
+static char vfork_stack[64 * 1024] __attribute__((aligned(16)));
+
+static int vfork_child(void *arg)
+{
+	struct timespec nap = { 0, 50 * 1000 * 1000 };
+
+	(void)arg;
+	nanosleep(&nap, NULL);
+	_exit(6);
+}
+
+/*
+ * clone(CLONE_VFORK) suspends the parent in wait_for_vfork_done() until
+ * the child exits; the child's exit completes it (swake_up_locked()).
+ */
+static void vfork_wait(void)
+{
+	pid_t pid = clone(vfork_child, vfork_stack + sizeof(vfork_stack),
+			  CLONE_VM | CLONE_VFORK | SIGCHLD, NULL);
+
+	if (pid < 0)
+		die("clone(CLONE_VFORK)");
+	printf("vfork_child %d\n", pid);
+	reap(pid, 6, 0);
 }
 
 static void *thread_body(void *arg)
@@ -394,6 +422,7 @@ int main(int argc, char **argv)
 	printf("root %d\n", getpid());
 	fflush(stdout);
 	processes();
+	vfork_wait();
 	threads();
 	pipes();
 	signals();

@@ -235,11 +235,21 @@ static void mqueues(void)
 	ok(mq_unlink("/lkst_ipc"), "mq_unlink");
 }
 
+/* A socket's inode number: what lkst records for it and for its peer. */
+static unsigned long socket_ino(int fd)
+{
+	struct stat st;
+
+	ok(fstat(fd, &st), "fstat socket");
+	return st.st_ino;
+}
+
 static void unix_pair(int type, size_t len)
 {
 	int sv[2];
 
 	ok(socketpair(AF_UNIX, type, 0, sv), "socketpair");
+	printf("unix_pair_%d %lu %lu\n", type, socket_ino(sv[0]), socket_ino(sv[1]));
 	expect(ok(send(sv[0], buf, len, 0), "unix send"), len, "unix send");
 	expect(ok(recv(sv[1], buf, sizeof(buf), 0), "unix recv"), len, "unix recv");
 	close(sv[0]);
@@ -247,13 +257,16 @@ static void unix_pair(int type, size_t len)
 }
 
 /*
- * A connected stream socket between two processes: SO_PEERCRED names the
- * other process on each side (the listener on the client's socket, the
- * client on the accepted one).
+ * A connected stream socket between two processes.  The client sends
+ * only once the server has accepted (and said so), and closes only once
+ * the server has received (and said so): a peer not yet accepted or
+ * already closed has no socket, and would be recorded as no peer inode.
+ * It sends its socket's inode number, for the server to print.
  */
 static void unix_connected(void)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	unsigned long client_ino;
 	socklen_t salen;
 	int l, c, status;
 	pid_t child;
@@ -265,17 +278,27 @@ static void unix_connected(void)
 	ok(listen(l, 1), "listen");
 	child = ok(fork(), "fork");
 	if (child == 0) {
+		unsigned long ino;
+
 		c = ok(socket(AF_UNIX, SOCK_STREAM, 0), "socket");
 		ok(connect(c, (struct sockaddr *)&sa, salen), "connect");
+		expect(ok(recv(c, buf, 1, 0), "client recv"), 1, "client recv");
+		ino = socket_ino(c);
+		memcpy(buf, &ino, sizeof(ino));
 		expect(ok(send(c, buf, 321, 0), "client send"), 321, "client send");
+		expect(ok(recv(c, buf, 1, 0), "client recv"), 1, "client recv");
 		_exit(0);
 	}
 	c = ok(accept(l, NULL, NULL), "accept");
-	expect(ok(recv(c, buf, 4000, MSG_WAITALL), "server recv"), 321, "server recv");
+	expect(ok(send(c, buf, 1, 0), "server send"), 1, "server send");
+	expect(ok(recv(c, buf, 4000, 0), "server recv"), 321, "server recv");
+	memcpy(&client_ino, buf, sizeof(client_ino));
+	expect(ok(send(c, buf, 1, 0), "server send"), 1, "server send");
 	if (waitpid(child, &status, 0) != child || !WIFEXITED(status) ||
 	    WEXITSTATUS(status))
 		die("client process failed");
 	printf("unix_client %d\n", (int)child);
+	printf("unix_connected %lu %lu\n", client_ino, socket_ino(c));
 	close(c);
 	close(l);
 }
@@ -288,6 +311,7 @@ static void unix_sockets(void)
 	unix_pair(SOCK_DGRAM, 77);
 	unix_pair(SOCK_SEQPACKET, 55);
 	ok(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), "socketpair");
+	printf("unix_empty %lu %lu\n", socket_ino(sv[0]), socket_ino(sv[1]));
 	fails(recv(sv[0], buf, 999, MSG_DONTWAIT), EAGAIN, "recv empty stream");
 	close(sv[0]);
 	close(sv[1]);

@@ -14,7 +14,7 @@ cat /proc/interrupts >interrupts.after
 lkst_irqload led -d /dev/tty0 >>prog.txt || { echo "FAIL: lkst_irqload led"; exit 1; }
 lkst_irqload ipi -n 20 >>prog.txt || { echo "FAIL: lkst_irqload ipi"; exit 1; }
 step lkm set -m 0
-grep -wE 'vring_interrupt|vp_interrupt|vp_vring_interrupt|wb_workfn|kbd_bh|keyboard_tasklet|tasklet_action' \
+grep -wE 'vring_interrupt|vp_interrupt|vp_vring_interrupt|wb_workfn|kbd_bh|keyboard_tasklet|tasklet_action|generic_smp_call_function_single_interrupt' \
 	/proc/kallsyms >kallsyms.txt
 step lkbuf list
 step lkbuf read -f trace.log

@@ -18,6 +18,12 @@ sched/sched_migrate_task
 signal/signal_generate signal/signal_deliver
 irq/irq_handler_entry irq/irq_handler_exit
 irq/softirq_entry irq/softirq_exit irq/softirq_raise
+irq_vectors/local_timer_entry irq_vectors/local_timer_exit
+irq_vectors/reschedule_entry irq_vectors/reschedule_exit
+irq_vectors/call_function_entry irq_vectors/call_function_exit
+irq_vectors/call_function_single_entry irq_vectors/call_function_single_exit
+irq_vectors/irq_work_entry irq_vectors/irq_work_exit
+ipi/ipi_send_cpu ipi/ipi_send_cpumask
 kmem/mm_page_alloc kmem/mm_page_free
 exceptions/page_fault_user exceptions/page_fault_kernel
 timer/hrtimer_start timer/hrtimer_cancel

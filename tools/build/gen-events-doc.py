@@ -46,18 +46,17 @@ def enclosing_function(lines, index):
     return None
 
 
-def hook_sites(path, shown, names):
-    """{event: [(shown path, function)]} for the hook sites in PATH:
-    LKST_HOOK*(EVENT, ...), lkst_record_event(LKST_EV_EVENT, ...), and
-    invocations of local macros that expand to hooks of known events."""
-    sites = {}
+WORD = re.compile(r"\b([A-Za-z_]\w*)\b")
+
+
+def logical_lines(path):
+    """(raw lines, [(first line index, text)]) of PATH with backslash
+    continuations joined; ([], []) if it cannot be read."""
     try:
         with open(path, errors="replace") as f:
             raw = f.read().split("\n")
     except OSError:
-        return sites
-    # Logical lines (backslash continuations joined), keeping the first
-    # physical line's index for the enclosing-function lookup.
+        return [], []
     logical, i = [], 0
     while i < len(raw):
         start, text = i, raw[i]
@@ -66,12 +65,29 @@ def hook_sites(path, shown, names):
             text = text[:-1] + " " + raw[i]
         logical.append((start, text))
         i += 1
-    word = re.compile(r"\b([A-Za-z_]\w*)\b")
+    return raw, logical
+
+
+def macro_defs(logical):
+    """{name: words of its body} of the function-like macros defined."""
     macros = {}
     for _, text in logical:
         m = re.match(r"\s*#\s*define\s+(\w+)\(", text)
         if m:
-            macros[m.group(1)] = set(word.findall(text[m.end():]))
+            macros[m.group(1)] = set(WORD.findall(text[m.end():]))
+    return macros
+
+
+def hook_sites(path, shown, names, header_macros):
+    """{event: [(shown path, function)]} for the hook sites in PATH:
+    LKST_HOOK*(EVENT, ...), lkst_record_event(LKST_EV_EVENT, ...), and
+    invocations of macros (local, or of a patched header) that expand to
+    hooks of known events, named in their body or in their arguments."""
+    sites = {}
+    raw, logical = logical_lines(path)
+    word = WORD
+    macros = dict(header_macros)
+    macros.update(macro_defs(logical))
     # Macros that expand to a hook, directly or through another macro, and
     # the events they name (as mnemonics, or through the macros they call).
     hooky = {n for n, words in macros.items() if words & {"LKST_HOOK", "LKST_HOOK6"}}
@@ -104,8 +120,12 @@ def hook_sites(path, shown, names):
         fn = enclosing_function(raw, index) or "?"
         if fn in helpers:
             continue  # reported where the helper is called
+        if re.match(r"#\s*define", stripped):
+            continue
         for m in re.finditer(r"\b(\w+)\s*\(", text):
             found += sorted(expands.get(m.group(1), ()))
+            if m.group(1) in hooky:
+                found += [w for w in word.findall(text[m.end():]) if w in names]
             if m.group(1) in helpers and m.group(1) != fn:
                 found += sorted(helpers[m.group(1)])
         for event in found:
@@ -124,7 +144,7 @@ def patched_files(patch_dir, series):
         with open(os.path.join(patch_dir, name)) as p:
             for line in p:
                 m = re.match(r"^\+\+\+ b/(\S+)", line)
-                if m and m.group(1).endswith(".c") and m.group(1) not in files:
+                if m and m.group(1).endswith((".c", ".h")) and m.group(1) not in files:
                     files.append(m.group(1))
     return files
 
@@ -149,14 +169,19 @@ def main():
         for ev, where in found.items():
             sites.setdefault(ev, []).extend(w for w in where if w not in sites.get(ev, []))
 
-    for rel in patched_files(patch_dir, series):
-        if rel.startswith("kernel/lkst/"):
+    files = patched_files(patch_dir, series)
+    header_macros = {}
+    for rel in files:
+        if rel.endswith(".h"):
+            header_macros.update(macro_defs(logical_lines(os.path.join(ksrc, rel))[1]))
+    for rel in files:
+        if rel.startswith("kernel/lkst/") or not rel.endswith(".c"):
             continue  # the core, read from the repository below
-        merge(hook_sites(os.path.join(ksrc, rel), rel, names))
+        merge(hook_sites(os.path.join(ksrc, rel), rel, names, header_macros))
     for sub in ("kernel/kernel/lkst", "handlers"):
         for name in sorted(os.listdir(os.path.join(REPO, sub))):
             if name.endswith(".c") and "kunit" not in name:
-                merge(hook_sites(os.path.join(REPO, sub, name), f"{sub}/{name}", names))
+                merge(hook_sites(os.path.join(REPO, sub, name), f"{sub}/{name}", names, {}))
 
     nsites = sum(len(v) for k, v in sites.items() if any(e["name"] == k for e in events))
     out = []
