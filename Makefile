@@ -21,7 +21,7 @@ HAVE_HANDLERS := $(wildcard handlers/Kbuild handlers/Makefile)
 # tests/run-all.sh builds the kernel once and clears this to skip re-checking it.
 KERNEL_DEP ?= kernel
 
-.PHONY: all deps kernel kernel-tree kernel-kasan initramfs-kasan patches docs count-hooks \
+.PHONY: all deps kernel kernel-tree kernel-kasan kernel-bench initramfs-kasan patches docs count-hooks \
 	utils handlers initramfs demo \
 	test torture bench checkpatch clean distclean help
 
@@ -127,16 +127,38 @@ torture: deps kernel utils handlers
 	@tests/qemu/check-console.sh out/torture/console.log
 	@grep -h . out/torture/t98_torture/hardening.txt
 
-# Benchmarks print figures; they assert nothing.  Host: the buffer write
-# path natively and lkbuf print's throughput.  Guest: a traced system
-# call against an untraced one.
-bench: deps kernel utils handlers initramfs
-	$(MAKE) -C tests/host bench
-	$(MAKE) -C utils bench
-	@rm -rf out/bench
-	@KERNEL=$(BZIMAGE) INITRD=$(INITRAMFS) APPEND="lkst_run=bench" TIMEOUT=$(QEMU_TIMEOUT) \
-		tests/qemu/run.sh out/bench
-	@cat out/bench/bench/output.txt
+# Benchmarks print figures; they assert nothing (see README, Performance).
+# Two kernels of one configuration, no lockdep: pristine 6.12 and the
+# series.  Each boots once with -icount shift=0 (guest ns = instructions)
+# and once without (TCG wall clock, a cross-check), runs
+# tests/scenarios/bench_suite.sh, and tools/bench/report.py writes
+# out/bench/results.md and out/bench/overhead.png.  Host: the native write
+# path and lkbuf print's throughput.  BENCH_REPS: repetitions (5).
+BENCH_FRAGMENTS := configs/guest.config configs/ftrace.config
+BENCH_LKST_KSRC := $(CURDIR)/build/linux-6.12-bench
+BENCH_VANILLA_KSRC := $(CURDIR)/build/linux-6.12-vanilla
+BENCH_REPS ?= 5
+kernel-bench:
+	@$(TOOLS)/extract-kernel.sh $(TARBALL) $(BENCH_LKST_KSRC)
+	@$(TOOLS)/apply-patches.sh $(BENCH_LKST_KSRC) $(PATCH_DIR) $(SERIES)
+	@$(TOOLS)/configure-kernel.sh $(BENCH_LKST_KSRC) $(BENCH_FRAGMENTS) configs/lkst.config
+	@$(TOOLS)/build-kernel.sh $(BENCH_LKST_KSRC)
+	@$(TOOLS)/extract-kernel.sh $(TARBALL) $(BENCH_VANILLA_KSRC)
+	@$(TOOLS)/configure-kernel.sh $(BENCH_VANILLA_KSRC) $(BENCH_FRAGMENTS)
+	@$(TOOLS)/build-kernel.sh $(BENCH_VANILLA_KSRC)
+
+bench: deps utils initramfs kernel-bench
+	@rm -rf out/bench && mkdir -p out/bench
+	$(MAKE) -s -C tests/host bench | tee out/bench/native.txt
+	$(MAKE) -s -C utils bench BENCH_RECORDS=10000000 | tee out/bench/userland.txt
+	@for k in vanilla lkst; do for clock in icount wall; do \
+		ksrc=$(BENCH_VANILLA_KSRC); [ $$k = lkst ] && ksrc=$(BENCH_LKST_KSRC); \
+		extra=""; [ $$clock = icount ] && extra="-icount shift=0,sleep=off"; \
+		QEMU_EXTRA="$$extra" KERNEL=$$ksrc/arch/x86/boot/bzImage INITRD=$(INITRAMFS) \
+		APPEND="lkst_run=bench_suite lkst_bench_reps=$(BENCH_REPS) lkst_timeout=3000" \
+		TIMEOUT=3600 tests/qemu/run.sh out/bench/$$k-$$clock || exit 1; \
+	done; done
+	@python3 tools/bench/report.py out/bench
 
 checkpatch: kernel-tree
 	@$(TOOLS)/checkpatch.sh $(KSRC) $(PATCH_DIR) $(SERIES)

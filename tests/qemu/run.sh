@@ -6,7 +6,8 @@
 # usage: KERNEL=bzImage INITRD=initramfs.cpio.gz [APPEND=...] run.sh OUTDIR
 #   OUTDIR gets console.log and the extracted results (OUTDIR/NAME/...).
 # env: TIMEOUT (s, default 300), MEM (512M), SMP (2), QEMU_VERBOSE=1 shows
-#   the whole console live (otherwise only the init's lines).
+#   the whole console live (otherwise only the init's lines), QEMU_EXTRA:
+#   more QEMU options (make bench: -icount shift=0,sleep=off).
 # exit: 0 ok; 1 boot failed/timed out/no results; 3 console check failed.
 set -euo pipefail
 
@@ -45,7 +46,7 @@ timeout -k 10 "$TIMEOUT" qemu-system-x86_64 \
 	-display none -monitor none -serial stdio -nic none -no-reboot \
 	-kernel "$KERNEL" -initrd "$INITRD" -append "$append" \
 	-drive "file=$disk,format=raw,if=virtio" \
-	-drive "file=$scratch,format=raw,if=virtio" </dev/null 2>&1 |
+	-drive "file=$scratch,format=raw,if=virtio" ${QEMU_EXTRA:-} </dev/null 2>&1 |
 	sed -u 's/\r$//' | tee "$log" |
 	if [ "${QEMU_VERBOSE:-0}" = 1 ]; then cat; else grep --line-buffered -E '^(\[[ 0-9.]+\] )?lkst-' || true; fi
 qrc=${PIPESTATUS[0]}

@@ -1,0 +1,106 @@
+"""Host test of tools/bench/report.py: its parser and its arithmetic on a
+recorded set of guest outputs whose figures are known by construction."""
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.realpath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "bench"))
+import report  # noqa: E402
+
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    if not cond:
+        failures += 1
+        print(f"FAIL bench report: {what}")
+
+
+def close(a, b, what):
+    check(a is not None and abs(a - b) < 1e-6, f"{what}: {a} != {b}")
+
+
+def write_run(out, kernel, clock, lines):
+    d = os.path.join(out, f"{kernel}-{clock}", "bench_suite")
+    os.makedirs(d)
+    with open(os.path.join(d, "output.txt"), "w") as f:
+        f.write("kernel %s\n+ noise the parser must skip\n" % kernel)
+        f.write("\n".join(lines) + "\n")
+
+
+with tempfile.TemporaryDirectory() as out:
+    # getppid, 1000 ops: pristine 200 instr/op; patched RNOTHING 201 (P1
+    # +0.5%); lkst-twins 3 records/op at 401 (200 per event... minus base
+    # 201: 66.67/event); ftrace-twins 2 entries/op at 801 (300/event);
+    # RDEFAULT at 301 (+49.75%) vs ftrace +298.5% (P4 0.1667).  Three
+    # repetitions with the median in the middle.
+    lk = []
+    for rep, d in ((1, -1), (2, 0), (3, 4)):
+        lk += [f"RESULT lkst none getppid {rep} 1000 {201 + d} 0 0 0 0",
+               f"RESULT lkst lkst-rdefault getppid {rep} 1000 {301 + d} 4000 0 0 0",
+               f"RESULT lkst lkst-rall getppid {rep} 1000 {501 + d} 6000 0 0 0",
+               f"RESULT lkst lkst-twins getppid {rep} 1000 {401 + d} 3000 0 0 0",
+               f"RESULT lkst ftrace-twins getppid {rep} 1000 {801 + d} 0 2000 0 48000",
+               f"RESULT lkst both-twins getppid {rep} 1000 {1001 + d} 3000 2000 0 48000"]
+    write_run(out, "lkst", "icount", ["LKST_BLOCK 16777216 262144"] + lk)
+    write_run(out, "vanilla", "icount",
+              [f"RESULT vanilla none getppid {r} 1000 200 0 0 0 0" for r in (1, 2, 3)] +
+              [f"RESULT vanilla ftrace-twins getppid {r} 1000 780 0 2000 0 48000"
+               for r in (1, 2, 3)])
+    cells, record_bytes = report.parse(out)
+    close(record_bytes, 72, "lkst bytes per record from the block geometry")
+    base = cells[("icount", "lkst", "none", "getppid")]
+    close(base.median, 201, "median of three repetitions")
+    close(base.spread, 5 / 201 * 100, "spread (max - min) / median")
+    f = report.figures(cells)
+    close(f["P1"]["getppid"], 0.5, "P1 in percent")
+    close(f["overhead"][("lkst-rdefault", "getppid")], 100 / 201 * 100, "RDEFAULT overhead")
+    close(f["P2 lkst"]["getppid"], 200 / 3, "lkst instructions per event")
+    close(f["P2 ftrace"]["getppid"], 300, "ftrace instructions per event")
+    close(f["P2 ratio"]["getppid"], 200 / 3 / 300, "P2 ratio")
+    close(f["P4"]["getppid"], 100 / 600, "P4 ratio")
+    close(f["vanilla ftrace"]["getppid"], 290, "ftrace overhead on the pristine kernel")
+    check(f["P1"]["pipe"] is None, "a workload with no runs has no figure")
+    close(cells[("icount", "lkst", "ftrace-twins", "getppid")].ftrace_bytes_per_event, 24,
+          "ftrace bytes per entry")
+    report.report(out, cells, record_bytes)
+    md = open(os.path.join(out, "results.md")).read()
+    check("| getppid | 200.0 | 201.0 | +0.50% |" in md, "P1 row in results.md")
+    check("P1: met on every workload." in md, "P1 verdict")
+    check("P2: met on every workload." in md, "P2 verdict")
+    check("P4: met on every workload." in md, "P4 verdict")
+    dat = open(os.path.join(out, "overhead.dat")).read().split("\n")
+    check(dat[1].startswith("getppid 0.500 49.751"), f"chart data row: {dat[1]}")
+
+with tempfile.TemporaryDirectory() as out:
+    # A missed goal is reported as missed.
+    write_run(out, "lkst", "icount", ["RESULT lkst none getppid 1 100 210 0 0 0 0"])
+    write_run(out, "vanilla", "icount", ["RESULT vanilla none getppid 1 100 200 0 0 0 0"])
+    cells, _ = report.parse(out)
+    report.report(out, cells, None)
+    check("P1: MISSED on 1 of 1 workloads." in open(os.path.join(out, "results.md")).read(),
+          "a 5% P1 is reported as missed")
+
+with tempfile.TemporaryDirectory() as out:
+    write_run(out, "lkst", "icount", ["RESULT lkst none getppid 1 100"])
+    try:
+        report.parse(out)
+        check(False, "a truncated RESULT line was accepted")
+    except ValueError as e:
+        check("malformed RESULT line" in str(e), f"error message: {e}")
+    r = subprocess.run([sys.executable, report.__file__, out, "--no-chart"],
+                       capture_output=True, text=True)
+    check(r.returncode != 0 and "malformed" in r.stderr + r.stdout,
+          f"report.py on bad input: rc {r.returncode}, {r.stderr.strip()[-200:]}")
+
+with tempfile.TemporaryDirectory() as out:
+    r = subprocess.run([sys.executable, report.__file__, out, "--no-chart"],
+                       capture_output=True, text=True)
+    check(r.returncode != 0 and "no benchmark results" in r.stderr,
+          "report.py with no runs says so and fails")
+
+print("PASS bench report: parser and figures" if not failures else f"{failures} check(s) failed")
+sys.exit(1 if failures else 0)

@@ -1,0 +1,124 @@
+# The benchmark suite's guest side (make bench, not part of make test):
+# every workload of lkst_benchload under every tracer configuration this
+# kernel has, interleaved, lkst_bench_reps times.  The host boots it once
+# on the pristine kernel (no lkst: "none" and "ftrace" only) and once on
+# the patched one, both with -icount shift=0, and tools/bench/report.py
+# turns the RESULT lines into the figures.  It asserts nothing.
+. /scenarios/common.inc
+
+T=/sys/kernel/tracing
+cmdline_arg() { tr ' ' '\n' </proc/cmdline | sed -n "s/^$1=//p" | tail -n 1; }
+REPS=$(cmdline_arg lkst_bench_reps)
+REPS=${REPS:-5}
+# workload:operations, sized so that each run is a few million instructions
+WORKLOADS="getppid:20000 pipe:2000 forkexit:200 forkexec:100 mmap:400 hackbench:4000 udp:2000"
+
+# The events both tracers are given: RDEFAULT's events that have an
+# upstream twin (the pairs of tests/check/t99_differential.py), twin by twin.
+LKST_EVENTS="SYSCALL_ENTRY SYSCALL_EXIT PROCESS_CONTEXTSWITCH PROCESS_WAKEUP
+PROCESS_WAKEUP_NEW PROCESS_FORK PROCESS_EXEC PROCESS_EXIT PROCESS_MIGRATE
+PROCESS_SIGSEND PROCESS_SIGDELIVER INT_HARDWARE_ENTRY INT_HARDWARE_EXIT
+INT_SOFTIRQ_ENTRY INT_SOFTIRQ_EXIT INT_SOFTIRQ_RAISE INT_VECTOR_ENTRY
+INT_VECTOR_EXIT INT_IPI_SEND INT_WORKQUEUE_QUEUE INT_WORKQUEUE_START
+INT_WORKQUEUE_END EXCEPTION_PAGEFAULT_ENTRY"
+FTRACE_EVENTS="raw_syscalls/sys_enter raw_syscalls/sys_exit sched/sched_switch
+sched/sched_waking sched/sched_wakeup_new sched/sched_process_fork
+sched/sched_process_exec sched/sched_process_exit sched/sched_migrate_task
+signal/signal_generate signal/signal_deliver irq/irq_handler_entry
+irq/irq_handler_exit irq/softirq_entry irq/softirq_exit irq/softirq_raise
+irq_vectors/local_timer_entry irq_vectors/local_timer_exit
+irq_vectors/reschedule_entry irq_vectors/reschedule_exit
+irq_vectors/call_function_entry irq_vectors/call_function_exit
+irq_vectors/call_function_single_entry irq_vectors/call_function_single_exit
+irq_vectors/irq_work_entry irq_vectors/irq_work_exit
+ipi/ipi_send_cpu ipi/ipi_send_cpumask
+workqueue/workqueue_queue_work workqueue/workqueue_execute_start
+workqueue/workqueue_execute_end
+exceptions/page_fault_user exceptions/page_fault_kernel"
+
+[ -d $T/events ] || mount -t tracefs nodev $T || { echo "FAIL: no tracefs"; exit 1; }
+step ip link set lo up
+if lkm list >/dev/null 2>&1; then
+	KERNEL=lkst
+	CONFIGS="none lkst-rdefault lkst-rall lkst-twins ftrace-twins both-twins"
+	lkm read -m 0 | lkm write -m 5 -n twins || { echo "FAIL: maskset 5"; exit 1; }
+	for e in $LKST_EVENTS; do
+		step lkm config -m 5 "$e" default >/dev/null
+	done
+	step lkbuf resize -s 16M
+	# Buffer geometry, for the bytes each record takes (and its sequence word).
+	lkbuf list | sed -n 's/^  block 0: size \([0-9]*\), \([0-9]*\) slots.*/LKST_BLOCK \1 \2/p' | head -n 1
+else
+	KERNEL=vanilla
+	CONFIGS="none ftrace-twins"
+fi
+echo 16384 >$T/buffer_size_kb || { echo "FAIL: ftrace buffer_size_kb"; exit 1; }
+echo "kernel $KERNEL"
+uname -a
+
+ftrace_events() {	# 0|1
+	for e in $FTRACE_EVENTS; do
+		echo "$1" >$T/events/$e/enable || { echo "FAIL: enable $e"; exit 1; }
+	done
+}
+
+# Everything off, then the configuration's ftrace events enabled; the
+# tracers themselves start right before the workload and stop right after
+# it (start/stop), so that little else is recorded with it.
+configure() {
+	[ $KERNEL = lkst ] && lkm set -m 0 >/dev/null
+	echo 0 >$T/tracing_on
+	echo 0 >$T/events/enable
+	case $1 in ftrace-*|both-*) ftrace_events 1 ;; esac
+	echo >$T/trace
+}
+
+start() {
+	case $1 in
+	lkst-rdefault) lkm set -m 1 >/dev/null ;;
+	lkst-rall) lkm set -m 2 >/dev/null ;;
+	lkst-twins|both-twins) lkm set -m 5 >/dev/null ;;
+	esac
+	case $1 in ftrace-*|both-*) echo 1 >$T/tracing_on ;; esac
+}
+
+stop() {
+	echo 0 >$T/tracing_on
+	[ $KERNEL = lkst ] && lkm set -m 0 >/dev/null
+}
+
+lkst_written() {
+	[ $KERNEL = lkst ] || { echo 0; return; }
+	lkbuf list | sed -n 's/.* written \([0-9]*\),.*/\1/p' | awk '{ s += $1 } END { print s + 0 }'
+}
+
+ftrace_stat() {	# entries|bytes, summed over the CPUs
+	cat $T/per_cpu/cpu*/stats | sed -n "s/^$1: //p" | awk '{ s += $1 } END { print s + 0 }'
+}
+
+# One warm-up pass, so that page cache and slab state are alike for all.
+for wl in $WORKLOADS; do
+	lkst_benchload "${wl%%:*}" -n 10 >/dev/null || { echo "FAIL: warm-up ${wl%%:*}"; exit 1; }
+done
+rep=1
+while [ $rep -le "$REPS" ]; do
+	for config in $CONFIGS; do
+		configure "$config"
+		for wl in $WORKLOADS; do
+			echo >$T/trace
+			before=$(lkst_written)
+			start "$config"
+			lkst_benchload "${wl%%:*}" -n "${wl#*:}" >run.txt ||
+				{ stop; configure none; echo "FAIL: lkst_benchload $wl under $config"; exit 1; }
+			stop
+			after=$(lkst_written)
+			read -r name ops ns <run.txt
+			echo "RESULT $KERNEL $config $name $rep $ops $ns $((after - before)) $(ftrace_stat entries) $(ftrace_stat overrun) $(ftrace_stat bytes)"
+		done
+	done
+	rep=$((rep + 1))
+done
+rm -f run.txt
+configure none
+[ $KERNEL = lkst ] && { lkm delete -m 5; lkbuf resize -s 512K; }
+echo "bench_suite done"

@@ -1,0 +1,278 @@
+#!/usr/bin/env python3
+"""The benchmark suite's figures (make bench): reads the guest runs in
+OUT/{vanilla,lkst}-{icount,wall}/bench_suite/output.txt and OUT/native.txt,
+OUT/userland.txt, writes OUT/results.md, OUT/overhead.dat and, with
+gnuplot, OUT/overhead.png.  It asserts nothing: a figure that misses its
+goal is printed as missed.
+
+A RESULT line of tests/scenarios/bench_suite.sh:
+  RESULT KERNEL CONFIG WORKLOAD REP OPS NS_PER_OP LKST_RECORDS
+         FTRACE_ENTRIES FTRACE_OVERRUN FTRACE_BYTES
+Under -icount shift=0 a guest ns is one executed instruction.
+
+usage: report.py OUT [--no-chart]
+"""
+import os
+import statistics
+import subprocess
+import sys
+
+WORKLOADS = ["getppid", "pipe", "forkexit", "forkexec", "mmap", "hackbench", "udp"]
+LKST_CONFIGS = ["lkst-rdefault", "lkst-rall", "lkst-twins", "ftrace-twins", "both-twins"]
+SEQ_BYTES = 8       # each slot's sequence number, in the block's seqs[] array
+
+GOALS = {
+    "P1": "off: patched kernel under RNOTHING vs pristine, <= 0.5% per workload",
+    "P2": "per event: lkst <= 0.5x ftrace on the same events",
+    "P4": "always on: RDEFAULT overhead <= 1/3 of ftrace's with the equivalent events",
+}
+
+
+class Cell:
+    """The repetitions of one (clock, kernel, config, workload)."""
+
+    def __init__(self):
+        self.ns, self.lkst, self.ftrace, self.bytes, self.overrun = [], [], [], [], []
+
+    def add(self, ops, ns, lkst, fentries, foverrun, fbytes):
+        self.ns.append(ns)
+        self.lkst.append(lkst / ops)
+        self.ftrace.append(fentries / ops)
+        self.overrun.append(foverrun)
+        self.bytes.append((fbytes, fentries))
+
+    @property
+    def median(self):
+        return statistics.median(self.ns)
+
+    @property
+    def spread(self):
+        """(max - min) / median of the repetitions, in percent."""
+        return (max(self.ns) - min(self.ns)) / self.median * 100 if self.median else 0.0
+
+    @property
+    def lkst_per_op(self):
+        return statistics.median(self.lkst)
+
+    @property
+    def ftrace_per_op(self):
+        return statistics.median(self.ftrace)
+
+    @property
+    def ftrace_bytes_per_event(self):
+        b = sum(x for x, _ in self.bytes)
+        n = sum(y for _, y in self.bytes)
+        return b / n if n else None
+
+
+def parse(out):
+    """({(clock, kernel, config, workload): Cell}, lkst bytes per record or
+    None).  A missing run is skipped; a malformed RESULT line is an error."""
+    cells, record_bytes = {}, None
+    for kernel in ("vanilla", "lkst"):
+        for clock in ("icount", "wall"):
+            path = os.path.join(out, f"{kernel}-{clock}", "bench_suite", "output.txt")
+            if not os.path.exists(path):
+                continue
+            with open(path) as f:
+                for n, line in enumerate(f, 1):
+                    words = line.split()
+                    if words[:1] == ["LKST_BLOCK"] and len(words) == 3:
+                        size, slots = int(words[1]), int(words[2])
+                        record_bytes = size / slots + SEQ_BYTES
+                    if words[:1] != ["RESULT"]:
+                        continue
+                    if len(words) != 11 or words[1] != kernel:
+                        raise ValueError(f"{path}:{n}: malformed RESULT line: {line.strip()}")
+                    config, workload, _rep, ops, ns, lk, fe, fo, fb = words[2:]
+                    cell = cells.setdefault((clock, kernel, config, workload), Cell())
+                    cell.add(int(ops), float(ns), int(lk), int(fe), int(fo), int(fb))
+    return cells, record_bytes
+
+
+def figures(cells, clock="icount"):
+    """The figures of one clock: {name: {workload: value}}; a value is None
+    where a run is missing or nothing was recorded."""
+    def get(kernel, config, w):
+        return cells.get((clock, kernel, config, w))
+
+    f = {k: {} for k in ("P1", "overhead", "P2 lkst", "P2 ftrace", "P2 ratio", "P4",
+                         "vanilla ftrace")}
+    for w in WORKLOADS:
+        base_v, base_l = get("vanilla", "none", w), get("lkst", "none", w)
+        f["P1"][w] = (base_l.median / base_v.median - 1) * 100 if base_v and base_l else None
+        vf = get("vanilla", "ftrace-twins", w)
+        f["vanilla ftrace"][w] = (vf.median / base_v.median - 1) * 100 if vf and base_v else None
+        for c in LKST_CONFIGS:
+            cell = get("lkst", c, w)
+            f["overhead"][(c, w)] = (cell.median / base_l.median - 1) * 100 \
+                if cell and base_l else None
+        lt, ft = get("lkst", "lkst-twins", w), get("lkst", "ftrace-twins", w)
+        lkst_ev = (lt.median - base_l.median) / lt.lkst_per_op \
+            if lt and base_l and lt.lkst_per_op else None
+        ftrace_ev = (ft.median - base_l.median) / ft.ftrace_per_op \
+            if ft and base_l and ft.ftrace_per_op else None
+        f["P2 lkst"][w], f["P2 ftrace"][w] = lkst_ev, ftrace_ev
+        f["P2 ratio"][w] = lkst_ev / ftrace_ev if lkst_ev is not None and ftrace_ev else None
+        o_rd, o_ft = f["overhead"][("lkst-rdefault", w)], f["overhead"][("ftrace-twins", w)]
+        f["P4"][w] = o_rd / o_ft if o_rd is not None and o_ft else None
+    return f
+
+
+def fmt(v, spec=".1f", suffix=""):
+    return "n/a" if v is None else f"{v:{spec}}{suffix}"
+
+
+def verdict(values, ok):
+    vals = [v for v in values if v is not None]
+    if not vals:
+        return "not measured"
+    bad = [v for v in vals if not ok(v)]
+    return "met on every workload" if not bad else f"MISSED on {len(bad)} of {len(vals)} workloads"
+
+
+def report(out, cells, record_bytes):
+    lines = []
+    w = lines.append
+    ic = figures(cells, "icount")
+    wall = figures(cells, "wall")
+    w("# lkst benchmark results")
+    w("")
+    w("Generated by `make bench` (tools/bench/report.py). Guest figures are medians of the "
+      "repetitions; under `-icount shift=0` a guest ns is one executed instruction. "
+      "Overheads are against the same kernel with nothing traced; P1 compares the two kernels.")
+    w("")
+    w("## Instructions per operation (icount), nothing traced")
+    w("")
+    w("| workload | pristine | patched, RNOTHING | P1 (goal <= 0.5%) | spread of repetitions |")
+    w("| --- | --- | --- | --- | --- |")
+    for wl in WORKLOADS:
+        v, l = cells.get(("icount", "vanilla", "none", wl)), cells.get(("icount", "lkst", "none", wl))
+        spread = max((c.spread for c in (v, l) if c), default=None)
+        w(f"| {wl} | {fmt(v and v.median)} | {fmt(l and l.median)} | "
+          f"{fmt(ic['P1'][wl], '+.2f', '%')} | {fmt(spread, '.2f', '%')} |")
+    w("")
+    w(f"P1: {verdict(ic['P1'].values(), lambda x: x <= 0.5)}.")
+    w("")
+    w("## Overhead per workload (icount)")
+    w("")
+    w("| workload | " + " | ".join(LKST_CONFIGS) + " | ftrace-twins, pristine kernel |")
+    w("| --- |" + " --- |" * (len(LKST_CONFIGS) + 1))
+    for wl in WORKLOADS:
+        w(f"| {wl} | " + " | ".join(fmt(ic["overhead"][(c, wl)], "+.1f", "%")
+                                    for c in LKST_CONFIGS)
+          + f" | {fmt(ic['vanilla ftrace'][wl], '+.1f', '%')} |")
+    w("")
+    w("## Per recorded event (icount): the same events in both tracers (P2)")
+    w("")
+    w("| workload | lkst events/op | lkst instr/event | ftrace events/op | ftrace instr/event "
+      "| lkst / ftrace (goal <= 0.5) |")
+    w("| --- | --- | --- | --- | --- | --- |")
+    for wl in WORKLOADS:
+        lt = cells.get(("icount", "lkst", "lkst-twins", wl))
+        ft = cells.get(("icount", "lkst", "ftrace-twins", wl))
+        w(f"| {wl} | {fmt(lt and lt.lkst_per_op, '.2f')} | {fmt(ic['P2 lkst'][wl], '.0f')} | "
+          f"{fmt(ft and ft.ftrace_per_op, '.2f')} | {fmt(ic['P2 ftrace'][wl], '.0f')} | "
+          f"{fmt(ic['P2 ratio'][wl], '.2f')} |")
+    w("")
+    w(f"P2: {verdict(ic['P2 ratio'].values(), lambda x: x <= 0.5)}.")
+    w("")
+    w("## Always on (icount): RDEFAULT against ftrace with the equivalent events (P4)")
+    w("")
+    w("| workload | RDEFAULT events/op | RDEFAULT overhead | ftrace overhead | ratio (goal <= 0.33) |")
+    w("| --- | --- | --- | --- | --- |")
+    for wl in WORKLOADS:
+        rd = cells.get(("icount", "lkst", "lkst-rdefault", wl))
+        w(f"| {wl} | {fmt(rd and rd.lkst_per_op, '.2f')} | "
+          f"{fmt(ic['overhead'][('lkst-rdefault', wl)], '+.1f', '%')} | "
+          f"{fmt(ic['overhead'][('ftrace-twins', wl)], '+.1f', '%')} | {fmt(ic['P4'][wl], '.2f')} |")
+    w("")
+    w(f"P4: {verdict(ic['P4'].values(), lambda x: x <= 1 / 3)}.")
+    w("")
+    w("## Density: bytes per recorded event")
+    w("")
+    w("| workload | lkst | ftrace | lkst events per 64 KiB | ftrace events per 64 KiB |")
+    w("| --- | --- | --- | --- | --- |")
+    for wl in WORKLOADS:
+        ft = cells.get(("icount", "lkst", "ftrace-twins", wl))
+        fb = ft.ftrace_bytes_per_event if ft else None
+        w(f"| {wl} | {fmt(record_bytes, '.0f')} | {fmt(fb, '.1f')} | "
+          f"{fmt(record_bytes and 65536 / record_bytes, '.0f')} | {fmt(fb and 65536 / fb, '.0f')} |")
+    w("")
+    w("lkst's record is one fixed slot plus its sequence number whatever the event carries; "
+      "ftrace's events are sized by their fields (bytes and entries from its per-CPU stats).")
+    w("")
+    w("## Cross-check: TCG wall clock (noisy; only the direction should agree)")
+    w("")
+    w("| workload | P1 | " + " | ".join(LKST_CONFIGS) + " |")
+    w("| --- | --- |" + " --- |" * len(LKST_CONFIGS))
+    for wl in WORKLOADS:
+        w(f"| {wl} | {fmt(wall['P1'][wl], '+.1f', '%')} | "
+          + " | ".join(fmt(wall["overhead"][(c, wl)], "+.1f", "%") for c in LKST_CONFIGS) + " |")
+    overruns = sorted({(k[0], k[2], k[3]) for k, c in cells.items() if any(c.overrun)})
+    if overruns:
+        w("")
+        w(f"ftrace overran its buffer in: {overruns} (its event counts there are low)")
+    for name, title in (("native.txt", "Native write path (host, P3)"),
+                        ("userland.txt", "User side: lkbuf print")):
+        path = os.path.join(out, name)
+        if os.path.exists(path):
+            w("")
+            w(f"## {title}")
+            w("")
+            w("```")
+            lines.extend(open(path).read().rstrip("\n").split("\n"))
+            w("```")
+    with open(os.path.join(out, "results.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    # Chart data: one row per workload, overhead % per configuration.
+    with open(os.path.join(out, "overhead.dat"), "w") as f:
+        f.write("workload P1 " + " ".join(LKST_CONFIGS) + "\n")
+        for wl in WORKLOADS:
+            vals = [ic["P1"][wl]] + [ic["overhead"][(c, wl)] for c in LKST_CONFIGS]
+            f.write(wl + " " + " ".join("0" if v is None else f"{v:.3f}" for v in vals) + "\n")
+    return ic
+
+
+CHART = """set terminal pngcairo size 1100,520 noenhanced
+set output '{png}'
+set title 'Overhead per workload (guest instructions under -icount, median of repetitions)'
+set ylabel 'overhead vs nothing traced (%)'
+set style data histogram
+set style histogram clustered gap 1
+set style fill solid 0.85 border -1
+set boxwidth 0.9
+set key top left
+set grid ytics
+set logscale y
+set yrange [0.1:*]
+plot for [i=2:{ncols}] '{dat}' using (column(i) > 0.1 ? column(i) : 0.1):xtic(1) title columnheader(i)
+"""
+
+
+def chart(out):
+    dat = os.path.join(out, "overhead.dat")
+    script = CHART.format(png=os.path.join(out, "overhead.png"), dat=dat,
+                          ncols=len(LKST_CONFIGS) + 2)
+    subprocess.run(["gnuplot"], input=script, text=True, check=True)
+
+
+def main():
+    args = [a for a in sys.argv[1:] if a != "--no-chart"]
+    if len(args) != 1:
+        sys.exit(__doc__)
+    out = args[0]
+    try:
+        cells, record_bytes = parse(out)
+    except ValueError as e:
+        sys.exit(f"report.py: {e}")
+    if not cells:
+        sys.exit(f"report.py: no benchmark results under {out}")
+    report(out, cells, record_bytes)
+    if "--no-chart" not in sys.argv:
+        chart(out)
+    print(open(os.path.join(out, "results.md")).read(), end="")
+
+
+if __name__ == "__main__":
+    main()
