@@ -141,7 +141,7 @@ BENCH_REPS ?= 5
 kernel-bench:
 	@$(TOOLS)/extract-kernel.sh $(TARBALL) $(BENCH_LKST_KSRC)
 	@$(TOOLS)/apply-patches.sh $(BENCH_LKST_KSRC) $(PATCH_DIR) $(SERIES)
-	@$(TOOLS)/configure-kernel.sh $(BENCH_LKST_KSRC) $(BENCH_FRAGMENTS) configs/lkst.config
+	@$(TOOLS)/configure-kernel.sh $(BENCH_LKST_KSRC) $(BENCH_FRAGMENTS) configs/bench.config
 	@$(TOOLS)/build-kernel.sh $(BENCH_LKST_KSRC)
 	@$(TOOLS)/extract-kernel.sh $(TARBALL) $(BENCH_VANILLA_KSRC)
 	@$(TOOLS)/configure-kernel.sh $(BENCH_VANILLA_KSRC) $(BENCH_FRAGMENTS)

@@ -41,6 +41,7 @@ step ip link set lo up
 if lkm list >/dev/null 2>&1; then
 	KERNEL=lkst
 	CONFIGS="none lkst-rdefault lkst-rall lkst-twins ftrace-twins both-twins"
+	active=$(lkm list | awk '$3 ~ /active/ { print $1 }')
 	lkm read -m 0 | lkm write -m 5 -n twins || { echo "FAIL: maskset 5"; exit 1; }
 	for e in $LKST_EVENTS; do
 		step lkm config -m 5 "$e" default >/dev/null
@@ -120,5 +121,5 @@ while [ $rep -le "$REPS" ]; do
 done
 rm -f run.txt
 configure none
-[ $KERNEL = lkst ] && { lkm delete -m 5; lkbuf resize -s 512K; }
+[ $KERNEL = lkst ] && { lkm delete -m 5; lkbuf resize -s 512K; lkm set -m "${active:-1}"; }
 echo "bench_suite done"
