@@ -227,14 +227,14 @@ def report(out, cells, record_bytes):
         f.write("\n".join(lines) + "\n")
     # Chart data: one row per workload, overhead % per configuration.
     with open(os.path.join(out, "overhead.dat"), "w") as f:
-        f.write("workload P1 " + " ".join(LKST_CONFIGS) + "\n")
+        f.write("workload off-vs-pristine " + " ".join(LKST_CONFIGS) + "\n")
         for wl in WORKLOADS:
             vals = [ic["P1"][wl]] + [ic["overhead"][(c, wl)] for c in LKST_CONFIGS]
             f.write(wl + " " + " ".join("0" if v is None else f"{v:.3f}" for v in vals) + "\n")
     return ic
 
 
-CHART = """set terminal pngcairo size 1100,520 noenhanced
+CHART = """set terminal pngcairo size 1250,520 noenhanced
 set output '{png}'
 set title 'Overhead per workload (guest instructions under -icount, median of repetitions)'
 set ylabel 'overhead vs nothing traced (%)'
@@ -242,7 +242,7 @@ set style data histogram
 set style histogram clustered gap 1
 set style fill solid 0.85 border -1
 set boxwidth 0.9
-set key top left
+set key outside right top vertical
 set grid ytics
 set logscale y
 set yrange [0.1:*]
