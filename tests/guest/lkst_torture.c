@@ -188,7 +188,8 @@ static int cycle_going(void)
 
 /* ---- masksets ---- */
 
-static void write_maskset(uint64_t *rng, unsigned int id, unsigned int trig)
+/* 0, or -ENOENT: the handler went away and the maskset was not written. */
+static int write_maskset(uint64_t *rng, unsigned int id, unsigned int trig)
 {
 	struct lkst_maskset_desc d;
 	unsigned int i, n;
@@ -219,7 +220,7 @@ static void write_maskset(uint64_t *rng, unsigned int id, unsigned int trig)
 		break;
 	}
 	/* The handler may go between looking it up and this write. */
-	req(LKST_IOC_MASKSET_WRITE, &d, "MASKSET_WRITE", trig ? ok_noent : NULL);
+	return req(LKST_IOC_MASKSET_WRITE, &d, "MASKSET_WRITE", trig ? ok_noent : NULL);
 }
 
 static void *maskset_main(void *arg)
@@ -230,6 +231,7 @@ static void *maskset_main(void *arg)
 	unsigned int c, trig, last_trig = 0;
 	uint32_t ms, del;
 	char what[48];
+	int written;
 
 	(void)arg;
 	for (c = 0; c < cycles; c++) {
@@ -242,11 +244,14 @@ static void *maskset_main(void *arg)
 				last_trig = trig;
 				ms = 4;
 			}
-			if (ms >= FIRST_MS)
-				write_maskset(&rng, ms, trig);
+			written = ms >= FIRST_MS ? write_maskset(&rng, ms, trig) : 0;
 			write_maskset(&rng, FIRST_MS + below(&rng, LAST_MS - FIRST_MS + 1), trig);
+			/*
+			 * A maskset deleted in an earlier round whose rewrite the
+			 * vanishing handler refused does not exist: ENOENT.
+			 */
 			snprintf(what, sizeof(what), "MASKSET_SET %u", ms);
-			req(LKST_IOC_MASKSET_SET, &ms, what, NULL);
+			req(LKST_IOC_MASKSET_SET, &ms, what, written ? ok_noent : NULL);
 			if (trig) {	/* one entry onto and off the handler; 6 may be gone */
 				struct lkst_maskset_entry e = {
 					.id = 6, .event = LKST_EV_PROCESS_WAKEUP,

@@ -14,27 +14,8 @@ REPS=${REPS:-5}
 WORKLOADS="getppid:20000 pipe:2000 forkexit:200 forkexec:100 mmap:400 hackbench:4000 udp:2000"
 
 # The events both tracers are given: RDEFAULT's events that have an
-# upstream twin (the pairs of tests/check/t99_differential.py), twin by twin.
-LKST_EVENTS="SYSCALL_ENTRY SYSCALL_EXIT PROCESS_CONTEXTSWITCH PROCESS_WAKEUP
-PROCESS_WAKEUP_NEW PROCESS_FORK PROCESS_EXEC PROCESS_EXIT PROCESS_MIGRATE
-PROCESS_SIGSEND PROCESS_SIGDELIVER INT_HARDWARE_ENTRY INT_HARDWARE_EXIT
-INT_SOFTIRQ_ENTRY INT_SOFTIRQ_EXIT INT_SOFTIRQ_RAISE INT_VECTOR_ENTRY
-INT_VECTOR_EXIT INT_IPI_SEND INT_WORKQUEUE_QUEUE INT_WORKQUEUE_START
-INT_WORKQUEUE_END EXCEPTION_PAGEFAULT_ENTRY"
-FTRACE_EVENTS="raw_syscalls/sys_enter raw_syscalls/sys_exit sched/sched_switch
-sched/sched_waking sched/sched_wakeup_new sched/sched_process_fork
-sched/sched_process_exec sched/sched_process_exit sched/sched_migrate_task
-signal/signal_generate signal/signal_deliver irq/irq_handler_entry
-irq/irq_handler_exit irq/softirq_entry irq/softirq_exit irq/softirq_raise
-irq_vectors/local_timer_entry irq_vectors/local_timer_exit
-irq_vectors/reschedule_entry irq_vectors/reschedule_exit
-irq_vectors/call_function_entry irq_vectors/call_function_exit
-irq_vectors/call_function_single_entry irq_vectors/call_function_single_exit
-irq_vectors/irq_work_entry irq_vectors/irq_work_exit
-ipi/ipi_send_cpu ipi/ipi_send_cpumask
-workqueue/workqueue_queue_work workqueue/workqueue_execute_start
-workqueue/workqueue_execute_end
-exceptions/page_fault_user exceptions/page_fault_kernel"
+# upstream twin, twin by twin.
+. /scenarios/twins.inc
 
 [ -d $T/events ] || mount -t tracefs nodev $T || { echo "FAIL: no tracefs"; exit 1; }
 step ip link set lo up
@@ -43,7 +24,7 @@ if lkm list >/dev/null 2>&1; then
 	CONFIGS="none lkst-rdefault lkst-rall lkst-twins ftrace-twins both-twins"
 	active=$(lkm list | awk '$3 ~ /active/ { print $1 }')
 	lkm read -m 0 | lkm write -m 5 -n twins || { echo "FAIL: maskset 5"; exit 1; }
-	for e in $LKST_EVENTS; do
+	for e in $TWINS_LKST; do
 		step lkm config -m 5 "$e" default >/dev/null
 	done
 	step lkbuf resize -s 16M
@@ -58,7 +39,7 @@ echo "kernel $KERNEL"
 uname -a
 
 ftrace_events() {	# 0|1
-	for e in $FTRACE_EVENTS; do
+	for e in $TWINS_FTRACE; do
 		echo "$1" >$T/events/$e/enable || { echo "FAIL: enable $e"; exit 1; }
 	done
 }

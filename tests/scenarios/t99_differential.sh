@@ -10,28 +10,14 @@ T=/sys/kernel/tracing
 [ -d $T/events/raw_syscalls ] || { echo "FAIL: no syscall tracepoints (CONFIG_FTRACE_SYSCALLS)"; exit 1; }
 
 # The upstream twins of lkst's hooks (tests/check/differential.tsv says
-# which lkst event each one is compared with).
-EVENTS="raw_syscalls/sys_enter raw_syscalls/sys_exit
-sched/sched_switch sched/sched_waking sched/sched_wakeup_new
-sched/sched_process_fork sched/sched_process_exec sched/sched_process_exit
-sched/sched_migrate_task
-signal/signal_generate signal/signal_deliver
-irq/irq_handler_entry irq/irq_handler_exit
-irq/softirq_entry irq/softirq_exit irq/softirq_raise
-irq_vectors/local_timer_entry irq_vectors/local_timer_exit
-irq_vectors/reschedule_entry irq_vectors/reschedule_exit
-irq_vectors/call_function_entry irq_vectors/call_function_exit
-irq_vectors/call_function_single_entry irq_vectors/call_function_single_exit
-irq_vectors/irq_work_entry irq_vectors/irq_work_exit
-ipi/ipi_send_cpu ipi/ipi_send_cpumask
+# which lkst event each one is compared with): RDEFAULT's and the rest's.
+. /scenarios/twins.inc
+EVENTS="$TWINS_FTRACE
 kmem/mm_page_alloc kmem/mm_page_free
-exceptions/page_fault_user exceptions/page_fault_kernel
 timer/hrtimer_start timer/hrtimer_cancel
 timer/hrtimer_expire_entry timer/hrtimer_expire_exit
 timer/timer_start timer/timer_cancel
 timer/timer_expire_entry timer/timer_expire_exit
-workqueue/workqueue_queue_work workqueue/workqueue_execute_start
-workqueue/workqueue_execute_end
 block/block_bio_queue block/block_rq_issue block/block_rq_complete
 net/net_dev_xmit net/netif_receive_skb"
 
