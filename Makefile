@@ -151,6 +151,11 @@ bench: deps utils initramfs kernel-bench
 	@rm -rf out/bench && mkdir -p out/bench
 	$(MAKE) -s -C tests/host bench | tee out/bench/native.txt
 	$(MAKE) -s -C utils bench BENCH_RECORDS=10000000 | tee out/bench/userland.txt
+	@$(MAKE) -s -C tools/visualize
+	@utils/gen_log out/bench/10m.log 10000000 2 && \
+		/usr/bin/time -f "lkst-procstate --summary on 10000000 records: %e s, peak %M KiB" \
+		tools/visualize/lkst-procstate -f out/bench/10m.log -o out/bench/procstate-10m.png \
+		--summary 2>&1 >/dev/null | tee -a out/bench/userland.txt; rm -f out/bench/10m.log
 	@for k in vanilla lkst; do for clock in icount wall; do \
 		ksrc=$(BENCH_VANILLA_KSRC); [ $$k = lkst ] && ksrc=$(BENCH_LKST_KSRC); \
 		extra=""; [ $$clock = icount ] && extra="-icount shift=0,sleep=off"; \

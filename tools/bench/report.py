@@ -214,7 +214,7 @@ def report(out, cells, record_bytes):
         w("")
         w(f"ftrace overran its buffer in: {overruns} (its event counts there are low)")
     for name, title in (("native.txt", "Native write path (host, P3)"),
-                        ("userland.txt", "User side: lkbuf print")):
+                        ("userland.txt", "User side: lkbuf print, lkst-procstate")):
         path = os.path.join(out, name)
         if os.path.exists(path):
             w("")
