@@ -11,6 +11,7 @@
 #define pr_fmt(fmt) "lkst: " fmt
 #define LKST_EVENT_TABLES
 
+#include <linux/context_tracking.h>
 #include <linux/cpumask.h>
 #include <linux/init.h>
 #include <linux/irq_work.h>
@@ -82,37 +83,61 @@ static DEFINE_PER_CPU(struct lkst_event_counters, lkst_counters);
  * after rcutree_report_cpu_dead()), so blocks found through RCU could be
  * freed under such a CPU: it records nothing, counting the events dropped.
  * An idle CPU in an extended quiescent state is not watched either.
+ * Callers have preemption off, so the inline per-CPU test is enough.
  */
 static __always_inline bool lkst_cpu_may_record(void)
 {
-	return likely(cpu_online(raw_smp_processor_id())) &&
-		likely(rcu_is_watching());
+	if (unlikely(!cpu_online(raw_smp_processor_id())))
+		return false;
+#ifdef CONFIG_CONTEXT_TRACKING_IDLE
+	return likely(rcu_is_watching_curr_cpu());
+#else
+	return likely(rcu_is_watching());
+#endif
+}
+
+/*
+ * Write one record into this CPU's buffer: the arguments go once, from the
+ * caller's registers, into the slot; the clock is read last, right before
+ * the commit word is stored.
+ */
+static __always_inline void lkst_write(unsigned int event, unsigned int ctx,
+				       u64 a1, u64 a2, u64 a3, u64 a4,
+				       u64 a5, u64 a6)
+{
+	struct lkst_cpu_buffer *cb = this_cpu_ptr(&lkst_cpu_buffers);
+	struct lkst_record *rec = lkst_buf_reserve_inline(cb);
+
+	if (unlikely(!rec)) {
+		this_cpu_inc(lkst_counters.dropped[event]);
+		return;
+	}
+	WRITE_ONCE(rec->pid, current->pid);
+	WRITE_ONCE(rec->event, event);
+	WRITE_ONCE(rec->context, ctx);
+	WRITE_ONCE(rec->flags, 0);
+	WRITE_ONCE(rec->arg[0], a1);
+	WRITE_ONCE(rec->arg[1], a2);
+	WRITE_ONCE(rec->arg[2], a3);
+	WRITE_ONCE(rec->arg[3], a4);
+	WRITE_ONCE(rec->arg[4], a5);
+	WRITE_ONCE(rec->arg[5], a6);
+	lkst_buf_publish(cb, rec, ktime_get_mono_fast_ns());
 }
 
 void lkst_record_event(unsigned int event, const u64 args[LKST_NR_ARGS])
 {
-	struct lkst_cpu_buffer *cb = this_cpu_ptr(&lkst_cpu_buffers);
-	struct lkst_record content = {
-		.pid = current->pid,
-		.event = event,
-		.context = interrupt_context_level(),
-	};
-	struct lkst_record *rec;
-
 	/* Writers of a CPU's buffer must not migrate off it mid-record. */
 	if (WARN_ON_ONCE(preemptible()))
 		return;
-	if (unlikely(!lkst_cpu_may_record()))
-		rec = NULL;
-	else
-		rec = lkst_buf_reserve(cb);
-	if (!rec) {
+	if (unlikely(!lkst_cpu_may_record())) {
+		local64_inc(&this_cpu_ptr(&lkst_cpu_buffers)->dropped);
 		if (event < LKST_NR_EVENT_IDS)
 			this_cpu_inc(lkst_counters.dropped[event]);
 		return;
 	}
-	memcpy(content.arg, args, sizeof(content.arg));
-	lkst_buf_commit(cb, rec, &content, ktime_get_mono_fast_ns());
+	lkst_write(event, interrupt_context_level(), args[0], args[1],
+		   args[2], args[3], args[4], args[5]);
 }
 EXPORT_SYMBOL_NS_GPL(lkst_record_event, LKST);
 
@@ -141,13 +166,28 @@ static struct lkst_handler lkst_nothing_handler = {
 	.handle = lkst_nothing_handle,
 };
 
+/*
+ * An extended handler takes the arguments as an array: built here, out of
+ * the dispatcher, so that the DEFAULT path has no array on its stack (and
+ * no stack-protector check).
+ */
+static noinline void lkst_call_handler(u8 id, unsigned int event, u64 a1,
+				       u64 a2, u64 a3, u64 a4, u64 a5, u64 a6)
+{
+	const u64 args[LKST_NR_ARGS] = { a1, a2, a3, a4, a5, a6 };
+	struct lkst_handler *h = rcu_dereference_sched(lkst_handlers[id]);
+
+	if (h) {
+		this_cpu_inc(lkst_counters.hits[event]);
+		h->handle(h, event, args);
+	}
+}
+
 notrace void lkst_hook_dispatch(unsigned int event, u64 a1, u64 a2, u64 a3,
 				u64 a4, u64 a5, u64 a6)
 {
-	const u64 args[LKST_NR_ARGS] = { a1, a2, a3, a4, a5, a6 };
-	unsigned int level_bit, nesting;
+	unsigned int ctx, level_bit, nesting;
 	struct lkst_maskset *ms;
-	struct lkst_handler *h;
 	u8 id;
 
 	/* Hooks pass constant IDs; a module calling in directly may not. */
@@ -163,7 +203,8 @@ notrace void lkst_hook_dispatch(unsigned int event, u64 a1, u64 a2, u64 a3,
 	 * An interrupt arriving between the read and the write below sets and
 	 * clears its own bit, so the plain read-modify-write stays correct.
 	 */
-	level_bit = 1U << interrupt_context_level();
+	ctx = interrupt_context_level();
+	level_bit = 1U << ctx;
 	nesting = this_cpu_read(lkst_recursion);
 	if (unlikely(nesting & level_bit)) {
 		local64_inc(&this_cpu_ptr(&lkst_cpu_buffers)->dropped);
@@ -176,13 +217,9 @@ notrace void lkst_hook_dispatch(unsigned int event, u64 a1, u64 a2, u64 a3,
 	id = READ_ONCE(ms->handler[event]);
 	if (likely(id == LKST_HANDLER_DEFAULT)) {
 		this_cpu_inc(lkst_counters.hits[event]);
-		lkst_record_event(event, args);
+		lkst_write(event, ctx, a1, a2, a3, a4, a5, a6);
 	} else if (id != LKST_HANDLER_NOTHING) {
-		h = rcu_dereference_sched(lkst_handlers[id]);
-		if (h) {
-			this_cpu_inc(lkst_counters.hits[event]);
-			h->handle(h, event, args);
-		}
+		lkst_call_handler(id, event, a1, a2, a3, a4, a5, a6);
 	}
 
 	this_cpu_write(lkst_recursion, nesting);

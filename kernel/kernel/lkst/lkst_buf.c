@@ -13,98 +13,10 @@
 
 #define LKST_RECORD_WORDS (sizeof(struct lkst_record) / sizeof(u64))
 
-/*
- * Claim the next slot of this CPU's buffer and give it the next sequence
- * number.  Returns NULL, counting a drop, when there is no block, when a
- * STOP-mode buffer would overwrite a record, or when the slot is still
- * owned by a writer this one interrupted (a nested context wrote a whole
- * block meanwhile): its record is left intact instead of being
- * overwritten half-way.
- */
+/* The out-of-line forms of the inline write path, for tests and KUnit. */
 struct lkst_record *lkst_buf_reserve(struct lkst_cpu_buffer *cb)
 {
-	struct lkst_block *blk, *next_blk;
-	struct lkst_record *rec;
-	bool stop = READ_ONCE(cb->mode) == LKST_MODE_STOP;
-	u64 old, old_seq, seen, seq;
-	u32 id, slot, next;
-
-	old = local64_read(&cb->pos);
-	for (;;) {
-		id = lkst_pos_block(old);
-		slot = lkst_pos_slot(old);
-		blk = id < LKST_MAX_BLOCKS ?
-			rcu_dereference_sched(cb->blocks[id]) : NULL;
-		if (unlikely(!blk))
-			goto drop;
-		if (slot >= blk->nr_slots) {
-			next = READ_ONCE(blk->next);
-			next_blk = next < LKST_MAX_BLOCKS ?
-				rcu_dereference_sched(cb->blocks[next]) : NULL;
-			if (next_blk) {
-				blk = next_blk;
-				id = next;
-			}
-			slot = 0;
-		}
-		/* A slot once written is never empty again: no race here. */
-		if (unlikely(stop) && READ_ONCE(blk->records[slot].time_ns))
-			goto drop;	/* keep the record it holds */
-		seen = local64_cmpxchg(&cb->pos, old, lkst_make_pos(id, slot + 1));
-		if (likely(seen == old))
-			break;
-		old = seen;	/* a nested writer moved on first */
-	}
-
-	rec = &blk->records[slot];
-	old_seq = READ_ONCE(blk->seqs[slot]);
-	barrier();	/* the number of the record whose time is read next */
-	old = READ_ONCE(rec->time_ns);
-	if (unlikely(old == LKST_TIME_BUSY) || unlikely(old && stop))
-		goto drop;
-	lkst_buf_test_point(cb, LKST_BUF_AT_SLOT_READ);
-	/*
-	 * From here a reader of the record this one replaces sees it change,
-	 * and a reader that finds the slot BUSY never takes the replaced
-	 * record's number for one being written.  CLAIMED replaces the number
-	 * only if it is still the one read above: an interrupt that filled
-	 * this slot since (a jump or a lap) gave it a new, unique number, and
-	 * CLAIMED must not be left on a record this writer does not replace.
-	 */
-	if (unlikely(cmpxchg_local(&blk->seqs[slot], old_seq,
-				   LKST_SEQ_CLAIMED) != old_seq))
-		goto drop;
-	smp_wmb();	/* CLAIMED is seen before BUSY */
-	lkst_buf_test_point(cb, LKST_BUF_AT_CLAIMED);
-	if (unlikely(cmpxchg_local(&rec->time_ns, old, LKST_TIME_BUSY) != old)) {
-		/*
-		 * An interrupt filled the slot since its time was read.  If
-		 * that was after CLAIMED was stored, it stored its own number
-		 * and the put-back fails; if before, its number equals the one
-		 * read (0: an unused slot took the buffer's first record), so
-		 * putting that number back is right.
-		 */
-		cmpxchg_local(&blk->seqs[slot], LKST_SEQ_CLAIMED, old_seq);
-		goto drop;
-	}
-	smp_wmb();	/* BUSY is seen before the new number and content */
-	/*
-	 * The number is stored in the slot before it is taken from next_seq,
-	 * so a reader that saw next_seq past it and finds the slot BUSY knows
-	 * which number is still being written.  A nested writer taking the
-	 * number first makes this one try the next.
-	 */
-	do {
-		seq = local64_read(&cb->next_seq);
-		WRITE_ONCE(blk->seqs[slot], seq);
-		smp_wmb();	/* in the slot before it is taken */
-	} while (local64_cmpxchg(&cb->next_seq, seq, seq + 1) != seq);
-	if (old)
-		local64_inc(&cb->overwritten);
-	return rec;
-drop:
-	local64_inc(&cb->dropped);
-	return NULL;
+	return lkst_buf_reserve_inline(cb);
 }
 
 /* Fill a claimed slot with @content and publish it with @time_ns. */
@@ -117,11 +29,7 @@ void lkst_buf_commit(struct lkst_cpu_buffer *cb, struct lkst_record *rec,
 
 	for (i = 1; i < LKST_RECORD_WORDS; i++)
 		WRITE_ONCE(dst[i], src[i]);
-	if (unlikely(!time_ns || time_ns == LKST_TIME_BUSY))
-		time_ns = 1;	/* keep the commit word meaningful */
-	smp_wmb();	/* content before the commit */
-	WRITE_ONCE(rec->time_ns, time_ns);
-	local64_inc(&cb->written);
+	lkst_buf_publish(cb, rec, time_ns);
 }
 
 /*
