@@ -690,6 +690,98 @@ static int __init lkst_set_boot_bufsize(char *str)
 }
 __setup("lkst.bufsize=", lkst_set_boot_bufsize);
 
+static unsigned int lkst_boot_mode __initdata = LKST_MODE_OVERWRITE;
+
+static int __init lkst_set_boot_mode(char *str)
+{
+	if (!strcmp(str, "overwrite"))
+		lkst_boot_mode = LKST_MODE_OVERWRITE;
+	else if (!strcmp(str, "stop"))
+		lkst_boot_mode = LKST_MODE_STOP;
+	else
+		pr_warn("lkst.mode=%s: use overwrite or stop\n", str);
+	return 1;
+}
+__setup("lkst.mode=", lkst_set_boot_mode);
+
+/* Kept as given; parsed by lkst_init(), once the event table is indexed. */
+static char *lkst_boot_events __initdata;
+
+static int __init lkst_set_boot_events(char *str)
+{
+	lkst_boot_events = str;
+	return 1;
+}
+__setup("lkst.events=", lkst_set_boot_events);
+
+/* Route @name (an event mnemonic or a category), @len bytes, in @ms. */
+static bool __init lkst_route_boot_item(struct lkst_maskset *ms,
+					const char *name, size_t len)
+{
+	unsigned int i, event;
+	bool found = false;
+
+	for (i = 0; i < LKST_NR_EVENTS; i++) {
+		const char *mnemonic = lkst_event_table[i].mnemonic;
+
+		if (strlen(mnemonic) == len && !strncasecmp(mnemonic, name, len)) {
+			ms->handler[lkst_event_table[i].id] =
+				LKST_HANDLER_DEFAULT;
+			return true;
+		}
+	}
+	for (i = 0; i < ARRAY_SIZE(lkst_category_table); i++) {
+		const char *cat = lkst_category_table[i].name;
+
+		if (!cat || strlen(cat) != len || strncasecmp(cat, name, len))
+			continue;
+		for (event = 0; event < LKST_NR_EVENT_IDS; event++) {
+			if (lkst_event_known(event) &&
+			    lkst_events_by_id[event]->category == i) {
+				ms->handler[event] = LKST_HANDLER_DEFAULT;
+				found = true;
+			}
+		}
+		return found;
+	}
+	return false;
+}
+
+/*
+ * lkst.events=NAME[,NAME...]: a user maskset "boot" that routes exactly
+ * these events (mnemonics such as SYSCALL_ENTRY, or categories such as
+ * process) to DEFAULT.  Handler modules load too late to be named here.
+ * Returns whether the maskset routes anything.
+ */
+static bool __init lkst_init_boot_events(const char *list)
+{
+	struct lkst_maskset *ms = &lkst_masksets[LKST_MASKSET_FIRST_USER];
+	unsigned int event, routed = 0;
+	const char *item = list;
+	size_t len;
+
+	for (event = 0; event < LKST_NR_EVENT_IDS; event++)
+		ms->handler[event] = LKST_HANDLER_NOTHING;
+	while (*item) {
+		len = strcspn(item, ",");
+		if (len && !lkst_route_boot_item(ms, item, len))
+			pr_warn("lkst.events: no event or category '%.*s'\n",
+				(int)len, item);
+		item += len;
+		if (*item == ',')
+			item++;
+	}
+	for (event = 0; event < LKST_NR_EVENT_IDS; event++)
+		routed += ms->handler[event] == LKST_HANDLER_DEFAULT;
+	if (!routed) {
+		pr_warn("lkst.events=%s routes no event; ignored\n", list);
+		return false;
+	}
+	ms->in_use = true;
+	strscpy(ms->name, "boot", sizeof(ms->name));
+	return true;
+}
+
 /* Early, so that tracing selected on the command line starts before init. */
 static int __init lkst_init(void)
 {
@@ -715,13 +807,18 @@ static int __init lkst_init(void)
 		return ret;
 	}
 	register_die_notifier(&lkst_die_nb);
+	lkst_buffer_mode(&(struct lkst_buffer_mode){
+		.cpu = LKST_ALL_CPUS, .mode = lkst_boot_mode });
+	if (lkst_boot_events && lkst_init_boot_events(lkst_boot_events))
+		lkst_boot_maskset = LKST_MASKSET_FIRST_USER;
 
 	mutex_lock(&lkst_mutex);
 	rcu_assign_pointer(lkst_active, &lkst_masksets[lkst_boot_maskset]);
 	lkst_sync_keys();
 	mutex_unlock(&lkst_mutex);
-	pr_info("%u events, %u-byte records, %u KiB per CPU, maskset %s\n",
+	pr_info("%u events, %u-byte records, %u KiB per CPU, %s mode, maskset %s\n",
 		lkst_nr_events(), LKST_RECORD_SIZE, lkst_boot_bufsize >> 10,
+		lkst_boot_mode == LKST_MODE_STOP ? "stop" : "overwrite",
 		lkst_masksets[lkst_boot_maskset].name);
 	return 0;
 }
