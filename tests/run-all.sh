@@ -134,7 +134,7 @@ scenario() {
 
 # 5. one boot running every scenario except demo
 if [ $guest_ok = 1 ]; then
-	names=$(cd tests/scenarios 2>/dev/null && ls -1 *.sh 2>/dev/null | LC_ALL=C sort | sed 's/\.sh$//' | grep -vx -e demo -e bench_suite -e panic -e late_cpu -e oops_handler -e lockdown)
+	names=$(cd tests/scenarios 2>/dev/null && ls -1 *.sh 2>/dev/null | LC_ALL=C sort | sed 's/\.sh$//' | grep -vx -e demo -e bench_suite -e panic -e late_cpu -e oops_handler -e lockdown -e boot_options)
 	list=$(echo $names | tr ' ' ',')
 	boot "$out/scenarios" "lkst.maskset=rdefault lkst.bufsize=512K lkst_run=$list" "${TEST_QEMU_TIMEOUT:-1800}"
 
@@ -167,6 +167,11 @@ if [ $guest_ok = 1 ]; then
 			tests/qemu/run.sh "$out/panic" >"$out/panic.log" 2>&1
 		check "scenario: panic (oops and panic recorded, dumped at panic)" 60 \
 			python3 tests/check/panic_console.py "$out/panic/console.log"
+	fi
+	# Boot-time tracing chosen on the command line: the events, the mode.
+	if [ -f tests/scenarios/boot_options.sh ]; then
+		boot "$out/bootopt" "lkst.mode=stop lkst.bufsize=512K lkst.events=syscall_entry,process,NO_SUCH_EVENT lkst_run=boot_options" 300
+		scenario "$out/bootopt" boot_options
 	fi
 	# A boot of its own for what changes the machine for good: a CPU first
 	# brought online after boot, a handler that oopses (the checker allows
