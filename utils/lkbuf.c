@@ -620,6 +620,88 @@ static int verb_print(int argc, const char **argv)
 	return LKST_EXIT_OK;
 }
 
+/* ---- info -------------------------------------------------------- */
+
+/* A header string field, which need not end in a NUL in a hostile file. */
+static void print_field(const char *label, const char *field, size_t size)
+{
+	printf("%-9s %.*s\n", label, (int)strnlen(field, size), field);
+}
+
+/*
+ * What a log holds without printing its records: where and when it was
+ * taken (host, kernel, clock and its anchor to the time of day) and each
+ * CPU's accounting.
+ */
+static int verb_info(int argc, const char **argv)
+{
+	char *file = NULL;
+	struct poptOption options[] = {
+		{ "file", 'f', POPT_ARG_STRING, &file, 0, "log file to describe", "FILE" },
+		LKST_POPT_TAIL
+	};
+	poptContext ctx = lkst_parse_options(argc, argv, options, NULL);
+	unsigned long long records = 0, lost = 0;
+	const struct lkst_log_header *h;
+	struct lkst_log log;
+	struct lkst_err err;
+	char when[64] = "?";
+	struct tm tm;
+	time_t secs;
+	unsigned int s;
+
+	lkst_no_positional(ctx);
+	lkst_require(file, "-f FILE", "info");
+	if (lkst_log_load(file, &log, &err))
+		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	h = &log.header;
+	secs = (time_t)(h->anchor_realtime_ns / 1000000000ULL);
+	if (gmtime_r(&secs, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	printf("%-9s %s\n", "file", file);
+	printf("%-9s version %u, %u-byte records\n", "format", h->version, h->record_size);
+	print_field("layout", h->layout, sizeof(h->layout));
+	print_field("host", h->nodename, sizeof(h->nodename));
+	print_field("kernel", h->release, sizeof(h->release));
+	printf("%-9s lkst ABI %u, %u event IDs\n", "tracer", h->abi_version, h->nr_event_ids);
+	printf("%-9s %s\n", "clock",
+	       h->clock == LKST_CLOCK_MONOTONIC ? "CLOCK_MONOTONIC" : "unknown");
+	printf("%-9s trace time %llu.%09llu was %s.%09llu UTC\n", "anchor",
+	       (unsigned long long)(h->anchor_trace_ns / 1000000000ULL),
+	       (unsigned long long)(h->anchor_trace_ns % 1000000000ULL), when,
+	       (unsigned long long)(h->anchor_realtime_ns % 1000000000ULL));
+	for (s = 0; s < log.nr_sections; s++) {
+		const struct lkst_log_cpu *c = &log.sections[s].info;
+
+		records += c->nr_records;
+		printf("cpu %-5u %llu records", c->cpu, (unsigned long long)c->nr_records);
+		if (log.sections[s].seqs && c->seq_end > c->seq_start)
+			printf(", numbers %llu..%llu",
+			       (unsigned long long)c->seq_start,
+			       (unsigned long long)c->seq_end - 1);
+		if (log.sections[s].seqs) {
+			lost += c->lost;
+			printf(", %llu lost", (unsigned long long)c->lost);
+		}
+		printf("; %s: written %llu, overwritten %llu, dropped %llu\n",
+		       log.sections[s].seqs ? "since boot" : "kernel counters",
+		       (unsigned long long)c->written,
+		       (unsigned long long)c->overwritten,
+		       (unsigned long long)c->dropped);
+	}
+	printf("%-9s %llu records of %u CPUs", "total", records, log.nr_sections);
+	if (h->version >= 2)
+		printf(", %llu lost", lost);
+	printf("\n");
+	if (fflush(stdout) || ferror(stdout))
+		lkst_die(LKST_EXIT_USAGE, "cannot write the description: %s; check the output",
+			 strerror(errno));
+	free(file);
+	lkst_log_free(&log);
+	poptFreeContext(ctx);
+	return LKST_EXIT_OK;
+}
+
 /* ---- create, link, delete, jump, mode, resize ----------------------- */
 
 static unsigned int mode_value(const char *value)
@@ -1130,6 +1212,7 @@ static const struct lkst_verb verbs[] = {
 	{ "list", verb_list, "list each CPU's blocks and counters" },
 	{ "read", verb_read, "save the buffers to a log file (-f FILE [-c CPU])" },
 	{ "print", verb_print, "print a log file (-f FILE [-r] [-C] [-S] [-V] [-e EVENTS] [-p PIDS] [-n COMMS] [-t START,END])" },
+	{ "info", verb_info, "describe a log file: host, kernel, clock, per-CPU counts (-f FILE)" },
 	{ "record", verb_record, "drain the buffers into rotating log files until SIGINT or SIGTERM (-o DIR [--rotate SIZE] [--keep N] [--interval MS])" },
 	{ "create", verb_create, "add a block (-c CPU -s SIZE [-n NEXT] [-m MODE])" },
 	{ "link", verb_link, "set a block's next block (-c CPU -b ID -n NEXT|none)" },

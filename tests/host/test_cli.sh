@@ -172,6 +172,34 @@ cat >"$tmp/want" <<'END'
 END
 expect_out "$lkbuf" print -S -f "$tmp/good.lkst"
 
+# ---- info: the header and the counts, no records ----
+cat >"$tmp/want" <<'END'
+file      GOOD
+format    version 1, 64-byte records
+layout    time_ns:u64 pid:u32 event:u16 context:u8 flags:u8 arg:u64[6]
+host      host
+kernel    6.12.0
+tracer    lkst ABI 1, 256 event IDs
+clock     CLOCK_MONOTONIC
+anchor    trace time 0.000000000 was 1970-01-01 00:00:00.000000000 UTC
+cpu 0     2 records; kernel counters: written 2, overwritten 0, dropped 2
+cpu 1     2 records; kernel counters: written 2, overwritten 5, dropped 0
+total     4 records of 2 CPUs
+END
+sed -i "s|GOOD|$tmp/good.lkst|" "$tmp/want"
+expect_out "$lkbuf" info -f "$tmp/good.lkst"
+expect_fail 1 "$lkbuf" info
+expect_fail 1 "$lkbuf" info -f "$tmp/cut.lkst"
+if [ -w /dev/full ]; then
+	"$lkbuf" info -f "$tmp/good.lkst" >/dev/full 2>"$tmp/err"
+	rc=$?
+	if [ "$rc" -eq 1 ] && grep -q "^lkbuf: cannot write the description: " "$tmp/err"; then
+		pass
+	else
+		fail "lkbuf info >/dev/full -> exit $rc: $(cat "$tmp/err")"
+	fi
+fi
+
 # ---- print filters ----
 printf '0.000002000 cpu=0 pid=10 ctx=task SYSCALL_EXIT syscall_number=0 return_value=5\n' >"$tmp/want"
 expect_out "$lkbuf" print -S -f "$tmp/good.lkst" -p 10,99
