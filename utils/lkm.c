@@ -9,6 +9,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "lkm_filter.h"
 #include "lkst_format.h"
 #include "lkst_util.h"
 
@@ -426,6 +427,7 @@ static const struct lkst_verb verbs[] = {
 	{ "events", verb_events, "list the events the tracer knows" },
 	{ "handlers", verb_handlers, "list the registered event handlers" },
 	{ "stat", verb_stat, "per-event hit and drop counters ([-e EVENTS] [--reset])" },
+	{ "filter", lkm_verb_filter, "record an event only when a predicate holds (-m ID EVENT 'EXPR')" },
 	{ NULL, NULL, NULL }
 };
 

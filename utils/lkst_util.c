@@ -443,6 +443,41 @@ void lkst_dev_load_handlers(int fd, struct lkst_handler_names *h)
 	}
 }
 
+unsigned int lkst_dev_handler_id(int fd, const char *name, const char *module)
+{
+	struct lkst_handler_names *h = malloc(sizeof(*h));
+	unsigned int id;
+
+	if (!h)
+		lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
+	lkst_dev_load_handlers(fd, h);
+	for (id = 1; id < LKST_MAX_HANDLERS; id++)
+		if (!strcasecmp(h->name[id], name))
+			break;
+	free(h);
+	if (id == LKST_MAX_HANDLERS)
+		lkst_die(LKST_EXIT_DEVICE, "no handler named %s is registered; load it first (insmod %s.ko)",
+			 name, module);
+	return id;
+}
+
+int lkst_dev_handler_ctl(int fd, unsigned int handler, unsigned int cmd,
+			 void *data, uint32_t size)
+{
+	struct lkst_handler_ctl ctl = {
+		.handler = handler,
+		.cmd = cmd,
+		.data = (uintptr_t)data,
+		.size = size,
+	};
+	int ret;
+
+	do
+		ret = ioctl(fd, LKST_IOC_HANDLER_CTL, &ctl);
+	while (ret < 0 && errno == EINTR);
+	return ret < 0 ? -errno : ret;
+}
+
 /* ---- Command line --------------------------------------------------- */
 
 struct poptOption lkst_exit_code_table[] = {

@@ -114,6 +114,17 @@ void lkst_die_errno(int err, const char *what) __attribute__((noreturn));
 /* Fill h with the kernel's registered handlers (IDs 1..255). */
 void lkst_dev_load_handlers(int fd, struct lkst_handler_names *h);
 
+/*
+ * ID of the registered handler called @name (an extended handler's
+ * module, e.g. "lkst_filter", is named in the message when it is not
+ * loaded); exits when there is none.
+ */
+unsigned int lkst_dev_handler_id(int fd, const char *name, const char *module);
+
+/* LKST_IOC_HANDLER_CTL: the handler's return value, or -errno. */
+int lkst_dev_handler_ctl(int fd, unsigned int handler, unsigned int cmd,
+			 void *data, uint32_t size);
+
 /* ---- Command line (libpopt) ------------------------------------------ */
 
 #include <popt.h>

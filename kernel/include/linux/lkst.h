@@ -86,8 +86,8 @@ void lkst_hook_dispatch(unsigned int event, u64 a1, u64 a2, u64 a3,
  *  - allocate or free memory;
  *  - call into any other traced subsystem.
  *
- * It records only with lkst_record_event(): a hook it hits is cut off as
- * recursion and counted as dropped.  It may also call
+ * It records only with lkst_record_event() or lkst_handler_pass(): a hook
+ * it hits is cut off as recursion and counted as dropped.  It may also call
  * lkst_maskset_switch() and lkst_buffer_jump().  All three are lock-free
  * and NMI-safe.  An IRQ or NMI may enter it again while it runs.  An oops
  * in a handler kills the task that hit the hook; the tracer goes on.
@@ -99,6 +99,11 @@ void lkst_hook_dispatch(unsigned int event, u64 a1, u64 a2, u64 a3,
  * @name:    shown by `lkm handlers`
  * @owner:   THIS_MODULE, shown with the name
  * @handle:  called in hook context, under the rules above
+ * @control: optional; LKST_IOC_HANDLER_CTL's commands, called in process
+ *           context (it may sleep and allocate) with a reference on @owner;
+ *           returns a count or a negative errno
+ * @passes_on: set when @handle calls lkst_handler_pass(); such a handler
+ *           is never passed to, so that handlers cannot pass in a cycle
  */
 struct lkst_handler {
 	unsigned int id;
@@ -106,10 +111,22 @@ struct lkst_handler {
 	struct module *owner;
 	void (*handle)(struct lkst_handler *handler, unsigned int event,
 		       const u64 args[LKST_NR_ARGS]);
+	int (*control)(struct lkst_handler *handler, unsigned int cmd,
+		       void __user *data, u32 size);
+	bool passes_on;
 };
 
 int lkst_handler_register(struct lkst_handler *handler);
 void lkst_handler_unregister(struct lkst_handler *handler);
+
+/*
+ * From a handler's @handle only: hand the event on to handler @id (DEFAULT
+ * records it), as a filter or an aggregation that also records does.
+ * NOTHING drops it quietly; a free ID or a handler that passes on itself
+ * is refused, the event counted as dropped.
+ */
+void lkst_handler_pass(unsigned int id, unsigned int event,
+		       const u64 args[LKST_NR_ARGS]);
 
 /*
  * The only way to record: write one record into this CPU's current block

@@ -591,6 +591,62 @@ void lkst_handler_unregister(struct lkst_handler *handler)
 }
 EXPORT_SYMBOL_NS_GPL(lkst_handler_unregister, LKST);
 
+void lkst_handler_pass(unsigned int id, unsigned int event,
+		       const u64 args[LKST_NR_ARGS])
+{
+	struct lkst_handler *h;
+
+	if (id == LKST_HANDLER_DEFAULT) {
+		lkst_record_event(event, args);
+		return;
+	}
+	if (id == LKST_HANDLER_NOTHING)
+		return;
+	h = id < LKST_MAX_HANDLERS ?
+		rcu_dereference_sched(lkst_handlers[id]) : NULL;
+	if (h && !h->passes_on) {
+		h->handle(h, event, args);
+		return;
+	}
+	local64_inc(&this_cpu_ptr(&lkst_cpu_buffers)->dropped);
+	if (event < LKST_NR_EVENT_IDS)
+		this_cpu_inc(lkst_counters.dropped[event]);
+}
+EXPORT_SYMBOL_NS_GPL(lkst_handler_pass, LKST);
+
+/*
+ * The module reference keeps the handler registered while its control
+ * runs: unregistering happens in the module's exit, which cannot start
+ * while a reference is held.
+ */
+int lkst_handler_ctl(struct lkst_handler_ctl *ctl)
+{
+	struct lkst_handler *h;
+	unsigned int id;
+	int ret;
+
+	if (ctl->handler >= LKST_MAX_HANDLERS || ctl->__pad)
+		return -EINVAL;
+	id = array_index_nospec(ctl->handler, LKST_MAX_HANDLERS);
+	mutex_lock(&lkst_mutex);
+	h = rcu_dereference_protected(lkst_handlers[id],
+				      lockdep_is_held(&lkst_mutex));
+	if (!h)
+		ret = -ENOENT;
+	else if (!h->control)
+		ret = -EOPNOTSUPP;
+	else if (!try_module_get(h->owner))
+		ret = -ENOENT;	/* on its way out */
+	else
+		ret = 0;
+	mutex_unlock(&lkst_mutex);
+	if (ret)
+		return ret;
+	ret = h->control(h, ctl->cmd, u64_to_user_ptr(ctl->data), ctl->size);
+	module_put(h->owner);
+	return ret;
+}
+
 int lkst_handler_info(struct lkst_handler_desc *desc)
 {
 	struct lkst_handler *h;

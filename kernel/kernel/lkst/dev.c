@@ -124,6 +124,9 @@ static long lkst_dev_ioctl(struct file *file, unsigned int cmd,
 	case LKST_IOC_HANDLER_INFO:
 		return LKST_STRUCT_CMD(struct lkst_handler_desc,
 				       lkst_handler_info, true);
+	case LKST_IOC_HANDLER_CTL:
+		return LKST_STRUCT_CMD(struct lkst_handler_ctl,
+				       lkst_handler_ctl, false);
 	case LKST_IOC_EVENT_STAT:
 		return LKST_STRUCT_CMD(struct lkst_event_stat,
 				       lkst_event_stat, true);

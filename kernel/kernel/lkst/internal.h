@@ -32,6 +32,7 @@ int lkst_maskset_select(unsigned int id);
 void lkst_stop_recording(void);
 int lkst_maskset_delete(unsigned int id);
 int lkst_handler_info(struct lkst_handler_desc *desc);
+int lkst_handler_ctl(struct lkst_handler_ctl *ctl);
 int lkst_event_stat(struct lkst_event_stat *stat);
 void lkst_event_stat_reset(void);
 

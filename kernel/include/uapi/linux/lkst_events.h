@@ -86,12 +86,14 @@ enum lkst_event_id {
 	LKST_EV_EXCEPTION_PAGEFAULT_EXIT = 0x23,
 	LKST_EV_NMI_ENTRY		= 0x24,
 	LKST_EV_NMI_EXIT		= 0x25,
+	LKST_EV_EXCEPTION_FAULT_SIGNAL	= 0x26,
 	/* end of exceptions */
 
 	/* system calls */
 	LKST_EV_SYSCALL_ENTRY		= 0x30,
 	LKST_EV_SYSCALL_EXIT		= 0x31,
 	LKST_EV_SYSCALL_ENTRY_ARG5	= 0x32,
+	LKST_EV_SYSCALL_ERROR		= 0x33,
 	/* end of system calls */
 
 	/* memory */
@@ -622,6 +624,18 @@ static const struct lkst_event_info lkst_event_table[] = {
 			{ LKST_ARG_HEX, "reason" },
 		},
 	},
+	{
+		LKST_EVENT(EXCEPTION_FAULT_SIGNAL),
+		.category = LKST_CAT_EXCEPTION,
+		.description = "user page fault that ended in SIGSEGV or SIGBUS (lkst_errpath)",
+		.args = {
+			{ LKST_ARG_HEX, "address" },
+			{ LKST_ARG_HEX, "error code" },
+			{ LKST_ARG_HEX, "ip" },
+			{ LKST_ARG_DEC, "signal" },
+			{ LKST_ARG_DEC, "si_code" },
+		},
+	},
 	/* ---- end of exceptions ---- */
 
 	/* ---- system calls ---- */
@@ -654,6 +668,19 @@ static const struct lkst_event_info lkst_event_table[] = {
 		.args = {
 			{ LKST_ARG_SYSNR, "syscall number" },
 			{ LKST_ARG_HEX, "arg5" },
+		},
+	},
+	{
+		LKST_EVENT(SYSCALL_ERROR),
+		.category = LKST_CAT_SYSCALL,
+		.description = "failed system call, from entry to exit (lkst_errpath)",
+		.args = {
+			{ LKST_ARG_SYSNR, "syscall number" },
+			{ LKST_ARG_RETVAL, "return value" },
+			{ LKST_ARG_UDEC, "duration ns" },
+			{ LKST_ARG_HEX, "arg0" },
+			{ LKST_ARG_HEX, "arg1" },
+			{ LKST_ARG_HEX, "arg2" },
 		},
 	},
 	/* ---- end of system calls ---- */

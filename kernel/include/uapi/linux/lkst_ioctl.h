@@ -25,6 +25,11 @@
  * written cannot be deleted.  JUMP makes the writer continue at the
  * block's first slot.
  *
+ * HANDLER_CTL passes a command to an extended handler that takes them
+ * (struct lkst_handler's control): the handler defines its commands and
+ * their data, and returns a count or a negative errno; EOPNOTSUPP when the
+ * handler takes no commands, ENOENT when no handler has the ID.
+ *
  * Version 2 added sequence numbers (BUFFER_DRAIN), buffer modes
  * (BUFFER_MODE) and BUFFER_RESIZE, and the mode and next_seq fields of
  * struct lkst_cpu_info, which changed its size.
@@ -103,6 +108,14 @@ struct lkst_handler_desc {
 	__u32 __pad;
 	char name[LKST_NAME_LEN];	/* out */
 	char module[LKST_NAME_LEN];	/* out: owner, "" when built in */
+};
+
+struct lkst_handler_ctl {
+	__u32 handler;			/* handler ID */
+	__u32 cmd;			/* the handler's own command number */
+	__u64 data;			/* user pointer to the command's data */
+	__u32 size;			/* bytes at data */
+	__u32 __pad;
 };
 
 struct lkst_cpu_info {
@@ -249,6 +262,7 @@ struct lkst_clock_anchor {
 #define LKST_IOC_HANDLER_INFO	_IOWR(LKST_IOC_MAGIC, 0x20, struct lkst_handler_desc)
 #define LKST_IOC_EVENT_STAT	_IOWR(LKST_IOC_MAGIC, 0x21, struct lkst_event_stat)
 #define LKST_IOC_EVENT_STAT_RESET _IO(LKST_IOC_MAGIC, 0x22)
+#define LKST_IOC_HANDLER_CTL	_IOW(LKST_IOC_MAGIC, 0x23, struct lkst_handler_ctl)
 #define LKST_IOC_CPU_INFO	_IOWR(LKST_IOC_MAGIC, 0x30, struct lkst_cpu_info)
 #define LKST_IOC_BLOCK_INFO	_IOWR(LKST_IOC_MAGIC, 0x31, struct lkst_block_info)
 #define LKST_IOC_BLOCK_READ	_IOWR(LKST_IOC_MAGIC, 0x32, struct lkst_block_read)

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Compiles lkst_filter predicates, as lkm filter takes them, into the
+ * postfix programs of handlers/lkst_filter.h.  Pure: unit tested on the
+ * host.
+ *
+ *   expr    := and ('||' and)*
+ *   and     := unary ('&&' unary)*
+ *   unary   := '!' unary | '(' expr ')' | test
+ *   test    := FIELD ['&' NUMBER] [CMP VALUE]     (no CMP: "!= 0")
+ *   FIELD   := arg1..arg6 | pid | tgid | cpu | ctx | cgroup | comm
+ *   CMP     := == != < <= > >=
+ *   VALUE   := a number (decimal, 0x hex, negative) or, for comm only, a
+ *              "quoted name" (exact) or "prefix*" with == and !=
+ * Arguments the event table calls signed (decimal, return value, system
+ * call number) and negative numbers compare as signed 64-bit values.
+ */
+#ifndef LKST_FILTER_EXPR_H
+#define LKST_FILTER_EXPR_H
+
+#include <stddef.h>
+#include "lkst_filter.h"
+#include "lkst_util.h"
+
+/*
+ * Fill @prog (event, insns, text; target is left to the caller) from
+ * @text for event @event.  Returns 0, or -1 with @err set and *@errpos the
+ * byte offset in @text where the problem is.
+ */
+int lkst_filter_compile(const char *text, unsigned int event,
+			struct lkst_filter_prog *prog, size_t *errpos,
+			struct lkst_err *err);
+
+#endif /* LKST_FILTER_EXPR_H */
