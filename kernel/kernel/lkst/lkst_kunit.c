@@ -388,7 +388,8 @@ static atomic_t test_handler_calls;
 static void test_handle(struct lkst_handler *h, unsigned int event,
 			const u64 args[LKST_NR_ARGS])
 {
-	if (event == LKST_EV_PROCESS_CONTEXTSWITCH && args[0] == 0x1234)
+	if ((event == LKST_EV_PROCESS_CONTEXTSWITCH ||
+	     event == LKST_EV_USER_MARK) && args[0] == 0x1234)
 		atomic_inc(&test_handler_calls);
 }
 
@@ -477,12 +478,85 @@ static void lkst_ms_counts_hits(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, lkst_maskset_select(saved_active), 0);
 }
 
+static unsigned int test_pass_target;
+
+static void test_pass_handle(struct lkst_handler *h, unsigned int event,
+			     const u64 args[LKST_NR_ARGS])
+{
+	lkst_handler_pass(test_pass_target, event, args);
+}
+
+static int test_control(struct lkst_handler *h, unsigned int cmd,
+			void __user *data, u32 size)
+{
+	return cmd == 7 && !data && size == 3 ? 42 : -EINVAL;
+}
+
+/*
+ * A handler that passes events on reaches the handler it names, never one
+ * that passes on itself (no cycle), and NOTHING quietly; HANDLER_CTL
+ * reaches a handler's control.
+ */
+static void lkst_ms_handler_pass_and_control(struct kunit *test)
+{
+	struct lkst_handler *counter = test_handler(test);
+	struct lkst_handler *passer = test_handler(test);
+	struct lkst_event_stat before = { .event = LKST_EV_USER_MARK };
+	struct lkst_event_stat stat = { .event = LKST_EV_USER_MARK };
+	struct lkst_handler_ctl ctl = { .cmd = 7, .size = 3 };
+	struct lkst_maskset_entry entry = {
+		.id = TEST_MASKSET,
+		.event = LKST_EV_USER_MARK,
+	};
+	struct lkst_maskset_desc *desc;
+
+	passer->handle = test_pass_handle;
+	passer->passes_on = true;
+	desc = kunit_kzalloc(test, sizeof(*desc), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, desc);
+	/* USER_MARK: only this test marks while it runs. */
+	test_desc_fill(desc, TEST_MASKSET, LKST_HANDLER_NOTHING);
+	KUNIT_ASSERT_EQ(test, lkst_maskset_write(desc), 0);
+	entry.handler = passer->id;
+	KUNIT_ASSERT_EQ(test, lkst_maskset_config(&entry), 0);
+	KUNIT_ASSERT_EQ(test, lkst_maskset_select(TEST_MASKSET), 0);
+	atomic_set(&test_handler_calls, 0);
+
+	test_pass_target = counter->id;
+	lkst_hook_dispatch(LKST_EV_USER_MARK, 0x1234, 0, 0, 0, 0, 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&test_handler_calls), 1);
+
+	KUNIT_ASSERT_EQ(test, lkst_event_stat(&before), 0);
+	test_pass_target = passer->id;		/* refused: it passes on */
+	lkst_hook_dispatch(LKST_EV_USER_MARK, 0x1234, 0, 0, 0, 0, 0);
+	test_pass_target = LKST_HANDLER_NOTHING;	/* quietly nothing */
+	lkst_hook_dispatch(LKST_EV_USER_MARK, 0x1234, 0, 0, 0, 0, 0);
+	KUNIT_ASSERT_EQ(test, lkst_event_stat(&stat), 0);
+	KUNIT_EXPECT_EQ(test, stat.dropped - before.dropped, 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&test_handler_calls), 1);
+	KUNIT_ASSERT_EQ(test, lkst_maskset_select(saved_active), 0);
+
+	ctl.handler = counter->id;
+	KUNIT_EXPECT_EQ(test, lkst_handler_ctl(&ctl), -EOPNOTSUPP);
+	counter->control = test_control;
+	KUNIT_EXPECT_EQ(test, lkst_handler_ctl(&ctl), 42);
+	ctl.__pad = 1;
+	KUNIT_EXPECT_EQ(test, lkst_handler_ctl(&ctl), -EINVAL);
+	ctl.__pad = 0;
+	ctl.handler = LKST_MAX_HANDLERS;
+	KUNIT_EXPECT_EQ(test, lkst_handler_ctl(&ctl), -EINVAL);
+	kunit_release_action(test, test_unregister, counter);
+	ctl.handler = counter->id;
+	KUNIT_EXPECT_EQ(test, lkst_handler_ctl(&ctl), -ENOENT);
+}
+
 static struct kunit_case lkst_ms_cases[] = {
 	KUNIT_CASE(lkst_ms_system_read_only),
 	KUNIT_CASE(lkst_ms_validates_routes),
 	KUNIT_CASE(lkst_ms_select_drives_keys),
 	KUNIT_CASE(lkst_ms_handler_lifecycle),
 	KUNIT_CASE(lkst_ms_counts_hits),
+	KUNIT_CASE(lkst_ms_handler_pass_and_control),
 	{}
 };
 
