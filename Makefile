@@ -23,7 +23,7 @@ KERNEL_DEP ?= kernel
 
 .PHONY: all deps kernel kernel-tree kernel-kasan kernel-bench initramfs-kasan patches docs count-hooks \
 	utils handlers initramfs demo \
-	test torture bench checkpatch clean distclean help
+	test torture bench initramfs-bench checkpatch clean distclean help
 
 all: kernel utils handlers initramfs
 
@@ -147,7 +147,17 @@ kernel-bench:
 	@$(TOOLS)/configure-kernel.sh $(BENCH_VANILLA_KSRC) $(BENCH_FRAGMENTS)
 	@$(TOOLS)/build-kernel.sh $(BENCH_VANILLA_KSRC)
 
-bench: deps utils initramfs kernel-bench
+# The handler modules built for the bench kernel, in an initramfs of their own.
+BENCH_HANDLERS  := $(CURDIR)/build/handlers-bench
+BENCH_INITRAMFS := $(CURDIR)/build/initramfs-bench.cpio.gz
+initramfs-bench: kernel-bench utils
+	@rm -rf $(BENCH_HANDLERS) && mkdir -p $(BENCH_HANDLERS)/none
+	@cp handlers/*.c handlers/*.h handlers/Kbuild $(BENCH_HANDLERS)/
+	@$(TOOLS)/kmake.sh $(BENCH_LKST_KSRC) M=$(BENCH_HANDLERS) modules
+	@HANDLERS_DIR=$(BENCH_HANDLERS) TESTMODS_DIR=$(BENCH_HANDLERS)/none \
+		SCENARIO_DIR=$(SCENARIO_DIR) $(TOOLS)/mk-initramfs.sh $(BENCH_INITRAMFS)
+
+bench: deps utils initramfs-bench
 	@rm -rf out/bench && mkdir -p out/bench
 	$(MAKE) -s -C tests/host bench | tee out/bench/native.txt
 	$(MAKE) -s -C utils bench BENCH_RECORDS=10000000 | tee out/bench/userland.txt
@@ -159,7 +169,7 @@ bench: deps utils initramfs kernel-bench
 	@for k in vanilla lkst; do for clock in icount wall; do \
 		ksrc=$(BENCH_VANILLA_KSRC); [ $$k = lkst ] && ksrc=$(BENCH_LKST_KSRC); \
 		extra=""; [ $$clock = icount ] && extra="-icount shift=0,sleep=off"; \
-		QEMU_EXTRA="$$extra" KERNEL=$$ksrc/arch/x86/boot/bzImage INITRD=$(INITRAMFS) \
+		QEMU_EXTRA="$$extra" KERNEL=$$ksrc/arch/x86/boot/bzImage INITRD=$(BENCH_INITRAMFS) \
 		APPEND="lkst_run=bench_suite lkst_bench_reps=$(BENCH_REPS) lkst_timeout=3000" \
 		TIMEOUT=3600 tests/qemu/run.sh out/bench/$$k-$$clock || exit 1; \
 	done; done

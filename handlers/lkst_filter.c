@@ -57,32 +57,53 @@ static u64 lkst_filter_cgroup_id(void)
 #endif
 }
 
+/* Half of current's name; a racing rename may mix two, as ftrace's may. */
+static u64 lkst_filter_comm_half(unsigned int half)
+{
+	u64 word;
+
+	BUILD_BUG_ON(sizeof(current->comm) < 2 * sizeof(word));
+	memcpy(&word, current->comm + half * sizeof(word), sizeof(word));
+	return word;
+}
+
+/* Only the fields a test reads are computed, when it reads them. */
+static __always_inline u64 lkst_filter_field(unsigned int id, const void *ctx)
+{
+	const u64 *args = ctx;
+
+	switch (id) {
+	case LKST_FF_PID:
+		return current->pid;
+	case LKST_FF_TGID:
+		return current->tgid;
+	case LKST_FF_CPU:
+		return raw_smp_processor_id();
+	case LKST_FF_CONTEXT:
+		return interrupt_context_level();
+	case LKST_FF_COMM_LO:
+		return lkst_filter_comm_half(0);
+	case LKST_FF_COMM_HI:
+		return lkst_filter_comm_half(1);
+	case LKST_FF_CGROUP:
+		return lkst_filter_cgroup_id();
+	default:	/* lkst_filter_check() allows nothing else */
+		return args[id - LKST_FF_ARG1];
+	}
+}
+
 static void lkst_filter_handle(struct lkst_handler *handler,
 			       unsigned int event,
 			       const u64 args[LKST_NR_ARGS])
 {
 	const struct lkst_filter_entry *f;
-	u64 fields[LKST_FF_NR];
-	u64 comm[2] = { 0, 0 };
-	unsigned int i;
 
 	f = rcu_dereference_sched(lkst_filters[event]);
 	if (!f)
 		return;
-	for (i = 0; i < LKST_NR_ARGS; i++)
-		fields[LKST_FF_ARG1 + i] = args[i];
-	fields[LKST_FF_PID] = current->pid;
-	fields[LKST_FF_TGID] = current->tgid;
-	fields[LKST_FF_CPU] = raw_smp_processor_id();
-	fields[LKST_FF_CONTEXT] = interrupt_context_level();
-	/* A racing rename may mix two names, as ftrace's comm field may. */
-	memcpy(comm, current->comm, min(sizeof(comm), sizeof(current->comm)));
-	fields[LKST_FF_COMM_LO] = comm[0];
-	fields[LKST_FF_COMM_HI] = comm[1];
-	fields[LKST_FF_CGROUP] = lkst_filter_cgroup_id();
-
 	this_cpu_inc(lkst_filter_counts.tested[event]);
-	if (!lkst_filter_eval(f->prog.insns, f->prog.nr_insns, fields))
+	if (!lkst_filter_eval(f->prog.insns, f->prog.nr_insns,
+			      lkst_filter_field, args))
 		return;
 	this_cpu_inc(lkst_filter_counts.passed[event]);
 	lkst_handler_pass(f->prog.target, event, args);

@@ -166,11 +166,15 @@ static inline int lkst_filter_test(const struct lkst_filter_insn *in,
 }
 
 /*
- * Run a program lkst_filter_check() accepted over @fields (indexed by
- * enum lkst_filter_field).  The stack is a word of bits: at most 32 deep.
+ * Run a program lkst_filter_check() accepted; @field(id, ctx) reads a field
+ * of enum lkst_filter_field, only when a test needs it.  The stack is a
+ * word of bits: at most 32 deep.  Inlined with a constant @field, the
+ * handler reads only the fields its program tests.
  */
 static inline int lkst_filter_eval(const struct lkst_filter_insn *insns,
-				   __u32 n, const __u64 fields[LKST_FF_NR])
+				   __u32 n,
+				   __u64 (*field)(unsigned int id, const void *ctx),
+				   const void *ctx)
 {
 	__u64 stack = 0;
 	__u32 i;
@@ -181,7 +185,7 @@ static inline int lkst_filter_eval(const struct lkst_filter_insn *insns,
 		switch (in->op) {
 		case LKST_FOP_TEST:
 			stack = stack << 1 |
-				lkst_filter_test(in, fields[in->field]);
+				lkst_filter_test(in, field(in->field, ctx));
 			break;
 		case LKST_FOP_AND:
 			stack = (stack >> 1) & (stack | ~1ULL);

@@ -28,6 +28,11 @@ static void fields_of(uint64_t f[LKST_FF_NR], const uint64_t args[6],
 	memcpy(&f[LKST_FF_COMM_HI], name + 8, 8);
 }
 
+static __u64 field_of(unsigned int id, const void *ctx)
+{
+	return ((const uint64_t *)ctx)[id];
+}
+
 /* 1 or 0 as the predicate holds, -1 when it does not compile. */
 static int eval(const char *text, unsigned int event, const uint64_t *f)
 {
@@ -39,7 +44,7 @@ static int eval(const char *text, unsigned int event, const uint64_t *f)
 		return -1;
 	if (lkst_filter_check(prog.insns, prog.nr_insns) < 0)
 		return -2;
-	return lkst_filter_eval(prog.insns, prog.nr_insns, (const __u64 *)f);
+	return lkst_filter_eval(prog.insns, prog.nr_insns, field_of, f);
 }
 
 /* Where the compiler puts the caret, or -1 when it compiles. */

@@ -27,6 +27,14 @@ if lkm list >/dev/null 2>&1; then
 	for e in $TWINS_LKST; do
 		step lkm config -m 5 "$e" default >/dev/null
 	done
+	# Handler costs: RDEFAULT's events routed to lkst_filter with a
+	# predicate that always holds (each event then recorded by DEFAULT)
+	# and with one that never does (each event only tested).
+	if insmod /lib/lkst/lkst_filter.ko 2>/dev/null; then
+		CONFIGS="$CONFIGS filter-pass filter-drop"
+		RDEFAULT_EVENTS=$(lkm read -m 1 | awk '$3 == 1 { print $2 }')
+		lkm read -m 0 | lkm write -m 6 -n filter || { echo "FAIL: maskset 6"; exit 1; }
+	fi
 	step lkbuf resize -s 16M
 	# Buffer geometry, for the bytes each record takes (and its sequence word).
 	lkbuf list | sed -n 's/^  block 0: size \([0-9]*\), \([0-9]*\) slots.*/LKST_BLOCK \1 \2/p' | head -n 1
@@ -52,7 +60,17 @@ configure() {
 	echo 0 >$T/tracing_on
 	echo 0 >$T/events/enable
 	case $1 in ftrace-*|both-*) ftrace_events 1 ;; esac
+	case $1 in
+	filter-pass) filter_all 'cpu < 4096' ;;
+	filter-drop) filter_all 'cpu > 4096' ;;
+	esac
 	echo >$T/trace
+}
+
+filter_all() {
+	for e in $RDEFAULT_EVENTS; do
+		lkm filter -m 6 "$e" "$1" || { echo "FAIL: lkm filter $e"; exit 1; }
+	done
 }
 
 start() {
@@ -60,6 +78,7 @@ start() {
 	lkst-rdefault) lkm set -m 1 >/dev/null ;;
 	lkst-rall) lkm set -m 2 >/dev/null ;;
 	lkst-twins|both-twins) lkm set -m 5 >/dev/null ;;
+	filter-*) lkm set -m 6 >/dev/null ;;
 	esac
 	case $1 in ftrace-*|both-*) echo 1 >$T/tracing_on ;; esac
 }
@@ -103,4 +122,7 @@ done
 rm -f run.txt
 configure none
 [ $KERNEL = lkst ] && { lkm delete -m 5; lkbuf resize -s 512K; lkm set -m "${active:-1}"; }
+if [ -n "${RDEFAULT_EVENTS:-}" ]; then
+	lkm delete -m 6 && rmmod lkst_filter || { echo "FAIL: filter cleanup"; exit 1; }
+fi
 echo "bench_suite done"

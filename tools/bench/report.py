@@ -119,6 +119,26 @@ def figures(cells, clock="icount"):
     return f
 
 
+def handler_costs(cells, wl, clock="icount"):
+    """Instructions per routed event of DEFAULT and of the handler configs,
+    against the patched kernel with nothing traced; None where not run."""
+    base = cells.get((clock, "lkst", "none", wl))
+    rd = cells.get((clock, "lkst", "lkst-rdefault", wl))
+    fp = cells.get((clock, "lkst", "filter-pass", wl))
+    fd = cells.get((clock, "lkst", "filter-drop", wl))
+
+    def per(cell, events_per_op):
+        if not cell or not base or not events_per_op:
+            return None
+        return (cell.median - base.median) / events_per_op
+
+    return {
+        "default": per(rd, rd and rd.lkst_per_op),
+        "filter-pass": per(fp, fp and fp.lkst_per_op),
+        "filter-drop": per(fd, rd and rd.lkst_per_op),
+    }
+
+
 def fmt(v, spec=".1f", suffix=""):
     return "n/a" if v is None else f"{v:{spec}}{suffix}"
 
@@ -188,6 +208,25 @@ def report(out, cells, record_bytes):
           f"{fmt(ic['overhead'][('ftrace-twins', wl)], '+.1f', '%')} | {fmt(ic['P4'][wl], '.2f')} |")
     w("")
     w(f"P4: {verdict(ic['P4'].values(), lambda x: x <= 1 / 3)}.")
+    w("")
+    w("## Handlers (icount): instructions per routed event")
+    w("")
+    w("RDEFAULT's events routed to DEFAULT, or to lkst_filter with a predicate that always "
+      "holds (then recorded by DEFAULT) or never does (tested only); the events per operation "
+      "of the dropping filter are RDEFAULT's.")
+    w("")
+    w("| workload | RDEFAULT events/op | DEFAULT | filter, passing | filter, dropping |")
+    w("| --- | --- | --- | --- | --- |")
+    for wl in WORKLOADS:
+        per = handler_costs(cells, wl)
+        rd = cells.get(("icount", "lkst", "lkst-rdefault", wl))
+        w(f"| {wl} | {fmt(rd and rd.lkst_per_op, '.2f')} | {fmt(per['default'], '.0f')} | "
+          f"{fmt(per['filter-pass'], '.0f')} | {fmt(per['filter-drop'], '.0f')} |")
+    w("")
+    drop_vs_default = [(handler_costs(cells, wl)["filter-drop"], handler_costs(cells, wl)["default"])
+                       for wl in WORKLOADS]
+    w("Filtering an event out costs less than recording it: "
+      f"{verdict([d / r if d is not None and r else None for d, r in drop_vs_default], lambda x: x < 1)}.")
     w("")
     w("## Density: bytes per recorded event")
     w("")
