@@ -16,6 +16,7 @@
 
 #include "lkbuf_mark.h"
 #include "lkst_drain.h"
+#include "lkst_export.h"
 #include "lkst_format.h"
 #include "lkst_logio.h"
 #include "lkst_util.h"
@@ -1221,6 +1222,7 @@ static const struct lkst_verb verbs[] = {
 	{ "resize", verb_resize, "replace every block of every CPU by an empty one of SIZE bytes (-s SIZE)" },
 	{ "mode", verb_mode, "when full, overwrite the oldest records or stop and drop new ones (-c CPU|-a overwrite|stop)" },
 	{ "mark", lkbuf_verb_mark, "record a USER_MARK event with TEXT (48 bytes at most)" },
+	{ "convert", lkbuf_verb_convert, "convert a log file for other tools: CTF for babeltrace2 and Trace Compass, Chrome trace JSON for Perfetto (-f FILE --to ctf|json -o OUT)" },
 	{ NULL, NULL, NULL }
 };
 

@@ -218,6 +218,88 @@ static int arg_is_shown(const struct lkst_event_info *ev, unsigned int index,
 	return arg_has_data(ev->args[index].type);
 }
 
+/* ---- Typed fields ---------------------------------------------------- */
+
+static enum lkst_field_type field_type(enum lkst_arg_type type)
+{
+	switch (type) {
+	case LKST_ARG_DEC:
+	case LKST_ARG_RETVAL:
+		return LKST_FIELD_S64;
+	case LKST_ARG_UDEC:
+	case LKST_ARG_PID:
+		return LKST_FIELD_U64;
+	case LKST_ARG_SYSNR:
+		return LKST_FIELD_SYSNR;
+	case LKST_ARG_STATE:
+	case LKST_ARG_COMM:
+	case LKST_ARG_TEXT:
+		return LKST_FIELD_TEXT;
+	default:
+		return LKST_FIELD_HEX;
+	}
+}
+
+/* "wait queue head, 0 when ..." -> "wait_queue_head"; "" if nothing is left. */
+static void field_name(const char *desc, char *name, size_t len)
+{
+	size_t used = 0;
+	const char *p;
+
+	for (p = desc ? desc : ""; *p && !strchr(",:(", *p) && used + 1 < len; p++) {
+		char c = tolower((unsigned char)*p);
+
+		if (!isalnum((unsigned char)c))
+			c = '_';
+		if (c == '_' && (!used || name[used - 1] == '_'))
+			continue;
+		name[used++] = c;
+	}
+	while (used && name[used - 1] == '_')
+		used--;
+	name[used] = '\0';
+	if (isdigit((unsigned char)name[0]))
+		name[0] = '\0';
+}
+
+unsigned int lkst_event_fields(const struct lkst_event_info *ev,
+			       struct lkst_field fields[LKST_NR_ARGS])
+{
+	static const struct lkst_format_opts shown = { 0 };
+	unsigned int i, j, n = 0;
+
+	for (i = 0; i < LKST_NR_ARGS; i++) {
+		struct lkst_field *f = &fields[n];
+
+		if (!arg_is_shown(ev, i, &shown))
+			continue;
+		f->arg = i;
+		f->type = ev ? field_type(ev->args[i].type) : LKST_FIELD_HEX;
+		field_name(ev ? ev->args[i].desc : NULL, f->name, sizeof(f->name));
+		for (j = 0; j < n && f->name[0]; j++)
+			if (!strcmp(fields[j].name, f->name))
+				f->name[0] = '\0';	/* a repeated description */
+		if (!f->name[0])
+			snprintf(f->name, sizeof(f->name), "arg%u", i + 1);
+		/* Exporters need unique names even if argN was taken too. */
+		for (j = 0; j < n; j++)
+			if (!strcmp(fields[j].name, f->name)) {
+				snprintf(f->name, sizeof(f->name), "arg%u_%u", i + 1, n);
+				break;
+			}
+		n++;
+	}
+	return n;
+}
+
+void lkst_field_text(const struct lkst_record *rec, const struct lkst_field *f,
+		     char *buf, size_t len)
+{
+	static const struct lkst_format_opts decoded = { 0 };
+
+	lkst_format_arg(rec, f->arg, &decoded, buf, len);
+}
+
 /* ---- Buffered output ------------------------------------------------ */
 
 /* Room a record needs at most: 6 args of key, escaped and quoted value. */
@@ -328,7 +410,7 @@ static void put_state(struct lkst_outbuf *o, unsigned long long state)
 		unsigned long long state;
 		int valid;
 		size_t len;
-		char text[128];
+		char text[LKST_FIELD_TEXT_LEN];	/* every bit named: 222 */
 	} cache[8];
 	unsigned int slot = (state ^ (state >> 8) ^ (state >> 13)) & 7;
 
@@ -339,6 +421,36 @@ static void put_state(struct lkst_outbuf *o, unsigned long long state)
 		cache[slot].valid = 1;
 	}
 	put_mem(o, cache[slot].text, cache[slot].len);
+}
+
+/*
+ * The errno name of a system call's return value in -4095..-1, also the
+ * kernel's own restart codes; NULL for others and unknown numbers.
+ */
+const char *lkst_errno_name(long long ret)
+{
+	static const char *const kernel_codes[] = {
+		"ERESTARTSYS", "ERESTARTNOINTR", "ERESTARTNOHAND", "ENOIOCTLCMD",
+		"ERESTART_RESTARTBLOCK", "EPROBE_DEFER", "EOPENSTALE", "ENOPARAM",
+	};
+
+	if (ret >= 0 || ret < -4095)
+		return NULL;
+	if (-ret >= 512 && -ret < 512 + (long long)(sizeof(kernel_codes) / sizeof(kernel_codes[0])))
+		return kernel_codes[-ret - 512];
+	return strerrorname_np((int)-ret);
+}
+
+/*
+ * What lkst_errpath records, and a system call exit that failed as it
+ * defines it (number -1 is rt_sigreturn: its value is the user's rax).
+ */
+int lkst_record_is_error(const struct lkst_record *rec)
+{
+	if (rec->event == LKST_EV_SYSCALL_ERROR || rec->event == LKST_EV_EXCEPTION_FAULT_SIGNAL)
+		return 1;
+	return rec->event == LKST_EV_SYSCALL_EXIT && LKST_SYSCALL_NR(rec->arg[0]) != -1 &&
+	       (long long)rec->arg[1] < 0 && (long long)rec->arg[1] >= -4095;
 }
 
 /* One argument's value; csv quotes the fields that may need it. */
@@ -358,8 +470,15 @@ static void put_arg(struct lkst_outbuf *o, const struct lkst_record *rec,
 	case LKST_ARG_COMM2:
 		break;
 	case LKST_ARG_DEC:
+		put_s64(o, (long long)value);
+		break;
 	case LKST_ARG_RETVAL:
 		put_s64(o, (long long)value);
+		if (!csv && lkst_errno_name((long long)value)) {
+			put_char(o, '(');
+			put_str(o, lkst_errno_name((long long)value));
+			put_char(o, ')');
+		}
 		break;
 	case LKST_ARG_UDEC:
 	case LKST_ARG_PID:
@@ -559,6 +678,9 @@ static void format_text(struct lkst_outbuf *o, const struct lkst_record *rec,
 		put_str(o, lkst_context_name(rec->context));
 		put_char(o, ' ');
 	}
+	/* On the mnemonic: the time stays the first field. */
+	if (lkst_record_is_error(rec))
+		put_char(o, '!');
 	put_mnemonic(o, rec, ev);
 	for (i = 0; i < LKST_NR_ARGS; i++) {
 		if (!arg_is_shown(ev, i, opts))

@@ -38,6 +38,52 @@ void lkst_format_comm(unsigned long long a, unsigned long long b,
 void lkst_format_arg(const struct lkst_record *rec, unsigned int index,
 		     const struct lkst_format_opts *opts, char *buf, size_t len);
 
+/*
+ * Typed fields, for exporters (lkbuf convert): the arguments lkbuf print
+ * shows for an event without -r, one field each (a command name's two
+ * arguments and a run of TEXT arguments are one field), with a name and a
+ * type.  Numbers are the argument's value; TEXT fields hold exactly the
+ * text lkbuf print shows (decoded states, escaped names and text).
+ */
+enum lkst_field_type {
+	LKST_FIELD_S64,		/* DEC, RETVAL */
+	LKST_FIELD_U64,		/* UDEC, PID */
+	LKST_FIELD_HEX,		/* HEX, and every argument of an unknown event */
+	LKST_FIELD_SYSNR,	/* LKST_SYSCALL_NR() and LKST_SYSCALL_ABI() */
+	LKST_FIELD_TEXT,	/* STATE, COMM, TEXT */
+};
+
+#define LKST_FIELD_NAME_LEN	48
+#define LKST_FIELD_TEXT_LEN	256	/* room for any TEXT field's value */
+
+struct lkst_field {
+	unsigned int arg;		/* index of its (first) argument */
+	enum lkst_field_type type;
+	/*
+	 * [a-z0-9_], not starting with a digit, unique in the event: the
+	 * description up to a ',', ':' or '(' ("target cpu, -1 for a mask"
+	 * is target_cpu), else argN.
+	 */
+	char name[LKST_FIELD_NAME_LEN];
+};
+
+/* Fills fields (LKST_NR_ARGS at most) for ev, NULL for an unknown ID; the count. */
+unsigned int lkst_event_fields(const struct lkst_event_info *ev,
+			       struct lkst_field fields[LKST_NR_ARGS]);
+
+/* A TEXT field's value in rec, as lkbuf print shows it. */
+void lkst_field_text(const struct lkst_record *rec, const struct lkst_field *f,
+		     char *buf, size_t len);
+
+/*
+ * Text (not CSV, not -r) shows a negative RETVAL with its errno name,
+ * "-2(ENOENT)", and marks the mnemonic of an error record with a '!'
+ * ("!SYSCALL_ERROR"): a SYSCALL_ERROR, an EXCEPTION_FAULT_SIGNAL, or a
+ * SYSCALL_EXIT returning -4095..-1 (not number -1, rt_sigreturn).
+ */
+const char *lkst_errno_name(long long ret);
+int lkst_record_is_error(const struct lkst_record *rec);
+
 /* Writes a CSV field, quoted per RFC 4180 when it must be. */
 void lkst_csv_field(FILE *out, const char *field);
 

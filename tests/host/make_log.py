@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes small lkst log files (format of utils/lkst_log.h) for test_cli.sh.
 
-make_log.py PATH good|swapped|cut|badcontext
+make_log.py PATH good|swapped|cut|badcontext|errors
 """
 import struct
 import sys
@@ -38,6 +38,12 @@ def main():
         data = data[:-10]
     elif kind == "badcontext":
         data = header(1) + cpu(0, [record(1, 1, 0x31, 7)])
+    elif kind == "errors":      # SYSCALL_ERROR, EXCEPTION_FAULT_SIGNAL, rt_sigreturn
+        data = header(1) + cpu(0, [
+            record(1000, 30, 0x33, 0, 2, (1 << 64) - 2, 4200, 0x47c06a),
+            record(2000, 30, 0x33, 0, 1 << 32 | 3, (1 << 64) - 9, (1 << 64) - 1),
+            record(3000, 31, 0x26, 0, 0x7f0000000123, 4, 0x401b10, 11, 1),
+            record(4000, 30, 0x31, 0, 0xffffffff, (1 << 64) - 4)])
     assert struct.calcsize(HEADER) == 288 and struct.calcsize(RECORD) == 64
     with open(path, "wb") as f:
         f.write(data)

@@ -140,7 +140,7 @@ expect_fail 1 "$lkbuf" print -f "$tmp/ctx.lkst"
 
 # The default text: time of day from the header's anchor (0 and 0 here).
 cat >"$tmp/want" <<'END'
-00:00:00.000001  #1  0  ?  SYSCALL_EXIT syscall_number=1 return_value=-14
+00:00:00.000001  #1  0  ?  !SYSCALL_EXIT syscall_number=1 return_value=-14(EFAULT)
 00:00:00.000002  #0  10  ?  SYSCALL_EXIT syscall_number=0 return_value=5
 00:00:00.000002  #1  20  ?  UNKNOWN_0x99 arg1=0x1 arg2=0x0 arg3=0x0 arg4=0x0 arg5=0x0 arg6=0x0
 00:00:00.000003  #0  11  ?  SYSCALL_EXIT syscall_number=2 return_value=0
@@ -165,12 +165,31 @@ expect_out "$lkbuf" print -f "$tmp/good.lkst" -C -S -V -r
 
 # -S without -C: the text with the trace clock's seconds.
 cat >"$tmp/want" <<'END'
-0.000001000 cpu=1 pid=0 ctx=irq SYSCALL_EXIT syscall_number=1 return_value=-14
+0.000001000 cpu=1 pid=0 ctx=irq !SYSCALL_EXIT syscall_number=1 return_value=-14(EFAULT)
 0.000002000 cpu=0 pid=10 ctx=task SYSCALL_EXIT syscall_number=0 return_value=5
 0.000002000 cpu=1 pid=20 ctx=softirq UNKNOWN_0x99 arg1=0x1 arg2=0x0 arg3=0x0 arg4=0x0 arg5=0x0 arg6=0x0
 0.000003000 cpu=0 pid=11 ctx=task SYSCALL_EXIT syscall_number=2 return_value=0
 END
 expect_out "$lkbuf" print -S -f "$tmp/good.lkst"
+
+# What lkst_errpath writes: errors marked with '!' and errno names in the
+# text, numbers only in CSV.
+python3 "$here/make_log.py" "$tmp/errors.lkst" errors
+cat >"$tmp/want" <<'END'
+0.000001000 cpu=0 pid=30 ctx=task !SYSCALL_ERROR syscall_number=2 return_value=-2(ENOENT) duration_ns=4200 arg0=0x47c06a arg1=0x0 arg2=0x0
+0.000002000 cpu=0 pid=30 ctx=task !SYSCALL_ERROR syscall_number=ia32:3 return_value=-9(EBADF) duration_ns=18446744073709551615 arg0=0x0 arg1=0x0 arg2=0x0
+0.000003000 cpu=0 pid=31 ctx=task !EXCEPTION_FAULT_SIGNAL address=0x7f0000000123 error_code=0x4 ip=0x401b10 signal=11 si_code=1
+0.000004000 cpu=0 pid=30 ctx=task SYSCALL_EXIT syscall_number=-1 return_value=-4(EINTR)
+END
+expect_out "$lkbuf" print -S -f "$tmp/errors.lkst"
+cat >"$tmp/want" <<'END'
+time,cpu,pid,context,event,id,arg1,arg2,arg3,arg4,arg5,arg6
+1000,0,30,task,SYSCALL_ERROR,0x33,2,-2,4200,0x47c06a,0x0,0x0
+2000,0,30,task,SYSCALL_ERROR,0x33,ia32:3,-9,18446744073709551615,0x0,0x0,0x0
+3000,0,31,task,EXCEPTION_FAULT_SIGNAL,0x26,0x7f0000000123,0x4,0x401b10,11,1,
+4000,0,30,task,SYSCALL_EXIT,0x31,-1,-4,,,,
+END
+expect_out "$lkbuf" print -C -f "$tmp/errors.lkst"
 
 # ---- info: the header and the counts, no records ----
 cat >"$tmp/want" <<'END'

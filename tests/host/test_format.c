@@ -233,10 +233,94 @@ static void test_text_records(void)
 		 "arg6=0x0\n", (unsigned long long)w.arg[4]);
 	CHECK_FORMAT(&w, 1, 0, 1, 0, 0, want);
 	CHECK_FORMAT(&x, 3, 0, 0, 0, 0,
-		     "5 cpu=3 pid=7 ctx=irq SYSCALL_EXIT syscall_number=60 return_value=-2\n");
+		     "5 cpu=3 pid=7 ctx=irq !SYSCALL_EXIT syscall_number=60 return_value=-2(ENOENT)\n");
 	CHECK_FORMAT(&x, 3, 0, 1, 1, 0,
-		     "0.000000005 cpu=3 pid=7 ctx=irq SYSCALL_EXIT syscall_number=0x3c "
+		     "0.000000005 cpu=3 pid=7 ctx=irq !SYSCALL_EXIT syscall_number=0x3c "
 		     "return_value=0xfffffffffffffffe\n");
+}
+
+/*
+ * Errors stand out in the text: a negative return value with its errno
+ * name, a '!' on the mnemonic of SYSCALL_ERROR, EXCEPTION_FAULT_SIGNAL
+ * and a failed SYSCALL_EXIT; CSV stays numbers.
+ */
+static void test_error_marks(void)
+{
+	struct lkst_record x = exit_record(), e, f;
+
+	CHECK_STR(lkst_errno_name(-1), "EPERM");
+	CHECK_STR(lkst_errno_name(-14), "EFAULT");
+	CHECK_STR(lkst_errno_name(-133), "EHWPOISON");
+	CHECK_STR(lkst_errno_name(-512), "ERESTARTSYS");
+	CHECK_STR(lkst_errno_name(-516), "ERESTART_RESTARTBLOCK");
+	CHECK(lkst_errno_name(0) == NULL);
+	CHECK(lkst_errno_name(2) == NULL);
+	CHECK(lkst_errno_name(-4000) == NULL);
+	CHECK(lkst_errno_name(-4096) == NULL);
+
+	/* Exits: errno range only, number -1 (rt_sigreturn) never marked. */
+	x.arg[1] = (__u64)-516;
+	CHECK_FORMAT(&x, 0, 0, 0, 0, 0, "5 cpu=0 pid=7 ctx=irq !SYSCALL_EXIT syscall_number=60 "
+		     "return_value=-516(ERESTART_RESTARTBLOCK)\n");
+	x.arg[1] = (__u64)-4096;
+	CHECK_FORMAT(&x, 0, 0, 0, 0, 0,
+		     "5 cpu=0 pid=7 ctx=irq SYSCALL_EXIT syscall_number=60 return_value=-4096\n");
+	x.arg[1] = 0;
+	CHECK_FORMAT(&x, 0, 0, 0, 0, 0,
+		     "5 cpu=0 pid=7 ctx=irq SYSCALL_EXIT syscall_number=60 return_value=0\n");
+	x.arg[0] = LKST_SYSCALL_NR_ABI(-1, LKST_SYSCALL_ABI_NATIVE);
+	x.arg[1] = (__u64)-4;
+	CHECK_FORMAT(&x, 0, 0, 0, 0, 0,
+		     "5 cpu=0 pid=7 ctx=irq SYSCALL_EXIT syscall_number=-1 return_value=-4(EINTR)\n");
+	x.arg[0] = LKST_SYSCALL_NR_ABI(3, LKST_SYSCALL_ABI_IA32);
+	x.arg[1] = (__u64)-9;
+	CHECK_FORMAT(&x, 0, 0, 0, 0, 0, "5 cpu=0 pid=7 ctx=irq !SYSCALL_EXIT "
+		     "syscall_number=ia32:3 return_value=-9(EBADF)\n");
+	CHECK_FORMAT(&x, 0, 1, 0, 0, 0, "5,0,7,irq,SYSCALL_EXIT,0x31,ia32:3,-9,,,,\n");
+	CHECK_FORMAT(&x, 0, 0, 1, 0, 0, "5 cpu=0 pid=7 ctx=irq !SYSCALL_EXIT "
+		     "syscall_number=0x100000003 return_value=0xfffffffffffffff7\n");
+
+	/* What lkst_errpath writes. */
+	memset(&e, 0, sizeof(e));
+	e.time_ns = 2000000000ull;
+	e.pid = 99;
+	e.event = LKST_EV_SYSCALL_ERROR;
+	e.arg[0] = 2;
+	e.arg[1] = (__u64)-2;
+	e.arg[2] = 12345;
+	e.arg[3] = 0x47c06a;
+	CHECK_FORMAT(&e, 1, 0, 0, 1, 0, "2.000000000 cpu=1 pid=99 ctx=task !SYSCALL_ERROR "
+		     "syscall_number=2 return_value=-2(ENOENT) duration_ns=12345 arg0=0x47c06a "
+		     "arg1=0x0 arg2=0x0\n");
+	CHECK_FORMAT(&e, 1, 1, 0, 1, 0,
+		     "2.000000000,1,99,task,SYSCALL_ERROR,0x33,2,-2,12345,0x47c06a,0x0,0x0\n");
+	e.arg[2] = ~0ull;		/* duration unknown */
+	CHECK_FORMAT(&e, 1, 1, 0, 0, 1, "2000000000,1,99,task,SYSCALL_ERROR,0x33,"
+		     "syscall number,2,return value,-2,duration ns,18446744073709551615,"
+		     "arg0,0x47c06a,arg1,0x0,arg2,0x0\n");
+	memset(&f, 0, sizeof(f));
+	f.time_ns = 3;
+	f.pid = 100;
+	f.event = LKST_EV_EXCEPTION_FAULT_SIGNAL;
+	f.arg[0] = 0x7f0000001123ull;
+	f.arg[1] = 4;
+	f.arg[2] = 0x401b10;
+	f.arg[3] = 11;
+	f.arg[4] = 1;
+	CHECK_FORMAT(&f, 0, 0, 0, 0, 0, "3 cpu=0 pid=100 ctx=task !EXCEPTION_FAULT_SIGNAL "
+		     "address=0x7f0000001123 error_code=0x4 ip=0x401b10 signal=11 si_code=1\n");
+	CHECK_FORMAT(&f, 0, 1, 0, 0, 0,
+		     "3,0,100,task,EXCEPTION_FAULT_SIGNAL,0x26,0x7f0000001123,0x4,0x401b10,11,1,\n");
+	/* A negative DEC argument is a number, not an errno. */
+	f.event = LKST_EV_PROCESS_SIGSEND;
+	f.arg[0] = 10;
+	f.arg[1] = 100;
+	f.arg[2] = (__u64)-6;
+	f.arg[3] = 0;
+	f.arg[4] = 0;
+	CHECK_FORMAT(&f, 0, 0, 0, 0, 0, "3 cpu=0 pid=100 ctx=task PROCESS_SIGSEND signal=10 "
+		     "target_pid=100 si_code=-6 to_the_whole_group=0 "
+		     "result:_0_ok_1_ignored_2_pending_3_overflow_4_lost=0\n");
 }
 
 static void test_unknown_event(void)
@@ -355,11 +439,12 @@ static void test_human_format(void)
 	tzset();
 	x.time_ns = 1000000000ull + 1234567890ull;	/* 2.23456789 s after the anchor */
 	got = format_human(&x, 1, NULL, 0);
-	CHECK_STR(got, "22:13:21.234567  #1  7  ?  SYSCALL_EXIT syscall_number=60 return_value=-2\n");
+	CHECK_STR(got, "22:13:21.234567  #1  7  ?  !SYSCALL_EXIT syscall_number=60 "
+		  "return_value=-2(ENOENT)\n");
 	free(got);
 	x.time_ns = 1000000000ull + 3600ull * 1000000000ull + 999999ull;
 	got = format_human(&x, 0, m, 1);
-	CHECK_STR(got, "23:13:20.000999  #0  7  ?  SYSCALL_EXIT syscall_number=0x3c "
+	CHECK_STR(got, "23:13:20.000999  #0  7  ?  !SYSCALL_EXIT syscall_number=0x3c "
 		  "return_value=0xfffffffffffffffe\n");
 	free(got);
 	/* Before the anchor, across midnight backwards is fine too. */
@@ -373,7 +458,8 @@ static void test_human_format(void)
 	x.pid = 43;
 	x.time_ns = 1000000000ull;
 	got = format_human(&x, 0, m, 0);
-	CHECK_STR(got, "22:13:20.000000  #0  43  bash  SYSCALL_EXIT syscall_number=60 return_value=-2\n");
+	CHECK_STR(got, "22:13:20.000000  #0  43  bash  !SYSCALL_EXIT syscall_number=60 "
+		  "return_value=-2(ENOENT)\n");
 	free(got);
 	sw = switch_record(2000000000ull, 43, 44, "lkw-spin1");
 	got = format_human(&sw, 0, m, 0);
@@ -504,6 +590,7 @@ int main(void)
 	test_csv_quoting();
 	test_csv_records();
 	test_text_records();
+	test_error_marks();
 	test_unknown_event();
 	test_text_args();
 	test_human_format();

@@ -8,7 +8,7 @@ pkgs=(
 	build-essential bc bison flex libelf-dev libssl-dev dwarves cpio
 	xz-utils kmod perl python3 ccache quilt diffstat file
 	linux-source-6.12 busybox-static qemu-system-x86
-	libpopt-dev gnuplot-nox stress-ng time
+	libpopt-dev gnuplot-nox stress-ng time babeltrace2
 )
 
 missing=()

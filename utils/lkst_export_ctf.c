@@ -1,0 +1,632 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lkbuf convert --to ctf: a log as a CTF 1.8 trace.
+ *
+ *   DIR/metadata   TSDL text: the trace clock with its offset to the time
+ *                  of day (the log's anchor), and one event class per
+ *                  event of the table, its fields named and typed after
+ *                  the arguments (lkst_event_fields())
+ *   DIR/cpuN       one stream per CPU section, records in time order
+ *
+ * Every field is byte aligned and in this machine's byte order (the log's:
+ * the reader refuses a foreign one), so an event is its fields' bytes one
+ * after the other.  A packet ends where sequence numbers say records were
+ * lost, so that its events_discarded counter puts each loss in its place.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lkst_export.h"
+#include "lkst_format.h"
+
+#define CTF_MAGIC		0xc1fc1fc1u
+#define PACKET_HEADER_SIZE	(4 + 16 + 4)
+#define PACKET_CONTEXT_SIZE	(6 * 8 + 4)
+#define PACKET_MAX		(1u << 20)	/* bytes of events in a packet */
+/* An event at most: header, context, six 8-byte numbers or strings. */
+#define EVENT_MAX		(2 + 8 + 4 + 1 + LKST_NR_ARGS * LKST_FIELD_TEXT_LEN)
+#define NR_IDS			65536		/* record event IDs are __u16 */
+
+struct ctf_class {
+	int in_table;
+	unsigned int nr;
+	struct lkst_field fields[LKST_NR_ARGS];
+};
+
+struct ctf_stream {
+	FILE *fp;
+	char path[4096];
+	unsigned int cpu;
+	__u64 seq_num, discarded, reported;	/* reported: in the last packet */
+	/* The packet being built: its events only. */
+	unsigned char *buf;
+	size_t len, cap;
+	__u64 events, begin, end;
+};
+
+struct ctf_writer {
+	struct lkst_export *x;
+	const char *dir;
+	unsigned char uuid[16];
+	struct ctf_class known[LKST_NR_EVENT_IDS];	/* by ID */
+	struct ctf_class unknown;
+	unsigned char *seen_unknown;			/* NR_IDS flags */
+	struct lkst_err *err;
+};
+
+/* ---- Output directory ----------------------------------------------- */
+
+/* cpuN or cpuN-S: a stream file this writer names. */
+static int is_stream_name(const char *name)
+{
+	const char *p = name + 3;
+
+	if (strncmp(name, "cpu", 3) || !(*p >= '0' && *p <= '9'))
+		return 0;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (*p == '-' && p[1] >= '0' && p[1] <= '9')
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			;
+	return !*p;
+}
+
+/*
+ * A new directory, an empty one, or one holding only what an earlier
+ * conversion wrote, whose files are removed: a stale stream of a CPU the
+ * new trace lacks would be read with the new metadata.
+ */
+static int prepare_dir(const char *dir, struct lkst_err *err)
+{
+	char path[4096];
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+	int pass;
+
+	if (stat(dir, &st)) {
+		if (errno != ENOENT) {
+			lkst_seterr(err, "cannot use %s: %s; check the path", dir, strerror(errno));
+			return -1;
+		}
+		if (mkdir(dir, 0755)) {
+			lkst_seterr(err, "cannot create directory %s: %s; check the path",
+				    dir, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		lkst_seterr(err, "%s exists and is not a directory; give a new or empty directory for the CTF trace",
+			    dir);
+		return -1;
+	}
+	/* First check everything, then remove: refuse without touching. */
+	for (pass = 0; pass < 2; pass++) {
+		d = opendir(dir);
+		if (!d) {
+			lkst_seterr(err, "cannot open directory %s: %s; check its permissions",
+				    dir, strerror(errno));
+			return -1;
+		}
+		while ((e = readdir(d))) {
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+				continue;
+			if (strcmp(e->d_name, "metadata") && !is_stream_name(e->d_name)) {
+				lkst_seterr(err, "%s holds %s, which lkbuf convert did not write; give a new or empty directory",
+					    dir, e->d_name);
+				closedir(d);
+				return -1;
+			}
+			if (pass == 0)
+				continue;
+			snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+			if (unlink(path)) {
+				lkst_seterr(err, "cannot remove %s of an earlier conversion: %s; remove it yourself",
+					    path, strerror(errno));
+				closedir(d);
+				return -1;
+			}
+		}
+		closedir(d);
+	}
+	return 0;
+}
+
+static int write_failed(const char *path, int errnum, struct lkst_err *err)
+{
+	lkst_seterr(err, "cannot write %s: %s; check the space and permissions there",
+		    path, strerror(errnum));
+	return -1;
+}
+
+/* ---- Streams -------------------------------------------------------- */
+
+static int put_reserve(struct ctf_stream *s, size_t n, struct lkst_err *err)
+{
+	unsigned char *p;
+	size_t cap;
+
+	if (s->len + n <= s->cap)
+		return 0;
+	cap = s->cap ? s->cap * 2 : 1 << 16;
+	while (cap < s->len + n)
+		cap *= 2;
+	p = realloc(s->buf, cap);
+	if (!p) {
+		lkst_seterr(err, "out of memory for a packet of cpu %u; free some memory", s->cpu);
+		return -1;
+	}
+	s->buf = p;
+	s->cap = cap;
+	return 0;
+}
+
+static inline void put_bytes(struct ctf_stream *s, const void *p, size_t n)
+{
+	memcpy(s->buf + s->len, p, n);
+	s->len += n;
+}
+
+#define PUT(s, type, v)	do { type v_ = (v); put_bytes((s), &v_, sizeof(v_)); } while (0)
+
+/* Writes the packet built so far (possibly without events) and starts the next. */
+static int flush_packet(struct ctf_writer *w, struct ctf_stream *s)
+{
+	unsigned char head[PACKET_HEADER_SIZE + PACKET_CONTEXT_SIZE], *p = head;
+	__u64 bits = (sizeof(head) + s->len) * 8, v[6];
+	__u32 magic = CTF_MAGIC, stream_id = 0, cpu = s->cpu;
+
+	memcpy(p, &magic, 4);
+	memcpy(p + 4, w->uuid, 16);
+	memcpy(p + 20, &stream_id, 4);
+	p += PACKET_HEADER_SIZE;
+	v[0] = s->begin;		/* timestamp_begin */
+	v[1] = s->end;			/* timestamp_end */
+	v[2] = bits;			/* content_size */
+	v[3] = bits;			/* packet_size: no padding */
+	v[4] = s->seq_num++;		/* packet_seq_num */
+	v[5] = s->discarded;		/* events_discarded, a running total */
+	memcpy(p, v, sizeof(v));
+	memcpy(p + sizeof(v), &cpu, 4);
+	if (fwrite(head, sizeof(head), 1, s->fp) != 1 ||
+	    (s->len && fwrite(s->buf, s->len, 1, s->fp) != 1))
+		return write_failed(s->path, errno, w->err);
+	s->len = 0;
+	s->events = 0;
+	s->reported = s->discarded;
+	s->begin = s->end;	/* an empty packet after it spans no time */
+	return 0;
+}
+
+static const struct ctf_class *class_of(const struct ctf_writer *w, unsigned int id)
+{
+	if (id < LKST_NR_EVENT_IDS && w->known[id].in_table)
+		return &w->known[id];
+	return &w->unknown;
+}
+
+static int put_event(struct ctf_writer *w, struct ctf_stream *s,
+		     const struct lkst_record *r)
+{
+	const struct ctf_class *c = class_of(w, r->event);
+	char text[LKST_FIELD_TEXT_LEN];
+	unsigned int i;
+
+	if (put_reserve(s, EVENT_MAX, w->err))
+		return -1;
+	if (!s->events)
+		s->begin = r->time_ns;
+	s->end = r->time_ns;
+	s->events++;
+	PUT(s, __u16, r->event);
+	PUT(s, __u64, r->time_ns);
+	PUT(s, __u32, r->pid);
+	PUT(s, __u8, r->context);
+	for (i = 0; i < c->nr; i++) {
+		const struct lkst_field *f = &c->fields[i];
+		__u64 value = r->arg[f->arg];
+
+		switch (f->type) {
+		case LKST_FIELD_SYSNR:
+			PUT(s, __s32, LKST_SYSCALL_NR(value));
+			PUT(s, __u32, LKST_SYSCALL_ABI(value));
+			break;
+		case LKST_FIELD_TEXT:
+			lkst_field_text(r, f, text, sizeof(text));
+			put_bytes(s, text, strlen(text) + 1);
+			break;
+		default:
+			PUT(s, __u64, value);
+			break;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Records lost before a section's first record.  Version 2 numbers every
+ * record from boot: the seq_start numbers before the section were
+ * overwritten unless the file continues an earlier one (lkbuf record),
+ * which shows as an overwritten count too small to hold them.  Version 1
+ * has only the overwritten count.
+ */
+static __u64 lost_before_section(const struct lkst_log_section *sec)
+{
+	const struct lkst_log_cpu *c = &sec->info;
+
+	if (!sec->seqs)
+		return c->overwritten;
+	return c->overwritten >= c->seq_start + c->lost ? c->seq_start : 0;
+}
+
+/* Numbers missing between a record and the one stored before it. */
+static __u64 gap_before(const struct lkst_log_section *sec, __u64 i)
+{
+	if (!sec->seqs)
+		return 0;
+	return sec->seqs[i] - (i ? sec->seqs[i - 1] + 1 : sec->info.seq_start);
+}
+
+static int write_stream(struct ctf_writer *w, unsigned int index, struct ctf_stream *s)
+{
+	const struct lkst_export_run *run = &w->x->runs[index];
+	const struct lkst_log_section *sec = run->sec;
+	__u64 j, n = sec->info.nr_records, lost, trailing = 0;
+	unsigned int k;
+	int dup = 0;
+
+	for (k = 0; k < index; k++)
+		dup |= w->x->log->sections[k].info.cpu == sec->info.cpu;
+	s->cpu = sec->info.cpu;
+	if (dup)
+		snprintf(s->path, sizeof(s->path), "%s/cpu%u-%u", w->dir, s->cpu, index);
+	else
+		snprintf(s->path, sizeof(s->path), "%s/cpu%u", w->dir, s->cpu);
+	s->fp = fopen(s->path, "we");
+	if (!s->fp)
+		return write_failed(s->path, errno, w->err);
+	setvbuf(s->fp, NULL, _IOFBF, 1 << 20);
+
+	if (sec->seqs)
+		trailing = sec->info.seq_end - (n ? sec->seqs[n - 1] + 1 : sec->info.seq_start);
+	/*
+	 * babeltrace2 counts a stream's losses from its first packet's
+	 * counter on: losses before the first record need an empty packet
+	 * saying 0 before them, or they show as "may have discarded".
+	 */
+	s->discarded = 0;
+	lost = lost_before_section(sec);
+	if (lost || (n && gap_before(sec, lkst_run_index(run, 0))) || (!n && trailing)) {
+		s->begin = s->end = n ? lkst_run_record(run, 0)->time_ns : 0;
+		if (flush_packet(w, s))
+			return -1;
+	}
+	s->discarded = lost;
+	for (j = 0; j < n; j++) {
+		lost = gap_before(sec, lkst_run_index(run, j));
+		if (lost && s->events && flush_packet(w, s))
+			return -1;
+		s->discarded += lost;
+		if (put_event(w, s, lkst_run_record(run, j)))
+			return -1;
+		if (s->len >= PACKET_MAX && flush_packet(w, s))
+			return -1;
+		if ((j & 0xffff) == 0xffff)
+			lkst_export_step(w->x, 0x10000);
+	}
+	lkst_export_step(w->x, n & 0xffff);
+	/*
+	 * Losses after the last record need a packet after it, and a stream
+	 * needs one packet even without records.
+	 */
+	if (s->events && trailing && flush_packet(w, s))
+		return -1;
+	s->discarded += trailing;
+	if ((s->events || s->discarded != s->reported || !s->seq_num) && flush_packet(w, s))
+		return -1;
+	if (fclose(s->fp)) {
+		s->fp = NULL;
+		return write_failed(s->path, errno, w->err);
+	}
+	s->fp = NULL;
+	return 0;
+}
+
+/* ---- Metadata ------------------------------------------------------- */
+
+/* A TSDL string literal's content: quotes and backslashes escaped. */
+static void put_tsdl_string(FILE *out, const char *s, size_t max)
+{
+	size_t i;
+
+	for (i = 0; i < max && s[i]; i++) {
+		unsigned char c = s[i];
+
+		if (c == '"' || c == '\\')
+			fputc('\\', out);
+		fputc(c >= 0x20 && c < 0x7f ? c : '?', out);
+	}
+}
+
+static void put_uuid(FILE *out, const unsigned char u[16])
+{
+	unsigned int i;
+
+	for (i = 0; i < 16; i++)
+		fprintf(out, "%s%02x", i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "", u[i]);
+}
+
+/* Field declarations; a leading '_' is TSDL's escape (any name may be a keyword). */
+static void put_fields(FILE *out, const struct ctf_class *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nr; i++) {
+		const struct lkst_field *f = &c->fields[i];
+
+		switch (f->type) {
+		case LKST_FIELD_S64:
+			fprintf(out, "\t\tint64_t _%s;\n", f->name);
+			break;
+		case LKST_FIELD_U64:
+			fprintf(out, "\t\tuint64_t _%s;\n", f->name);
+			break;
+		case LKST_FIELD_HEX:
+			fprintf(out, "\t\thex64_t _%s;\n", f->name);
+			break;
+		case LKST_FIELD_SYSNR:
+			fprintf(out, "\t\tint32_t _%s;\n", f->name);
+			fprintf(out, "\t\tenum lkst_syscall_abi _%s_abi;\n", f->name);
+			break;
+		case LKST_FIELD_TEXT:
+			fprintf(out, "\t\tstring _%s;\n", f->name);
+			break;
+		}
+	}
+}
+
+static void put_class(FILE *out, const char *name, const char *desc, unsigned int id,
+		      const struct ctf_class *c)
+{
+	fprintf(out, "\nevent {\n");
+	if (desc) {
+		fprintf(out, "\t/* ");
+		/* A description ending a comment early would break the metadata. */
+		for (; *desc; desc++)
+			fputc(desc[0] == '*' && desc[1] == '/' ? '.' : *desc, out);
+		fprintf(out, " */\n");
+	}
+	fprintf(out, "\tname = \"%s\";\n\tid = %u;\n\tstream_id = 0;\n", name, id);
+	if (c->nr) {
+		fprintf(out, "\tfields := struct {\n");
+		put_fields(out, c);
+		fprintf(out, "\t};\n");
+	}
+	fprintf(out, "};\n");
+}
+
+/* Nanoseconds from the epoch to trace time 0; 0 without an anchor (1970). */
+static long long clock_offset(const struct lkst_log_header *h)
+{
+	if (h->anchor_realtime_ns < h->anchor_trace_ns ||
+	    h->anchor_realtime_ns - h->anchor_trace_ns > INT64_MAX)
+		return 0;
+	return h->anchor_realtime_ns - h->anchor_trace_ns;
+}
+
+static void put_header(FILE *out, const struct ctf_writer *w)
+{
+	const struct lkst_log_header *h = &w->x->log->header;
+	long long offset = clock_offset(h);
+	unsigned int s;
+	fprintf(out, "/* CTF 1.8 */\n\n"
+		"/* lkst trace converted by lkbuf convert; see lkbuf(1). */\n\n"
+		"typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+		"typealias integer { size = 16; align = 8; signed = false; } := uint16_t;\n"
+		"typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+		"typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+		"typealias integer { size = 32; align = 8; signed = true; } := int32_t;\n"
+		"typealias integer { size = 64; align = 8; signed = true; } := int64_t;\n"
+		"typealias integer { size = 64; align = 8; signed = false; base = 16; } := hex64_t;\n\n"
+		"trace {\n\tmajor = 1;\n\tminor = 8;\n\tuuid = \"");
+	put_uuid(out, w->uuid);
+	fprintf(out, "\";\n\tbyte_order = %s;\n",
+		__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? "le" : "be");
+	fprintf(out, "\tpacket.header := struct {\n"
+		"\t\tuint32_t magic;\n\t\tuint8_t uuid[16];\n\t\tuint32_t stream_id;\n"
+		"\t};\n};\n\n");
+
+	fprintf(out, "env {\n\tdomain = \"kernel\";\n\ttracer_name = \"lkst\";\n"
+		"\thostname = \"");
+	put_tsdl_string(out, h->nodename, sizeof(h->nodename));
+	fprintf(out, "\";\n\tkernel_release = \"");
+	put_tsdl_string(out, h->release, sizeof(h->release));
+	fprintf(out, "\";\n\tlkst_abi = %u;\n\tlkst_log_version = %u;\n",
+		h->abi_version, h->version);
+	/* The kernel's counters since boot, of which the streams show what was lost. */
+	for (s = 0; s < w->x->log->nr_sections; s++) {
+		const struct lkst_log_cpu *c = &w->x->log->sections[s].info;
+
+		fprintf(out, "\tcpu%u_written = %llu;\n\tcpu%u_overwritten = %llu;\n"
+			"\tcpu%u_dropped = %llu;\n", c->cpu, (unsigned long long)c->written,
+			c->cpu, (unsigned long long)c->overwritten,
+			c->cpu, (unsigned long long)c->dropped);
+	}
+	fprintf(out, "};\n\n");
+
+	fprintf(out, "clock {\n\tname = \"monotonic\";\n\tuuid = \"");
+	put_uuid(out, w->uuid);
+	fprintf(out, "\";\n\tdescription = \"CLOCK_MONOTONIC of the traced machine, with its offset to CLOCK_REALTIME when the log was saved\";\n"
+		"\tfreq = 1000000000;\n\tprecision = 1;\n"
+		"\toffset_s = %lld;\n\toffset = %lld;\n\tabsolute = %s;\n};\n\n",
+		offset / 1000000000ll, offset % 1000000000ll, offset ? "TRUE" : "FALSE");
+	fprintf(out, "typealias integer {\n\tsize = 64; align = 8; signed = false;\n"
+		"\tmap = clock.monotonic.value;\n} := uint64_clock_monotonic_t;\n\n");
+
+	fprintf(out, "enum lkst_context : uint8_t { \"task\" = 0, \"softirq\" = 1, \"irq\" = 2, \"nmi\" = 3 };\n"
+		"enum lkst_syscall_abi : uint32_t { \"native\" = %u, \"ia32\" = %u };\n\n",
+		LKST_SYSCALL_ABI_NATIVE, LKST_SYSCALL_ABI_IA32);
+	fprintf(out, "stream {\n\tid = 0;\n"
+		"\tevent.header := struct {\n\t\tuint16_t id;\n"
+		"\t\tuint64_clock_monotonic_t timestamp;\n\t};\n"
+		"\tpacket.context := struct {\n"
+		"\t\tuint64_clock_monotonic_t timestamp_begin;\n"
+		"\t\tuint64_clock_monotonic_t timestamp_end;\n"
+		"\t\tuint64_t content_size;\n\t\tuint64_t packet_size;\n"
+		"\t\tuint64_t packet_seq_num;\n\t\tuint64_t events_discarded;\n"
+		"\t\tuint32_t cpu_id;\n\t};\n"
+		"\tevent.context := struct {\n\t\tuint32_t _pid;\n"
+		"\t\tenum lkst_context _context;\n\t};\n};\n");
+}
+
+static int write_metadata(struct ctf_writer *w)
+{
+	char path[4096], name[32];
+	unsigned int i;
+	FILE *out;
+
+	snprintf(path, sizeof(path), "%s/metadata", w->dir);
+	out = fopen(path, "we");
+	if (!out)
+		return write_failed(path, errno, w->err);
+	put_header(out, w);
+	for (i = 0; i < lkst_nr_events; i++)
+		put_class(out, lkst_events[i].mnemonic, lkst_events[i].description,
+			  lkst_events[i].id, &w->known[lkst_events[i].id]);
+	/* IDs the table lacks: an UNKNOWN_0xNN class each, as lkbuf print names them. */
+	for (i = 0; i < NR_IDS; i++) {
+		if (!w->seen_unknown[i])
+			continue;
+		snprintf(name, sizeof(name), "UNKNOWN_0x%02x", i);
+		put_class(out, name, NULL, i, &w->unknown);
+	}
+	if (ferror(out) | fclose(out))
+		return write_failed(path, errno ? errno : EIO, w->err);
+	return 0;
+}
+
+/* ---- The trace ------------------------------------------------------ */
+
+static __u64 fnv1a(__u64 h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	while (len--)
+		h = (h ^ *p++) * 0x100000001b3ull;
+	return h;
+}
+
+/* The same log always gives the same UUID: conversions are reproducible. */
+static void make_uuid(const struct lkst_log *log, unsigned char uuid[16])
+{
+	__u64 a = 0xcbf29ce484222325ull, b = 0x84222325cbf29ce4ull;
+	unsigned int s;
+
+	a = fnv1a(a, &log->header, sizeof(log->header));
+	b = fnv1a(b, &log->header, sizeof(log->header));
+	for (s = 0; s < log->nr_sections; s++) {
+		const struct lkst_log_section *sec = &log->sections[s];
+		size_t n = sec->info.nr_records ? sizeof(*sec->records) : 0;
+
+		a = fnv1a(a, &sec->info, sizeof(sec->info));
+		b = fnv1a(b, &sec->info, sizeof(sec->info));
+		a = fnv1a(a, sec->records, n);	/* the first and last record */
+		b = fnv1a(b, sec->records + (n ? sec->info.nr_records - 1 : 0), n);
+	}
+	memcpy(uuid, &a, 8);
+	memcpy(uuid + 8, &b, 8);
+	uuid[6] = (uuid[6] & 0x0f) | 0x40;	/* shaped as a version 4 UUID */
+	uuid[8] = (uuid[8] & 0x3f) | 0x80;
+}
+
+int lkst_export_ctf(struct lkst_export *x, const char *dir, struct lkst_err *err)
+{
+	__u64 max_ns = INT64_MAX - clock_offset(&x->log->header);
+	struct ctf_stream stream;
+	struct ctf_writer *w;
+	unsigned int i, s;
+	int ret = -1;
+
+	w = calloc(1, sizeof(*w));
+	if (w)
+		w->seen_unknown = calloc(NR_IDS, 1);
+	if (!w || !w->seen_unknown) {
+		if (w)
+			free(w);
+		lkst_seterr(err, "out of memory; free some memory");
+		return -1;
+	}
+	w->x = x;
+	w->dir = dir;
+	w->err = err;
+	make_uuid(x->log, w->uuid);
+	for (i = 0; i < lkst_nr_events; i++) {
+		struct ctf_class *c = &w->known[lkst_events[i].id];
+
+		c->in_table = 1;
+		c->nr = lkst_event_fields(&lkst_events[i], c->fields);
+	}
+	w->unknown.nr = lkst_event_fields(NULL, w->unknown.fields);
+	/*
+	 * Unknown IDs get classes too, so find them first.  Readers count
+	 * time in signed 64-bit nanoseconds from the epoch: a corrupt time
+	 * beyond that would make them refuse the whole trace.
+	 */
+	for (s = 0; s < x->log->nr_sections; s++) {
+		const struct lkst_log_section *sec = &x->log->sections[s];
+		__u64 j;
+
+		for (j = 0; j < sec->info.nr_records; j++) {
+			const struct lkst_record *r = &sec->records[j];
+
+			if (class_of(w, r->event) == &w->unknown)
+				w->seen_unknown[r->event] = 1;
+			if (r->time_ns > max_ns) {
+				lkst_seterr(err, "record %llu of cpu %u has time %llu ns, beyond what CTF readers take; the file is corrupt",
+					    (unsigned long long)j, sec->info.cpu,
+					    (unsigned long long)r->time_ns);
+				goto out;
+			}
+		}
+	}
+	x->work = x->records;
+	if (prepare_dir(dir, err))
+		goto out;
+	memset(&stream, 0, sizeof(stream));
+	for (s = 0; s < x->log->nr_sections; s++) {
+		stream.seq_num = 0;
+		stream.len = 0;
+		stream.events = 0;
+		stream.reported = 0;
+		if (write_stream(w, s, &stream)) {
+			if (stream.fp)
+				fclose(stream.fp);
+			free(stream.buf);
+			goto out;
+		}
+	}
+	free(stream.buf);
+	/* Last: a trace cut short by an error has no metadata to be read with. */
+	ret = write_metadata(w);
+	if (!ret) {
+		unsigned long long lost = 0;
+
+		for (s = 0; s < x->log->nr_sections; s++) {
+			const struct lkst_log_section *sec = &x->log->sections[s];
+
+			lost += lost_before_section(sec) + sec->info.lost;
+		}
+		snprintf(x->summary, sizeof(x->summary),
+			 "%llu records lost (overwritten before they were read) as discarded events",
+			 lost);
+	}
+out:
+	free(w->seen_unknown);
+	free(w);
+	return ret;
+}
