@@ -61,7 +61,7 @@ kernel-kasan:
 
 initramfs-kasan: kernel-kasan utils
 	@rm -rf $(KASAN_HANDLERS) && mkdir -p $(KASAN_HANDLERS)
-	@cp handlers/*.c handlers/Kbuild $(KASAN_HANDLERS)/
+	@cp handlers/*.c handlers/*.h handlers/Kbuild $(KASAN_HANDLERS)/
 	@$(TOOLS)/kmake.sh $(KASAN_KSRC) M=$(KASAN_HANDLERS) modules
 	@rm -rf $(KASAN_HANDLERS)/test && mkdir -p $(KASAN_HANDLERS)/test
 	@cp tests/modules/*.c tests/modules/Kbuild $(KASAN_HANDLERS)/test/

@@ -9,6 +9,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "lkm_agg.h"
 #include "lkm_filter.h"
 #include "lkst_format.h"
 #include "lkst_util.h"
@@ -428,6 +429,7 @@ static const struct lkst_verb verbs[] = {
 	{ "handlers", verb_handlers, "list the registered event handlers" },
 	{ "stat", verb_stat, "per-event hit and drop counters ([-e EVENTS] [--reset])" },
 	{ "filter", lkm_verb_filter, "record an event only when a predicate holds (-m ID EVENT 'EXPR')" },
+	{ "agg", lkm_verb_agg, "in-kernel aggregations: count, sum, min, max, avg, quantize (set|print|list|clear|delete)" },
 	{ NULL, NULL, NULL }
 };
 

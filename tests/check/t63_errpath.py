@@ -251,7 +251,7 @@ def read_list(name):
     cpus, cpu = {}, None
     with open(os.path.join(d, name)) as f:
         for line in f:
-            m = re.match(r"cpu (\d+) .*written (\d+),", line)
+            m = re.match(r"cpu (\d+) .*?; written (\d+),", line)
             if m:
                 cpu = int(m.group(1))
                 cpus[cpu] = [int(m.group(2)), 0]

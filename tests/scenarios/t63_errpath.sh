@@ -15,7 +15,7 @@ cleanup() {
 	[ -z "${busy:-}" ] || kill "$busy" 2>/dev/null
 	rmmod lkst_errpath 2>/dev/null
 }
-written() { lkbuf list | sed -n 's/^cpu \([0-9]*\) .*written \([0-9]*\),.*/\1 \2/p'; }
+written() { lkbuf list | sed -n 's/^cpu \([0-9]*\) .*; written \([0-9]*\),.*/\1 \2/p'; }
 # The pids lkst_errload's output names (its own, its children's), for -p.
 pids_of() {
 	sed -n 's/^pid \([0-9]*\) .*/\1/p; s/^child sig [0-9]* pid \([0-9]*\) .*/\1/p' "$1" |
