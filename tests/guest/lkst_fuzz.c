@@ -284,6 +284,15 @@ static void gen_struct(struct fuzzer *f, unsigned int c, void *buf, size_t size)
 		h->__pad = chance(f, 90) ? 0 : interesting_u32(f);
 		break;
 	}
+	case LKST_IOC_HANDLER_CTL: {
+		struct lkst_handler_ctl *h = buf;
+
+		/* Built-in handlers take no commands: EOPNOTSUPP or ENOENT. */
+		h->handler = chance(f, 70) ? below(f, 4) : pick_handler(f);
+		h->data = chance(f, 50) ? 0 : (uintptr_t)bad_pointer(f);
+		h->__pad = chance(f, 90) ? 0 : interesting_u32(f);
+		break;
+	}
 	case LKST_IOC_EVENT_STAT: {
 		struct lkst_event_stat *s = buf;
 
@@ -473,7 +482,7 @@ static int errno_documented(int e)
 {
 	switch (e) {
 	case EINVAL: case ENOENT: case EROFS: case EBUSY: case ENOSPC:
-	case ENOMEM: case EFAULT:
+	case ENOMEM: case EFAULT: case EOPNOTSUPP:
 		return 1;
 	default:
 		return 0;

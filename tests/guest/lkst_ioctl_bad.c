@@ -31,6 +31,22 @@ static void expect(const char *what, int ret, int want_errno)
 	}
 }
 
+/* HANDLER_CTL reaches only a registered handler that takes commands. */
+static void check_handler_ctl(int fd)
+{
+	struct lkst_handler_ctl ctl = { .handler = LKST_HANDLER_DEFAULT };
+
+	expect("HANDLER_CTL to default", ioctl(fd, LKST_IOC_HANDLER_CTL, &ctl), EOPNOTSUPP);
+	ctl.handler = 200;
+	expect("HANDLER_CTL unregistered", ioctl(fd, LKST_IOC_HANDLER_CTL, &ctl), ENOENT);
+	ctl.handler = LKST_MAX_HANDLERS;
+	expect("HANDLER_CTL handler 256", ioctl(fd, LKST_IOC_HANDLER_CTL, &ctl), EINVAL);
+	ctl.handler = LKST_HANDLER_DEFAULT;
+	ctl.__pad = 1;
+	expect("HANDLER_CTL padding", ioctl(fd, LKST_IOC_HANDLER_CTL, &ctl), EINVAL);
+	expect("HANDLER_CTL bad pointer", ioctl(fd, LKST_IOC_HANDLER_CTL, (void *)8), EFAULT);
+}
+
 static void check_masksets(int fd)
 {
 	struct lkst_maskset_desc desc;
@@ -217,6 +233,7 @@ int main(void)
 		failures++;
 	}
 	expect("unknown command", ioctl(fd, _IO(LKST_IOC_MAGIC, 0x7f), 0), ENOTTY);
+	check_handler_ctl(fd);
 	check_masksets(fd);
 	check_buffers(fd);
 	check_buffer_requests(fd);

@@ -202,6 +202,9 @@ static void valid_arg(unsigned long nr, void *buf)
 	case LKST_IOC_HANDLER_INFO:
 		((struct lkst_handler_desc *)buf)->id = LKST_HANDLER_DEFAULT;
 		break;
+	case LKST_IOC_HANDLER_CTL:
+		((struct lkst_handler_ctl *)buf)->handler = LKST_HANDLER_DEFAULT;
+		break;
 	case LKST_IOC_EVENT_STAT:
 		((struct lkst_event_stat *)buf)->event = LKST_EV_SYSCALL_ENTRY;
 		break;

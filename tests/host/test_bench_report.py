@@ -46,7 +46,9 @@ with tempfile.TemporaryDirectory() as out:
                f"RESULT lkst ftrace-twins getppid {rep} 1000 {801 + d} 0 2000 0 48000",
                f"RESULT lkst both-twins getppid {rep} 1000 {1001 + d} 3000 2000 0 48000",
                f"RESULT lkst filter-pass getppid {rep} 1000 {361 + d} 4000 0 0 0",
-               f"RESULT lkst filter-drop getppid {rep} 1000 {241 + d} 0 0 0 0"]
+               f"RESULT lkst filter-drop getppid {rep} 1000 {241 + d} 0 0 0 0",
+               f"RESULT lkst agg-count getppid {rep} 1000 {321 + d} 0 0 0 0",
+               f"RESULT lkst errpath getppid {rep} 1000 {281 + d} 2000 0 0 0"]
     write_run(out, "lkst", "icount", ["LKST_BLOCK 16777216 262144"] + lk)
     write_run(out, "vanilla", "icount",
               [f"RESULT vanilla none getppid {r} 1000 200 0 0 0 0" for r in (1, 2, 3)] +
@@ -73,10 +75,12 @@ with tempfile.TemporaryDirectory() as out:
     close(hc["default"], 25, "DEFAULT instructions per event")
     close(hc["filter-pass"], 40, "passing filter instructions per event")
     close(hc["filter-drop"], 10, "dropping filter per RDEFAULT event")
+    close(hc["agg-count"], 30, "agg count per RDEFAULT event")
+    close(hc["errpath"], 40, "errpath per hit of its events")
     check(report.handler_costs(cells, "pipe")["filter-drop"] is None, "no run, no handler figure")
     report.report(out, cells, record_bytes)
     md = open(os.path.join(out, "results.md")).read()
-    check("| getppid | 4.00 | 25 | 40 | 10 |" in md, "handler row in results.md")
+    check("| getppid | 4.00 | 25 | 40 | 10 | 30 | 2.00 | 40 |" in md, "handler row in results.md")
     check("costs less than recording it: met on every workload." in md, "handler verdict")
     check("| getppid | 200.0 | 201.0 | +0.50% |" in md, "P1 row in results.md")
     check("P1: met on every workload." in md, "P1 verdict")

@@ -27,13 +27,30 @@ if lkm list >/dev/null 2>&1; then
 	for e in $TWINS_LKST; do
 		step lkm config -m 5 "$e" default >/dev/null
 	done
-	# Handler costs: RDEFAULT's events routed to lkst_filter with a
-	# predicate that always holds (each event then recorded by DEFAULT)
-	# and with one that never does (each event only tested).
-	if insmod /lib/lkst/lkst_filter.ko 2>/dev/null; then
+	# Handler costs.  Maskset 6 routes RDEFAULT's events to lkst_filter
+	# with a predicate that always holds (each event then recorded by
+	# DEFAULT) or never does (each event only tested), or to lkst_agg
+	# counting them by event.  Maskset 7 routes lkst_errpath's events to it;
+	# its RESULT lines count those events' hits instead of records written.
+	RDEFAULT_EVENTS=$(lkm read -m 1 | awk '$3 == 1 { print $2 }')
+	lkm read -m 0 | lkm write -m 6 -n handlers || { echo "FAIL: maskset 6"; exit 1; }
+	HANDLER_MODULES=
+	if insmod /lib/lkst/lkst_filter.ko; then
 		CONFIGS="$CONFIGS filter-pass filter-drop"
-		RDEFAULT_EVENTS=$(lkm read -m 1 | awk '$3 == 1 { print $2 }')
-		lkm read -m 0 | lkm write -m 6 -n filter || { echo "FAIL: maskset 6"; exit 1; }
+		HANDLER_MODULES="$HANDLER_MODULES lkst_filter"
+	fi
+	if insmod /lib/lkst/lkst_agg.ko; then
+		CONFIGS="$CONFIGS agg-count"
+		HANDLER_MODULES="$HANDLER_MODULES lkst_agg"
+	fi
+	ERRPATH_EVENTS="SYSCALL_ENTRY SYSCALL_EXIT EXCEPTION_PAGEFAULT_ENTRY EXCEPTION_PAGEFAULT_EXIT PROCESS_SIGSEND"
+	if insmod /lib/lkst/lkst_errpath.ko; then
+		CONFIGS="$CONFIGS errpath"
+		HANDLER_MODULES="$HANDLER_MODULES lkst_errpath"
+		lkm read -m 0 | lkm write -m 7 -n errpath || { echo "FAIL: maskset 7"; exit 1; }
+		for e in $ERRPATH_EVENTS; do
+			step lkm config -m 7 "$e" errpath >/dev/null
+		done
 	fi
 	step lkbuf resize -s 16M
 	# Buffer geometry, for the bytes each record takes (and its sequence word).
@@ -63,6 +80,10 @@ configure() {
 	case $1 in
 	filter-pass) filter_all 'cpu < 4096' ;;
 	filter-drop) filter_all 'cpu > 4096' ;;
+	agg-count)
+		# shellcheck disable=SC2086
+		lkm agg set -n bench -m 6 -f count -k event $RDEFAULT_EVENTS ||
+			{ echo "FAIL: lkm agg set"; exit 1; } ;;
 	esac
 	echo >$T/trace
 }
@@ -78,7 +99,8 @@ start() {
 	lkst-rdefault) lkm set -m 1 >/dev/null ;;
 	lkst-rall) lkm set -m 2 >/dev/null ;;
 	lkst-twins|both-twins) lkm set -m 5 >/dev/null ;;
-	filter-*) lkm set -m 6 >/dev/null ;;
+	filter-*|agg-*) lkm set -m 6 >/dev/null ;;
+	errpath) lkm set -m 7 >/dev/null ;;
 	esac
 	case $1 in ftrace-*|both-*) echo 1 >$T/tracing_on ;; esac
 }
@@ -91,6 +113,16 @@ stop() {
 lkst_written() {
 	[ $KERNEL = lkst ] || { echo 0; return; }
 	lkbuf list | sed -n 's/.* written \([0-9]*\),.*/\1/p' | awk '{ s += $1 } END { print s + 0 }'
+}
+
+# Hits of lkst_errpath's events, summed: the events its runs routed.
+errpath_hits() {
+	lkm stat -e "$(echo $ERRPATH_EVENTS | tr ' ' ,)" | awk 'NR > 1 { s += $3 } END { print s + 0 }'
+}
+
+# What a run counts: records written, or for errpath its events' hits.
+counted() {
+	if [ "$1" = errpath ]; then errpath_hits; else lkst_written; fi
 }
 
 ftrace_stat() {	# entries|bytes, summed over the CPUs
@@ -107,12 +139,12 @@ while [ $rep -le "$REPS" ]; do
 		configure "$config"
 		for wl in $WORKLOADS; do
 			echo >$T/trace
-			before=$(lkst_written)
+			before=$(counted "$config")
 			start "$config"
 			lkst_benchload "${wl%%:*}" -n "${wl#*:}" >run.txt ||
 				{ stop; configure none; echo "FAIL: lkst_benchload $wl under $config"; exit 1; }
 			stop
-			after=$(lkst_written)
+			after=$(counted "$config")
 			read -r name ops ns <run.txt
 			echo "RESULT $KERNEL $config $name $rep $ops $ns $((after - before)) $(ftrace_stat entries) $(ftrace_stat overrun) $(ftrace_stat bytes)"
 		done
@@ -122,7 +154,13 @@ done
 rm -f run.txt
 configure none
 [ $KERNEL = lkst ] && { lkm delete -m 5; lkbuf resize -s 512K; lkm set -m "${active:-1}"; }
-if [ -n "${RDEFAULT_EVENTS:-}" ]; then
-	lkm delete -m 6 && rmmod lkst_filter || { echo "FAIL: filter cleanup"; exit 1; }
+if [ $KERNEL = lkst ]; then
+	lkm agg delete 2>/dev/null	# fails only without lkst_agg
+	lkm delete -m 6 || { echo "FAIL: maskset 6 cleanup"; exit 1; }
+	case " $HANDLER_MODULES " in
+	*" lkst_errpath "*) lkm delete -m 7 || { echo "FAIL: maskset 7 cleanup"; exit 1; } ;;
+	esac
+	# shellcheck disable=SC2086
+	[ -z "$HANDLER_MODULES" ] || rmmod $HANDLER_MODULES || { echo "FAIL: rmmod"; exit 1; }
 fi
 echo "bench_suite done"

@@ -126,6 +126,8 @@ def handler_costs(cells, wl, clock="icount"):
     rd = cells.get((clock, "lkst", "lkst-rdefault", wl))
     fp = cells.get((clock, "lkst", "filter-pass", wl))
     fd = cells.get((clock, "lkst", "filter-drop", wl))
+    ac = cells.get((clock, "lkst", "agg-count", wl))
+    ep = cells.get((clock, "lkst", "errpath", wl))   # counts its events' hits
 
     def per(cell, events_per_op):
         if not cell or not base or not events_per_op:
@@ -136,6 +138,8 @@ def handler_costs(cells, wl, clock="icount"):
         "default": per(rd, rd and rd.lkst_per_op),
         "filter-pass": per(fp, fp and fp.lkst_per_op),
         "filter-drop": per(fd, rd and rd.lkst_per_op),
+        "agg-count": per(ac, rd and rd.lkst_per_op),
+        "errpath": per(ep, ep and ep.lkst_per_op),
     }
 
 
@@ -211,17 +215,23 @@ def report(out, cells, record_bytes):
     w("")
     w("## Handlers (icount): instructions per routed event")
     w("")
-    w("RDEFAULT's events routed to DEFAULT, or to lkst_filter with a predicate that always "
-      "holds (then recorded by DEFAULT) or never does (tested only); the events per operation "
-      "of the dropping filter are RDEFAULT's.")
+    w("RDEFAULT's events routed to DEFAULT; to lkst_filter with a predicate that always "
+      "holds (then recorded by DEFAULT) or never does (tested only); to lkst_agg counting them "
+      "by event. The events per operation of the dropping filter and of the count are "
+      "RDEFAULT's. lkst_errpath gets the system call, page fault and signal events, counted "
+      "by their hits.")
     w("")
-    w("| workload | RDEFAULT events/op | DEFAULT | filter, passing | filter, dropping |")
-    w("| --- | --- | --- | --- | --- |")
+    w("| workload | RDEFAULT events/op | DEFAULT | filter, passing | filter, dropping "
+      "| agg count by event | errpath events/op | errpath |")
+    w("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for wl in WORKLOADS:
         per = handler_costs(cells, wl)
         rd = cells.get(("icount", "lkst", "lkst-rdefault", wl))
+        ep = cells.get(("icount", "lkst", "errpath", wl))
         w(f"| {wl} | {fmt(rd and rd.lkst_per_op, '.2f')} | {fmt(per['default'], '.0f')} | "
-          f"{fmt(per['filter-pass'], '.0f')} | {fmt(per['filter-drop'], '.0f')} |")
+          f"{fmt(per['filter-pass'], '.0f')} | {fmt(per['filter-drop'], '.0f')} | "
+          f"{fmt(per['agg-count'], '.0f')} | {fmt(ep and ep.lkst_per_op, '.2f')} | "
+          f"{fmt(per['errpath'], '.0f')} |")
     w("")
     drop_vs_default = [(handler_costs(cells, wl)["filter-drop"], handler_costs(cells, wl)["default"])
                        for wl in WORKLOADS]

@@ -12,7 +12,8 @@
  * of range or non-zero padding; ENOENT for a maskset, handler or block that
  * does not exist; EROFS for writing a system maskset; EBUSY for deleting
  * the active maskset or the block being written; ENOSPC when no maskset or
- * block ID is free; ENOMEM; EFAULT; ENOTTY for an unknown command.
+ * block ID is free; ENOMEM; EFAULT; ENOTTY for an unknown command;
+ * EOPNOTSUPP for a command to a handler that takes none (HANDLER_CTL).
  *
  * MASKSET_WRITE creates or replaces a user maskset (ID >= 3); every
  * handler[] entry must be NOTHING or a registered handler, and entries of
