@@ -372,95 +372,6 @@ static int verb_read(int argc, const char **argv)
 
 /* ---- print ---------------------------------------------------------- */
 
-/*
- * A CPU section in time order: its records as stored when they already are
- * (the usual case), otherwise an index sorted by time, then position.
- */
-struct print_run {
-	const struct lkst_record *records;
-	__u32 *order;			/* NULL: stored order */
-	__u64 count, next;
-	unsigned int cpu;
-};
-
-struct sort_key {
-	__u64 time_ns;
-	__u32 index;
-};
-
-static int compare_keys(const void *a, const void *b)
-{
-	const struct sort_key *x = a, *y = b;
-
-	if (x->time_ns != y->time_ns)
-		return x->time_ns < y->time_ns ? -1 : 1;
-	return x->index < y->index ? -1 : x->index > y->index;
-}
-
-static void init_run(const struct lkst_log_section *sec, struct print_run *run)
-{
-	struct sort_key *keys;
-	__u64 i, n = sec->info.nr_records;
-
-	run->records = sec->records;
-	run->order = NULL;
-	run->count = n;
-	run->next = 0;
-	run->cpu = sec->info.cpu;
-	for (i = 1; i < n; i++)
-		if (sec->records[i].time_ns < sec->records[i - 1].time_ns)
-			break;
-	if (i >= n)
-		return;
-	keys = malloc(n * sizeof(*keys));
-	run->order = malloc(n * sizeof(*run->order));
-	if (!keys || !run->order)
-		lkst_die(LKST_EXIT_USAGE, "out of memory for %llu records; free some memory",
-			 (unsigned long long)n);
-	for (i = 0; i < n; i++) {
-		keys[i].time_ns = sec->records[i].time_ns;
-		keys[i].index = i;
-	}
-	qsort(keys, n, sizeof(*keys), compare_keys);
-	for (i = 0; i < n; i++)
-		run->order[i] = keys[i].index;
-	free(keys);
-}
-
-static inline const struct lkst_record *run_head(const struct print_run *run)
-{
-	if (run->next >= run->count)
-		return NULL;
-	return &run->records[run->order ? run->order[run->next] : run->next];
-}
-
-/*
- * The next record of all CPUs in time order; ties by CPU, then by section
- * (position in the file).  NULL at the end.
- */
-static const struct lkst_record *next_record(struct print_run *runs, unsigned int nr,
-					     unsigned int *cpu)
-{
-	const struct lkst_record *best = NULL, *r;
-	unsigned int s, best_s = 0;
-
-	for (s = 0; s < nr; s++) {
-		r = run_head(&runs[s]);
-		if (!r)
-			continue;
-		if (!best || r->time_ns < best->time_ns ||
-		    (r->time_ns == best->time_ns && runs[s].cpu < runs[best_s].cpu)) {
-			best = r;
-			best_s = s;
-		}
-	}
-	if (best) {
-		runs[best_s].next++;
-		*cpu = runs[best_s].cpu;
-	}
-	return best;
-}
-
 /* Lost events are never silent: report them after the records. */
 static void print_losses(const struct lkst_log *log, size_t printed)
 {
@@ -560,7 +471,7 @@ static int verb_print(int argc, const char **argv)
 	struct lkst_comm_map *comms = NULL;
 	struct lkst_outbuf *out;
 	struct lkst_filter filter;
-	struct print_run *runs;
+	struct lkst_log_merge merge;
 	const struct lkst_record *rec;
 	struct lkst_log log;
 	struct lkst_err err;
@@ -583,16 +494,16 @@ static int verb_print(int argc, const char **argv)
 			lkst_die(LKST_EXIT_USAGE, "out of memory; free some memory");
 		opts.comms = comms;
 	}
-	runs = calloc(log.nr_sections ? log.nr_sections : 1, sizeof(*runs));
 	out = malloc(sizeof(*out));
-	if (!runs || !out)
+	if (!out)
 		lkst_die(LKST_EXIT_USAGE, "out of memory; free some memory");
-	for (s = 0; s < log.nr_sections; s++)
-		init_run(&log.sections[s], &runs[s]);
+	if (lkst_log_merge_init(&merge, &log, &err))
+		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 	if (opts.csv)
 		lkst_format_csv_header(stdout, &opts);
 	lkst_outbuf_init(out, stdout);
-	while ((rec = next_record(runs, log.nr_sections, &cpu))) {
+	while ((rec = lkst_log_merge_next(&merge, &s))) {
+		cpu = log.sections[s].info.cpu;
 		if (comms)
 			lkst_comm_map_learn(comms, rec, cpu);
 		if (filtering && !lkst_filter_match(&filter, rec, cpu, comms))
@@ -605,9 +516,7 @@ static int verb_print(int argc, const char **argv)
 		lkst_die(LKST_EXIT_USAGE, "cannot write the records: %s; check the output",
 			 strerror(errno));
 	print_losses(&log, count);
-	for (s = 0; s < log.nr_sections; s++)
-		free(runs[s].order);
-	free(runs);
+	lkst_log_merge_free(&merge);
 	free(out);
 	lkst_comm_map_free(comms);
 	lkst_filter_free(&filter);

@@ -18,19 +18,9 @@
 /* lkbuf convert -f LOG --to ctf|json -o OUT */
 int lkbuf_verb_convert(int argc, const char **argv);
 
-/*
- * A CPU section in time order, ties in stored order: as lkbuf print
- * orders it.  order is NULL when the stored order already is.
- */
-struct lkst_export_run {
-	const struct lkst_log_section *sec;
-	__u32 *order;
-	__u64 next;		/* merging: position of the next record */
-};
-
 struct lkst_export {
 	const struct lkst_log *log;
-	struct lkst_export_run *runs;	/* one per section */
+	struct lkst_log_merge merge;	/* the sections in time order */
 	unsigned long long records;	/* in all sections */
 	/* Progress on stderr, only when it is a terminal. */
 	int progress;
@@ -38,28 +28,6 @@ struct lkst_export {
 	unsigned int last_percent;
 	char summary[256];		/* what was made, for the last line */
 };
-
-static inline const struct lkst_record *
-lkst_run_record(const struct lkst_export_run *run, __u64 i)
-{
-	return &run->sec->records[run->order ? run->order[i] : i];
-}
-
-/* Stored index of the i-th record in time order. */
-static inline __u64 lkst_run_index(const struct lkst_export_run *run, __u64 i)
-{
-	return run->order ? run->order[i] : i;
-}
-
-/* Rewinds the merge of all sections. */
-void lkst_export_rewind(struct lkst_export *x);
-
-/*
- * The next record of all CPUs in time order, ties by CPU, then by
- * section, exactly as lkbuf print merges them, and its section's index;
- * NULL at the end.
- */
-const struct lkst_record *lkst_export_next(struct lkst_export *x, unsigned int *section);
 
 /* Counts n units of work done, redrawing the percentage when it moves. */
 void lkst_export_step(struct lkst_export *x, unsigned long long n);

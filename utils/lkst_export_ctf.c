@@ -274,7 +274,7 @@ static __u64 gap_before(const struct lkst_log_section *sec, __u64 i)
 
 static int write_stream(struct ctf_writer *w, unsigned int index, struct ctf_stream *s)
 {
-	const struct lkst_export_run *run = &w->x->runs[index];
+	const struct lkst_log_run *run = &w->x->merge.runs[index];
 	const struct lkst_log_section *sec = run->sec;
 	__u64 j, n = sec->info.nr_records, lost, trailing = 0;
 	unsigned int k;
@@ -301,18 +301,18 @@ static int write_stream(struct ctf_writer *w, unsigned int index, struct ctf_str
 	 */
 	s->discarded = 0;
 	lost = lost_before_section(sec);
-	if (lost || (n && gap_before(sec, lkst_run_index(run, 0))) || (!n && trailing)) {
-		s->begin = s->end = n ? lkst_run_record(run, 0)->time_ns : 0;
+	if (lost || (n && gap_before(sec, lkst_log_run_index(run, 0))) || (!n && trailing)) {
+		s->begin = s->end = n ? lkst_log_run_record(run, 0)->time_ns : 0;
 		if (flush_packet(w, s))
 			return -1;
 	}
 	s->discarded = lost;
 	for (j = 0; j < n; j++) {
-		lost = gap_before(sec, lkst_run_index(run, j));
+		lost = gap_before(sec, lkst_log_run_index(run, j));
 		if (lost && s->events && flush_packet(w, s))
 			return -1;
 		s->discarded += lost;
-		if (put_event(w, s, lkst_run_record(run, j)))
+		if (put_event(w, s, lkst_log_run_record(run, j)))
 			return -1;
 		if (s->len >= PACKET_MAX && flush_packet(w, s))
 			return -1;

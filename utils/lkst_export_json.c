@@ -1017,14 +1017,14 @@ static int run_passes(struct json_export *j)
 	__u64 n;
 
 	j->x->work = 2 * j->x->records;
-	for (n = 1; (r = lkst_export_next(j->x, &s)); n++) {
+	for (n = 1; (r = lkst_log_merge_next(&j->x->merge, &s)); n++) {
 		if (learn(j, r))
 			return -1;
 		if (!(n & 0xffff))
 			lkst_export_step(j->x, 0x10000);
 	}
-	lkst_export_rewind(j->x);
-	for (; (r = lkst_export_next(j->x, &s)); n++) {
+	lkst_log_merge_rewind(&j->x->merge);
+	for (; (r = lkst_log_merge_next(&j->x->merge, &s)); n++) {
 		if (feed(j, r, j->slot_of[s]))
 			return -1;
 		if (!(n & 0xffff))

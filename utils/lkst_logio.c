@@ -404,3 +404,119 @@ void lkst_log_free(struct lkst_log *log)
 	free(log->image);
 	memset(log, 0, sizeof(*log));
 }
+
+/* ---- All sections in time order --------------------------------------- */
+
+struct sort_key {
+	__u64 time_ns;
+	__u32 index;
+};
+
+static int compare_keys(const void *a, const void *b)
+{
+	const struct sort_key *x = a, *y = b;
+
+	if (x->time_ns != y->time_ns)
+		return x->time_ns < y->time_ns ? -1 : 1;
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* Sorts a section by time only if it is not in time order already. */
+static int init_run(const struct lkst_log_section *sec, struct lkst_log_run *run,
+		    struct lkst_err *err)
+{
+	__u64 i, n = sec->info.nr_records;
+	struct sort_key *keys;
+
+	run->sec = sec;
+	run->order = NULL;
+	run->next = 0;
+	for (i = 1; i < n; i++)
+		if (sec->records[i].time_ns < sec->records[i - 1].time_ns)
+			break;
+	if (i >= n)
+		return 0;
+	keys = malloc(n * sizeof(*keys));
+	run->order = malloc(n * sizeof(*run->order));
+	if (!keys || !run->order) {
+		free(keys);
+		free(run->order);
+		run->order = NULL;
+		lkst_seterr(err, "out of memory sorting %llu records of cpu %u; free some memory",
+			    (unsigned long long)n, sec->info.cpu);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		keys[i].time_ns = sec->records[i].time_ns;
+		keys[i].index = i;
+	}
+	qsort(keys, n, sizeof(*keys), compare_keys);
+	for (i = 0; i < n; i++)
+		run->order[i] = keys[i].index;
+	free(keys);
+	return 0;
+}
+
+int lkst_log_merge_init(struct lkst_log_merge *m, const struct lkst_log *log,
+			struct lkst_err *err)
+{
+	unsigned int s;
+
+	m->log = log;
+	m->runs = calloc(log->nr_sections ? log->nr_sections : 1, sizeof(*m->runs));
+	if (!m->runs) {
+		lkst_seterr(err, "out of memory; free some memory");
+		return -1;
+	}
+	for (s = 0; s < log->nr_sections; s++) {
+		if (init_run(&log->sections[s], &m->runs[s], err)) {
+			lkst_log_merge_free(m);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void lkst_log_merge_free(struct lkst_log_merge *m)
+{
+	unsigned int s;
+
+	for (s = 0; m->runs && s < m->log->nr_sections; s++)
+		free(m->runs[s].order);
+	free(m->runs);
+	m->runs = NULL;
+}
+
+void lkst_log_merge_rewind(struct lkst_log_merge *m)
+{
+	unsigned int s;
+
+	for (s = 0; s < m->log->nr_sections; s++)
+		m->runs[s].next = 0;
+}
+
+const struct lkst_record *lkst_log_merge_next(struct lkst_log_merge *m,
+					      unsigned int *section)
+{
+	const struct lkst_record *best = NULL, *r;
+	unsigned int s, best_s = 0;
+
+	for (s = 0; s < m->log->nr_sections; s++) {
+		struct lkst_log_run *run = &m->runs[s];
+
+		if (run->next >= run->sec->info.nr_records)
+			continue;
+		r = lkst_log_run_record(run, run->next);
+		if (!best || r->time_ns < best->time_ns ||
+		    (r->time_ns == best->time_ns &&
+		     run->sec->info.cpu < m->runs[best_s].sec->info.cpu)) {
+			best = r;
+			best_s = s;
+		}
+	}
+	if (best) {
+		m->runs[best_s].next++;
+		*section = best_s;
+	}
+	return best;
+}

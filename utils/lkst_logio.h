@@ -63,4 +63,42 @@ int lkst_log_parse(void *image, size_t len, struct lkst_log *log,
 int lkst_log_load(const char *path, struct lkst_log *log, struct lkst_err *err);
 void lkst_log_free(struct lkst_log *log);
 
+/*
+ * All sections' records in time order, as lkbuf print and lkbuf convert
+ * show them: each section in time order (sorted by time, ties in stored
+ * order, only when it is not in order already), merged over the sections
+ * with ties by CPU, then by section (position in the file).
+ */
+struct lkst_log_run {
+	const struct lkst_log_section *sec;
+	__u32 *order;			/* NULL: stored order */
+	__u64 next;			/* position of the next record */
+};
+
+struct lkst_log_merge {
+	const struct lkst_log *log;
+	struct lkst_log_run *runs;	/* one per section */
+};
+
+/* 0, or -1 with err set when out of memory. */
+int lkst_log_merge_init(struct lkst_log_merge *m, const struct lkst_log *log,
+			struct lkst_err *err);
+void lkst_log_merge_free(struct lkst_log_merge *m);
+void lkst_log_merge_rewind(struct lkst_log_merge *m);
+/* The next record and its section's index; NULL at the end. */
+const struct lkst_record *lkst_log_merge_next(struct lkst_log_merge *m,
+					      unsigned int *section);
+
+/* Stored index of a run's i-th record in time order, and that record. */
+static inline __u64 lkst_log_run_index(const struct lkst_log_run *run, __u64 i)
+{
+	return run->order ? run->order[i] : i;
+}
+
+static inline const struct lkst_record *
+lkst_log_run_record(const struct lkst_log_run *run, __u64 i)
+{
+	return &run->sec->records[lkst_log_run_index(run, i)];
+}
+
 #endif /* LKST_LOGIO_H */
