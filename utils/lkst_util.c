@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #define LKST_EVENT_TABLES
+#include "lkst_log.h"
 #include "lkst_util.h"
 
 const char *lkst_progname = "lkst";
@@ -491,34 +492,61 @@ static void print_verbs(FILE *out, const struct lkst_verb *verbs)
 	fprintf(out, "Usage: %s VERB [OPTION...]\n\nVerbs:\n", lkst_progname);
 	for (v = verbs; v->name; v++)
 		fprintf(out, "  %-10s %s\n", v->name, v->summary);
-	fprintf(out, "\nRun '%s VERB --help' for a verb's options.\n%s\n",
-		lkst_progname, LKST_EXIT_CODES_HELP);
+	fprintf(out, "\nRun '%s VERB --help' or '%s help VERB' for a verb's options;\n"
+		"'%s --version' for the versions it speaks.\n%s\n",
+		lkst_progname, lkst_progname, lkst_progname, LKST_EXIT_CODES_HELP);
+}
+
+static const struct lkst_verb *find_verb(const struct lkst_verb *verbs,
+					 const char *name)
+{
+	const struct lkst_verb *v;
+
+	for (v = verbs; v->name; v++)
+		if (!strcmp(name, v->name))
+			return v;
+	lkst_die(LKST_EXIT_USAGE, "unknown verb '%s'; run %s --help for the list of verbs",
+		 name, lkst_progname);
+}
+
+/* "lkm read" as argv[0], so popt's help and messages name the full command. */
+static int run_verb(const struct lkst_verb *v, int argc, char **argv)
+{
+	char *name;
+
+	if (asprintf(&name, "%s %s", lkst_progname, v->name) < 0)
+		lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
+	argv[0] = name;
+	return v->run(argc, (const char **)argv);
 }
 
 int lkst_run_verb(int argc, char **argv, const struct lkst_verb *verbs)
 {
-	const struct lkst_verb *v;
-	char *name;
+	char *help_argv[3] = { NULL, "--help", NULL };
 
 	if (argc < 2)
 		lkst_die(LKST_EXIT_USAGE, "no verb given; run %s --help for the list of verbs",
 			 lkst_progname);
+	if (!strcmp(argv[1], "--version")) {
+		if (argc > 2)
+			lkst_die(LKST_EXIT_USAGE, "--version takes no arguments");
+		printf("%s (lkst) tracer ABI %u, log format %u (reads %u-%u)\n",
+		       lkst_progname, LKST_ABI_VERSION, LKST_LOG_VERSION,
+		       LKST_LOG_VERSION_MIN, LKST_LOG_VERSION);
+		return LKST_EXIT_OK;
+	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
-	    !strcmp(argv[1], "help")) {
+	    (!strcmp(argv[1], "help") && argc == 2)) {
 		print_verbs(stdout, verbs);
 		return LKST_EXIT_OK;
 	}
-	for (v = verbs; v->name; v++) {
-		if (strcmp(argv[1], v->name))
-			continue;
-		/* "lkm read" as argv[0], so popt's help shows the full command. */
-		if (asprintf(&name, "%s %s", lkst_progname, v->name) < 0)
-			lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
-		argv[1] = name;
-		return v->run(argc - 1, (const char **)argv + 1);
+	if (!strcmp(argv[1], "help")) {
+		if (argc > 3)
+			lkst_die(LKST_EXIT_USAGE, "help takes one verb; run %s --help for the list of verbs",
+				 lkst_progname);
+		return run_verb(find_verb(verbs, argv[2]), 2, help_argv);
 	}
-	lkst_die(LKST_EXIT_USAGE, "unknown verb '%s'; run %s --help for the list of verbs",
-		 argv[1], lkst_progname);
+	return run_verb(find_verb(verbs, argv[1]), argc - 1, argv + 1);
 }
 
 poptContext lkst_parse_options(int argc, const char **argv,

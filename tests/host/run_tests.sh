@@ -34,6 +34,7 @@ done
 run sh "$here/test_cli.sh" .
 run sh "$here/test_dev.sh" .
 run sh "$here/test_convert.sh" .
+run sh "$here/test_manpages.sh"
 # The log reader's fuzzer, briefly, when make found clang to build it.
 if [ -n "$FUZZ" ]; then
 	run sh "$here/run_fuzz.sh" "$FUZZ" "${FUZZ_TEST_SECONDS:-10}" fuzz-seed
