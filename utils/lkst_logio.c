@@ -366,6 +366,16 @@ static void *read_file(int fd, size_t *len, struct lkst_err *err, const char *pa
 			return buf;
 		}
 		used += n;
+		/*
+		 * Not a log: stop at its first bytes, so that /dev/zero or an
+		 * endless pipe is refused (by the parser's magic check) instead
+		 * of filling memory.
+		 */
+		if (used >= LKST_LOG_MAGIC_LEN &&
+		    memcmp(buf, LKST_LOG_MAGIC, LKST_LOG_MAGIC_LEN)) {
+			*len = used;
+			return buf;
+		}
 	}
 	free(buf);
 	lkst_seterr(err, "out of memory reading %s; free some memory", path);

@@ -219,6 +219,19 @@ if [ -w /dev/full ]; then
 	fi
 fi
 
+# Endless input that is not a log is refused at its first bytes, in
+# bounded memory (a 256 MiB address-space limit).
+for input in "-f /dev/zero" "-f /dev/stdin"; do
+	# shellcheck disable=SC2086
+	(ulimit -v 262144; yes | timeout 20 "$lkbuf" print $input >/dev/null 2>"$tmp/err")
+	rc=$?
+	if [ "$rc" -eq 1 ] && grep -q "bad magic" "$tmp/err"; then
+		pass
+	else
+		fail "lkbuf print $input (endless) -> exit $rc: $(cat "$tmp/err")"
+	fi
+done
+
 # ---- print filters ----
 printf '0.000002000 cpu=0 pid=10 ctx=task SYSCALL_EXIT syscall_number=0 return_value=5\n' >"$tmp/want"
 expect_out "$lkbuf" print -S -f "$tmp/good.lkst" -p 10,99
