@@ -899,6 +899,36 @@ static int agg_get_name(struct lkst_agg_name *n, const void __user *data,
 	return agg_check_name(n->name, true);
 }
 
+/*
+ * For delete and clear, with agg_mutex held: the index of the aggregation
+ * @n names (0 for "", all of them) and a copy of the state to change, or
+ * NULL with *ret set.
+ */
+static struct agg_state *agg_change_named(const struct lkst_agg_name *n,
+					  int *idx, int *ret)
+{
+	struct agg_state *st;
+
+	*idx = n->name[0] ? agg_find(agg_current(), n->name) : 0;
+	if (*idx < 0) {
+		*ret = *idx;
+		return NULL;
+	}
+	st = agg_state_dup();
+	*ret = st ? 0 : -ENOMEM;
+	return st;
+}
+
+/* Publish the changed state, or drop it when @ret says the change failed. */
+static int agg_change_end(struct agg_state *st, int ret)
+{
+	if (ret)
+		agg_abort(st);
+	else
+		agg_commit(st);
+	return ret;
+}
+
 static int agg_delete(const void __user *data, u32 size)
 {
 	struct lkst_agg_name n;
@@ -909,26 +939,15 @@ static int agg_delete(const void __user *data, u32 size)
 	if (ret)
 		return ret;
 	mutex_lock(&agg_mutex);
-	idx = n.name[0] ? agg_find(agg_current(), n.name) : 0;
-	if (idx < 0) {
-		ret = idx;
-		goto out;
+	st = agg_change_named(&n, &idx, &ret);
+	if (st) {
+		if (n.name[0])
+			st->aggs[idx] = NULL;
+		else
+			memset(st->aggs, 0, sizeof(st->aggs));
+		/* allocates nothing */
+		ret = agg_change_end(st, agg_state_build(st, false));
 	}
-	st = agg_state_dup();
-	if (!st) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	if (n.name[0])
-		st->aggs[idx] = NULL;
-	else
-		memset(st->aggs, 0, sizeof(st->aggs));
-	ret = agg_state_build(st, false);	/* allocates nothing */
-	if (ret)
-		agg_abort(st);
-	else
-		agg_commit(st);
-out:
 	mutex_unlock(&agg_mutex);
 	return ret;
 }
@@ -944,32 +963,19 @@ static int agg_clear(const void __user *data, u32 size)
 	if (ret)
 		return ret;
 	mutex_lock(&agg_mutex);
-	idx = n.name[0] ? agg_find(agg_current(), n.name) : 0;
-	if (idx < 0) {
-		ret = idx;
-		goto out;
-	}
-	st = agg_state_dup();
-	if (!st) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	for (i = 0; i < LKST_AGG_MAX; i++) {
-		if (!st->aggs[i] || (n.name[0] && i != idx))
-			continue;
-		st->aggs[i] = agg_alloc(&st->aggs[i]->cfg);
-		if (!st->aggs[i]) {
-			ret = -ENOMEM;
-			break;
+	st = agg_change_named(&n, &idx, &ret);
+	if (st) {
+		for (i = 0; i < LKST_AGG_MAX && !ret; i++) {
+			if (!st->aggs[i] || (n.name[0] && i != idx))
+				continue;
+			st->aggs[i] = agg_alloc(&st->aggs[i]->cfg);
+			if (!st->aggs[i])
+				ret = -ENOMEM;
 		}
+		if (!ret)
+			ret = agg_state_build(st, !n.name[0]);
+		ret = agg_change_end(st, ret);
 	}
-	if (!ret)
-		ret = agg_state_build(st, !n.name[0]);
-	if (ret)
-		agg_abort(st);
-	else
-		agg_commit(st);
-out:
 	mutex_unlock(&agg_mutex);
 	return ret;
 }
