@@ -127,15 +127,15 @@ static void list_cpu(int fd, unsigned int cpu)
 	for (id = 0; id < LKST_MAX_BLOCKS; id++) {
 		if (block_info(fd, cpu, id, &block))
 			continue;
-		printf("  block %u: size %u, %u slots, next ", id, block.size,
-		       block.nr_slots);
+		printf("  block %u: size %u, %u pages, next ", id, block.size,
+		       block.nr_pages);
 		if (block.next == LKST_NO_NEXT)
 			printf("wrap");
 		else
 			printf("%u", block.next);
 		if (id == info.current_block)
-			printf(" [current: %llu/%u filled]",
-			       (unsigned long long)info.current_slot, block.nr_slots);
+			printf(" [current: %llu of %u bytes used]",
+			       (unsigned long long)info.current_offset, block.size);
 		putchar('\n');
 	}
 }
@@ -210,8 +210,8 @@ static void drain_cpu(int fd, unsigned int cpu, __u64 cursor, unsigned int flags
 		}
 		if (!(req->flags & LKST_DRAIN_TRUNCATED))
 			break;
-		/* Blocks were added meanwhile: make room for all their slots. */
-		drain_buf_grow(b, req->nr_slots + 64, cpu);
+		/* Blocks were added meanwhile: make room for all they hold. */
+		drain_buf_grow(b, req->capacity + 64, cpu);
 	}
 	if (lkst_drain_settle(b->records, b->seqs, req->nr_records, cursor, req->next_seq,
 			      req->busy_seqs,

@@ -9,7 +9,8 @@ d = sys.argv[1]
 pid, _ = read_prog(os.path.join(d, "prog.txt"))
 rows = read_csv(os.path.join(d, "trace.csv"))
 cpus = read_log_cpus(os.path.join(d, "trace.log"))
-tag, calls, slots = 0x77770000, 2000, 16 * 1024 // 64
+# The most records a 16 KiB block holds: 4 pages of 254 16-byte records.
+tag, calls, slots = 0x77770000, 2000, 4 * (4096 - 32) // 16
 
 check(list(cpus) == [0], f"lkbuf read -c 0 saved CPUs {list(cpus)}")
 kept = sorted(r["arg3"] - tag for r in events(rows, EV_SYSCALL_ENTRY)

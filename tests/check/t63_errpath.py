@@ -247,7 +247,7 @@ e = read_prog("prog-all.txt")
 
 
 def read_list(name):
-    """{cpu: (written, slots of its current block)} from `lkbuf list`."""
+    """{cpu: [written, size of its current block]} from `lkbuf list`."""
     cpus, cpu = {}, None
     with open(os.path.join(d, name)) as f:
         for line in f:
@@ -255,18 +255,20 @@ def read_list(name):
             if m:
                 cpu = int(m.group(1))
                 cpus[cpu] = [int(m.group(2)), 0]
-            m = re.search(r"(\d+) slots, .*\[current:", line)
+            m = re.search(r"size (\d+), .*\[current:", line)
             if m and cpu is not None:
                 cpus[cpu][1] = int(m.group(1))
     return cpus
 
 
-# All of E must still be in the buffers: no CPU wrapped its block.
+# All of E must still be in the buffers: what each CPU wrote, at 64 bytes a
+# record at most, plus a page its writer empties ahead, fits its block.
 list_before, list_after = read_list("list-all-before.txt"), read_list("list-all-after.txt")
-for cpu, (w_after, slots) in list_after.items():
+for cpu, (w_after, size) in list_after.items():
     w = w_after - list_before[cpu][0]
-    print(f"errall: cpu{cpu} wrote {w} records into {slots} slots")
-    check(0 < w < slots, f"errall: cpu{cpu} wrote {w} records, its block holds {slots}: "
+    print(f"errall: cpu{cpu} wrote {w} records into a block of {size} bytes")
+    check(0 < w and w * 64 + 2 * 4096 <= size,
+          f"errall: cpu{cpu} wrote {w} records, its block holds {size} bytes: "
           "the load's records may have been overwritten")
 rows_e = read_csv(os.path.join(d, "all.csv"))
 run_e = in_run(rows_e, e)

@@ -622,19 +622,19 @@ static unsigned long long unaccounted(void)
 
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		memset(&dr, 0, sizeof(dr));
-		dr.cpu = cpu;		/* first only for nr_slots */
+		dr.cpu = cpu;		/* first only for capacity */
 		if (req(LKST_IOC_BUFFER_DRAIN, &dr, "final BUFFER_DRAIN (size)", NULL))
 			continue;
-		recs = calloc(dr.nr_slots + 1, sizeof(*recs));
-		seqs = calloc(dr.nr_slots + 1, sizeof(*seqs));
+		recs = calloc(dr.capacity + 1, sizeof(*recs));
+		seqs = calloc(dr.capacity + 1, sizeof(*seqs));
 		if (!recs || !seqs) {
 			fail("cpu %u: no memory for %llu records", cpu,
-			     (unsigned long long)dr.nr_slots);
+			     (unsigned long long)dr.capacity);
 			return 0;
 		}
 		dr.records = (uintptr_t)recs;
 		dr.seqs = (uintptr_t)seqs;
-		dr.max_records = dr.nr_slots;
+		dr.max_records = dr.capacity;
 		d = req(LKST_IOC_BUFFER_DRAIN, &dr, "final BUFFER_DRAIN", NULL);
 		free(recs);
 		free(seqs);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Building and freeing lkst_cpu_buffers on the host, shared by the buffer
- * unit test, stress test and benchmark.  Records are cache-line aligned
- * and zeroed, as vzalloc'ed blocks are in the kernel.
+ * unit test, stress test and benchmark.  A block's pages are page-aligned
+ * and zeroed, as vzalloc'ed blocks are in the kernel (gen 0: never used).
  */
 #ifndef LKST_BUF_FIXTURE_H
 #define LKST_BUF_FIXTURE_H
@@ -13,31 +13,39 @@
 
 static inline struct lkst_cpu_buffer *new_buffer(void)
 {
-	return calloc(1, sizeof(struct lkst_cpu_buffer));
+	struct lkst_cpu_buffer *cb = aligned_alloc(64, sizeof(*cb));
+
+	memset(cb, 0, sizeof(*cb));
+	return cb;
 }
 
+/* Block @id of @nr_pages pages linked to @next, published in @cb. */
 static inline struct lkst_block *add_block(struct lkst_cpu_buffer *cb, u32 id,
-					   u32 nr_slots, u32 next)
+					   u32 nr_pages, u32 next)
 {
-	size_t bytes = (size_t)nr_slots * sizeof(struct lkst_record);
+	size_t bytes = (size_t)nr_pages * LKST_PAGE_SIZE;
 	struct lkst_block *blk = calloc(1, sizeof(*blk));
 
 	blk->id = id;
-	blk->nr_slots = nr_slots;
+	blk->nr_pages = nr_pages;
 	blk->next = next;
-	blk->records = aligned_alloc(64, bytes ? bytes : 64);
-	memset(blk->records, 0, bytes);
-	blk->seqs = calloc(nr_slots ? nr_slots : 1, sizeof(u64));
+	blk->pages = aligned_alloc(LKST_PAGE_SIZE, bytes ? bytes : LKST_PAGE_SIZE);
+	memset(blk->pages, 0, bytes);
 	rcu_assign_pointer(cb->blocks[id], blk);
 	return blk;
+}
+
+/* A buffer whose first block is @blk, as lkst_cpu_first_block() makes it. */
+static inline void start_buffer(struct lkst_cpu_buffer *cb, struct lkst_block *blk)
+{
+	lkst_buf_init_first_page(cb, blk);
 }
 
 static inline void free_buffer(struct lkst_cpu_buffer *cb)
 {
 	for (u32 id = 0; id < LKST_MAX_BLOCKS; id++) {
 		if (cb->blocks[id]) {
-			free(cb->blocks[id]->records);
-			free(cb->blocks[id]->seqs);
+			free(cb->blocks[id]->pages);
 			free(cb->blocks[id]);
 		}
 	}

@@ -193,7 +193,7 @@ static int drain_ioctl(struct lkst_buffer_drain *d)
 	const char *rate = getenv("FAKE_LKST_RATE");
 	struct lkst_record *r = (void *)(unsigned long)d->records;
 	__u64 *seqs = (void *)(unsigned long)d->seqs;
-	__u64 held = 0, slots = 0, seq, first;
+	__u64 held = 0, capacity = 0, seq, first;
 
 	if (d->cpu >= NR_CPUS)
 		return EINVAL;
@@ -201,14 +201,15 @@ static int drain_ioctl(struct lkst_buffer_drain *d)
 	for (int i = 0; i < LKST_MAX_BLOCKS; i++) {
 		if (st.blocks[d->cpu][i].used) {
 			held += st.blocks[d->cpu][i].nr;
-			slots += st.blocks[d->cpu][i].size / 64;
+			capacity += st.blocks[d->cpu][i].size / LKST_PAGE_SIZE *
+				    ((LKST_PAGE_SIZE - 32) / 16);
 		}
 	}
 	d->flags = 0;
 	d->nr_busy = 0;
 	d->nr_records = 0;
 	d->next_seq = st.next_seq[d->cpu];
-	d->nr_slots = slots;
+	d->capacity = capacity;
 	first = d->next_seq > held ? d->next_seq - held : 0;
 	if (first < d->cursor)
 		first = d->cursor;
@@ -284,7 +285,7 @@ static int block_ioctl(unsigned long cmd, void *arg)
 	switch (cmd) {
 	case LKST_IOC_BLOCK_INFO:
 		bi->size = b->size;
-		bi->nr_slots = b->size / 64;
+		bi->nr_pages = b->size / LKST_PAGE_SIZE;
 		bi->next = b->next;
 		return 0;
 	case LKST_IOC_BLOCK_READ: {
@@ -353,7 +354,8 @@ static int fake_ioctl(unsigned long cmd, void *arg)
 		c->online = 1;
 		c->nr_blocks = n;
 		c->current_block = 0;
-		c->current_slot = st.blocks[c->cpu][0].nr;
+		/* 64-byte records after the first page's 32-byte head */
+		c->current_offset = 32 + 64 * st.blocks[c->cpu][0].nr;
 		c->written = 10;
 		c->overwritten = c->cpu ? 4 : 0;
 		c->dropped = 0;

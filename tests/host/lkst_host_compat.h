@@ -29,9 +29,31 @@ typedef __s64 s64;
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 
-/* Relaxed atomics: no tearing, no ordering, like the kernel's. */
+/*
+ * Relaxed atomics: no tearing, no ordering, like the kernel's.  The unit
+ * test builds with LKST_HOST_READ_HOOK to act between two loads of a
+ * reader (a writer's reset in the middle of a copy), deterministically.
+ */
+#ifdef LKST_HOST_READ_HOOK
+extern void (*lkst_host_read_hook)(const void *addr);
+#define READ_ONCE(x) ({							\
+	if (lkst_host_read_hook)					\
+		lkst_host_read_hook(&(x));				\
+	__atomic_load_n(&(x), __ATOMIC_RELAXED);			\
+})
+#else
 #define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#endif
 #define WRITE_ONCE(x, val)	__atomic_store_n(&(x), (val), __ATOMIC_RELAXED)
+
+#define U64_MAX		(~0ULL)
+
+/* A spinning reader's pause, as the kernel's. */
+#if defined(__x86_64__) || defined(__i386__)
+#define cpu_relax()	__builtin_ia32_pause()
+#else
+#define cpu_relax()	__atomic_signal_fence(__ATOMIC_SEQ_CST)
+#endif
 
 /* Compiler barrier: orders this thread against its own signal handlers. */
 #define barrier()	__atomic_signal_fence(__ATOMIC_SEQ_CST)
@@ -92,41 +114,45 @@ static inline u64 lkst_host_cmpxchg64(u64 *p, u64 old, u64 new)
 }
 #endif
 
+static inline void local64_add(u64 i, local64_t *l)
+{
+	__atomic_fetch_add(&l->counter, i, __ATOMIC_RELAXED);
+}
+
 static inline u64 local64_add_return(u64 i, local64_t *l)
 {
 	return __atomic_add_fetch(&l->counter, i, __ATOMIC_RELAXED);
 }
 
-/* Returns the value found, as the kernel's: equal to @old on success. */
+/*
+ * Returns the value found, as the kernel's: equal to @old on success.  The
+ * unit test's hook runs first, as an interrupt just before it.
+ */
 static inline u64 local64_cmpxchg(local64_t *l, u64 old, u64 new)
 {
+#ifdef LKST_HOST_READ_HOOK
+	if (lkst_host_read_hook)
+		lkst_host_read_hook(&l->counter);
+#endif
 	return lkst_host_cmpxchg64(&l->counter, old, new);
 }
 
 /* Same contract; every use is on a u64. */
-#define cmpxchg_local(ptr, old, new) ({					\
-	_Static_assert(sizeof(*(ptr)) == sizeof(u64), "u64 only");	\
-	lkst_host_cmpxchg64((u64 *)(ptr), (old), (new));		\
-})
+static inline u32 lkst_host_cmpxchg32(u32 *p, u32 old, u32 new)
+{
+	__atomic_compare_exchange_n(p, &old, new, false,
+				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+	return old;
+}
+
+/* On a u64 (a page's generation) or a u32 (a page's commit). */
+#define cmpxchg_local(ptr, old, new)					\
+	_Generic(*(ptr),						\
+		 u64: lkst_host_cmpxchg64((u64 *)(ptr), (old), (new)),	\
+		 u32: lkst_host_cmpxchg32((u32 *)(ptr), (old), (new)))
 
 /* Publishing and following block pointers: release/acquire. */
 #define rcu_dereference_sched(p)	__atomic_load_n(&(p), __ATOMIC_ACQUIRE)
 #define rcu_assign_pointer(p, v)	__atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
-
-/*
- * With LKST_BUF_TEST_POINTS, lkst_buf_reserve() calls lkst_buf_test_hook
- * (when set) at the points lkst_buf.h names: a unit test plays an
- * interrupt arriving exactly there.
- */
-#ifdef LKST_BUF_TEST_POINTS
-struct lkst_cpu_buffer;
-__attribute__((weak)) void (*lkst_buf_test_hook)(struct lkst_cpu_buffer *cb, int point);
-#define lkst_buf_test_point(cb, point) do {				\
-	if (lkst_buf_test_hook)						\
-		lkst_buf_test_hook((cb), (point));			\
-} while (0)
-#else
-#define lkst_buf_test_point(cb, point) ((void)(cb), (void)(point))
-#endif
 
 #endif /* _LKST_HOST_COMPAT_H */

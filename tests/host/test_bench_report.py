@@ -40,22 +40,25 @@ with tempfile.TemporaryDirectory() as out:
     lk = []
     for rep, d in ((1, -1), (2, 0), (3, 4)):
         lk += [f"RESULT lkst none getppid {rep} 1000 {201 + d} 0 0 0 0",
-               f"RESULT lkst lkst-rdefault getppid {rep} 1000 {301 + d} 4000 0 0 0",
+               f"RESULT lkst lkst-rdefault getppid {rep} 1000 {301 + d} 4000 0 0 0 120000",
                f"RESULT lkst lkst-rall getppid {rep} 1000 {501 + d} 6000 0 0 0",
-               f"RESULT lkst lkst-twins getppid {rep} 1000 {401 + d} 3000 0 0 0",
+               f"RESULT lkst lkst-twins getppid {rep} 1000 {401 + d} 3000 0 0 0 72000",
                f"RESULT lkst ftrace-twins getppid {rep} 1000 {801 + d} 0 2000 0 48000",
                f"RESULT lkst both-twins getppid {rep} 1000 {1001 + d} 3000 2000 0 48000",
                f"RESULT lkst filter-pass getppid {rep} 1000 {361 + d} 4000 0 0 0",
                f"RESULT lkst filter-drop getppid {rep} 1000 {241 + d} 0 0 0 0",
                f"RESULT lkst agg-count getppid {rep} 1000 {321 + d} 0 0 0 0",
                f"RESULT lkst errpath getppid {rep} 1000 {281 + d} 2000 0 0 0"]
-    write_run(out, "lkst", "icount", ["LKST_BLOCK 16777216 262144"] + lk)
+    write_run(out, "lkst", "icount", lk)
     write_run(out, "vanilla", "icount",
               [f"RESULT vanilla none getppid {r} 1000 200 0 0 0 0" for r in (1, 2, 3)] +
               [f"RESULT vanilla ftrace-twins getppid {r} 1000 780 0 2000 0 48000"
                for r in (1, 2, 3)])
-    cells, record_bytes = report.parse(out)
-    close(record_bytes, 72, "lkst bytes per record from the block geometry")
+    cells = report.parse(out)
+    close(cells[("icount", "lkst", "lkst-rdefault", "getppid")].lkst_bytes_per_event, 30,
+          "lkst bytes per record from the used bytes")
+    check(cells[("icount", "lkst", "none", "getppid")].lkst_bytes_per_event is None,
+          "no bytes without a twelfth field")
     base = cells[("icount", "lkst", "none", "getppid")]
     close(base.median, 201, "median of three repetitions")
     close(base.spread, 5 / 201 * 100, "spread (max - min) / median")
@@ -78,8 +81,11 @@ with tempfile.TemporaryDirectory() as out:
     close(hc["agg-count"], 30, "agg count per RDEFAULT event")
     close(hc["errpath"], 40, "errpath per hit of its events")
     check(report.handler_costs(cells, "pipe")["filter-drop"] is None, "no run, no handler figure")
-    report.report(out, cells, record_bytes)
+    report.report(out, cells)
     md = open(os.path.join(out, "results.md")).read()
+    check("| getppid | 30.0 | 24.0 | 24.0 | 2185 | 2731 | 2731 |" in md, "density row in results.md")
+    check("At least 2000 RDEFAULT events per 64 KiB: met on every workload." in md,
+          "density verdict")
     check("| getppid | 4.00 | 25 | 40 | 10 | 30 | 2.00 | 40 |" in md, "handler row in results.md")
     check("costs less than recording it: met on every workload." in md, "handler verdict")
     check("| getppid | 200.0 | 201.0 | +0.50% |" in md, "P1 row in results.md")
@@ -93,8 +99,8 @@ with tempfile.TemporaryDirectory() as out:
     # A missed goal is reported as missed.
     write_run(out, "lkst", "icount", ["RESULT lkst none getppid 1 100 210 0 0 0 0"])
     write_run(out, "vanilla", "icount", ["RESULT vanilla none getppid 1 100 200 0 0 0 0"])
-    cells, _ = report.parse(out)
-    report.report(out, cells, None)
+    cells = report.parse(out)
+    report.report(out, cells)
     check("P1: MISSED on 1 of 1 workloads." in open(os.path.join(out, "results.md")).read(),
           "a 5% P1 is reported as missed")
 

@@ -1,34 +1,46 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Stress test of the lockless per-CPU buffer (lkst_buf.c).
+ * Stress test of the lockless per-CPU buffer (lkst_buf.c): blocks of 4 KiB
+ * pages holding records of 16 + 8 * nr_args bytes.
  *
  * Each writer thread plays one CPU and is the only thread writing its
  * buffer.  Signals play interrupts: two per-thread POSIX timers (SIGRTMIN,
  * SIGRTMIN+1, both SA_NODEFER so any handler can interrupt any other) fire
  * at arbitrary instructions, and the writer itself sometimes raise()s one
- * between reserve and commit, so a nested writer surely runs while a slot
- * is held.  The nesting level (0 task, 1 softirq, 2 irq, 3 NMI) is the
- * handler depth; deeper signals return at once.  Reader threads copy every
- * slot of every block of every buffer meanwhile, and one drainer thread
- * per buffer reads it as `lkbuf record` does: records numbered from its
- * cursor, settled by lkst_drain_settle() (utils/lkst_drain.c).
+ * between reserve and commit, so a nested writer surely runs while a
+ * record is reserved.  The nesting level (0 task, 1 softirq, 2 irq, 3 NMI)
+ * is the handler depth; deeper signals return at once.  Records have 0 to
+ * 6 arguments (some zero, the trailing zero ones left out), so records
+ * straddle nothing but pages end at any offset.
  *
- * Every record is derived from (writer, level, seq, time) so a reader can
- * tell a whole record from a half-written or mixed one; time is a unique
- * per-buffer counter so a slot never gets the same commit word twice.
+ * Every record follows from (writer, level, per-level counter), which its
+ * time_ns carries, and its buffer sequence number, which its pid carries:
+ * a reader tells a whole record from a half-written, zeroed or mixed one,
+ * and a record from one given another's number.  The writer learns its
+ * record's number from the position it reserved at (when an interrupt
+ * came between, it cannot: the record says so and its number goes
+ * unchecked).
  *
- * Afterwards, with everything quiet: written/dropped match what writers
- * counted, no slot is BUSY, overwritten == written - slots in use (each
- * claim of a slot is followed by one commit, and only the first claim of a
- * slot finds it empty), each (writer, level, seq) is in at most one slot;
- * then a single-threaded phase checks that reading the current block
- * cycle from lkst_buf_oldest_slot() gives the newest records in order
- * (in STOP mode: that an emptied chain from block 0 fills once, then
- * drops, and that nothing was ever overwritten).
- * The drainer's records are whole, carry the number they were drained
- * with, come strictly in order, and with the numbers it counted lost they
- * account for every number the buffer gave; no number counted lost is
- * still in a slot at the end (it was not in flight after all).
+ * Reader threads copy every page of every buffer meanwhile
+ * (lkst_page_read), and one drainer thread per run reads every buffer as
+ * LKST_IOC_BUFFER_DRAIN and `lkbuf record` do: lkst_buf_list_pages +
+ * lkst_buf_walk(stop_at_hole) from its cursor, settled by
+ * lkst_drain_settle() (utils/lkst_drain.c) with no number in flight.
+ * Owners jump between blocks (lkst_buf_jump) or replace all their blocks
+ * (lkst_buf_begin_switch/end_switch, as a resize does) in some configs.
+ *
+ * Afterwards, with everything quiet: dropped matches the writers' own
+ * drops, and only writers that interrupted one holding or moving the
+ * position dropped (or a full STOP buffer); records held in pages +
+ * overwritten + discarded (resize) + erased (by the test) == next_seq;
+ * every record at rest is whole and none is there twice; the drainer got
+ * whole records in order with their numbers, and with the numbers it
+ * counted lost accounts for every number, reaches next_seq and counted
+ * none lost that is still in a page.  Then a single-threaded phase jumps
+ * to block 0 and writes twice what the buffer holds: walking all pages
+ * from 0 gives strictly increasing numbers ending in the newest records,
+ * in order (in STOP mode: an emptied chain fills exactly as a model of its
+ * pages says, then drops, and nothing was overwritten).
  *
  * Usage: test_buf_stress [-t ms_per_config] [-n] [config...]
  *   -n  no signals (no nesting), for sanitizers that cannot cope with them
@@ -54,74 +66,74 @@
 #define NR_READERS	2
 #define NR_LEVELS	4		/* task, softirq, irq, NMI */
 #define MAX_CFG_BLOCKS	8
-#define MISSING		0		/* slots of a block that does not exist */
+#define MISSING		0		/* pages of a block that does not exist */
+#define MAX_GRAVE	4096		/* blocks replaced by resizes */
+/* Fewest records a page holds: all of the largest size. */
+#define MIN_PER_PAGE	((LKST_PAGE_SIZE - LKST_PAGE_HEAD) / LKST_BREC_SIZE(LKST_NR_ARGS))
 
 struct config {
 	const char *name;
-	u32 nr_slots[MAX_CFG_BLOCKS];	/* per block ID; MISSING: no block */
+	u32 nr_pages[MAX_CFG_BLOCKS];	/* per block ID; MISSING: no block */
 	u32 next[MAX_CFG_BLOCKS];
 	u32 max_burst;			/* records per interrupt, 1..max_burst */
-	bool jumps;			/* owner jumps to random block IDs */
+	bool jumps;			/* owner jumps to random blocks */
 	bool stop;			/* LKST_MODE_STOP */
-	/*
-	 * A clock that rarely ticks: a lapped slot is recommitted with the
-	 * time it had, so only the sequence number tells the records apart.
-	 */
-	bool coarse_clock;
+	bool resize;			/* owner replaces all its blocks */
 };
 
 #define N LKST_NO_NEXT
 static const struct config configs[] = {
-	{ "one_block_wraps",  { 256 },		{ N },		8, false, false, false },
-	{ "ring_of_3",	      { 64, 64, 64 },	{ 1, 2, 0 },	8, false, false, false },
-	{ "chain_A_B_C_B",    { 32, 32, 32 },	{ 1, 2, 1 },	8, false, false, false },
-	/* 4 slots, bursts up to 12: nested writers lap the interrupted one. */
-	{ "tiny_wraps",	      { 4 },		{ N },		12, false, false, false },
-	{ "tiny_ring_of_2",   { 4, 4 },		{ 1, 0 },	12, false, false, false },
-	{ "large_ring_of_2",  { 16384, 16384 },	{ 1, 0 },	8, false, false, false },
-	/* Block 1 missing: 2 -> 1 wraps onto 2; jumps to 1 and 4 drop. */
-	{ "jumps",	      { 16, MISSING, 16, 16 }, { 2, 2, 1, 0 }, 8, true, false, false },
-	/* STOP mode: a chain fills once and never overwrites, jumps or not. */
-	{ "stop_chain",	      { 64, 64 },	{ 1, N },	8, false, true, false },
-	{ "stop_jumps",	      { 16, MISSING, 16, 16 }, { 2, 2, 1, 0 }, 8, true, true, false },
-	{ "tiny_coarse_clock", { 4 },		{ N },		12, false, false, true },
+	/* One page wrapping onto itself: every page switch resets it. */
+	{ "one_page_wraps",  { 1 },		{ N },		32, false, false, false },
+	{ "odd_pages_3",     { 3 },		{ N },		12, false, false, false },
+	{ "ring_3_5",	     { 3, 5 },		{ 1, 0 },	12, false, false, false },
+	/* Block 0 is never reused: 0 -> 1 -> 2 -> 1 -> 2 ... */
+	{ "chain_1_3_5_3",   { 1, 3, 5 },	{ 1, 2, 1 },	12, false, false, false },
+	{ "ring_of_1_pages", { 1, 1 },		{ 1, 0 },	32, false, false, false },
+	{ "large_ring",	     { 64, 64 },	{ 1, 0 },	12, false, false, false },
+	/* Block 1 missing: 2 -> 1 wraps onto 2. */
+	{ "jumps",	     { 3, MISSING, 5, 1 }, { 2, 2, 1, 0 }, 12, true, false, false },
+	/* STOP mode: a chain fills once and never overwrites but by jumps. */
+	{ "stop_chain",	     { 3, 5 },		{ 1, N },	12, false, true, false },
+	{ "stop_jumps",	     { 3, MISSING, 5, 1 }, { 2, 2, 1, 0 }, 12, true, true, false },
+	{ "resize",	     { 3, 2 },		{ 1, 0 },	12, false, false, true },
 };
 #undef N
 #define NR_CONFIGS (sizeof(configs) / sizeof(configs[0]))
-#define NR_JUMP_TARGETS 5
 
 struct writer {
 	int id;
 	pid_t tid;
 	struct lkst_cpu_buffer *cb;
 	const struct config *cfg;
-	u64 clock;			/* per-buffer timestamps, never reused */
-	u64 next_seq[NR_LEVELS];	/* also read by readers */
+	u64 next_counter[NR_LEVELS];	/* also read by readers */
 	/* Each level touches only its own entries: no lost updates. */
 	u64 commits[NR_LEVELS];
 	u64 drops[NR_LEVELS];
-	bool holding[NR_LEVELS];	/* reserved, not yet committed */
+	/* In lkst_buf_reserve() or holding a reservation, or moving pos. */
+	bool busy[NR_LEVELS];
+	bool holding[NR_LEVELS];
+	u64 bad_drops;			/* with nobody below busy, not STOP */
 	u64 nested_while_holding;	/* interrupts that hit that window */
+	u64 lapping_drops;		/* drops while a level below held */
+	u64 unknown_seq;		/* records whose number went unchecked */
 	u64 too_deep;
-	/*
-	 * Drops with no block missing and no interrupted writer holding a
-	 * slot: a nested lap took the slot between this writer's move of pos
-	 * and its claim of the slot, so the claim failed.
-	 */
-	u64 lapped_self_drops;
-	u64 jumps;
-	u64 erased;			/* committed records the test cleared */
+	u64 jumps, resizes, busy_switches;
+	u64 jump_overwritten;		/* counted by jumps, in STOP mode */
+	u64 erased;			/* records the test cleared */
 	int depth;			/* current level */
 	u64 rng[NR_LEVELS];
 	timer_t timers[2];
 	bool timers_armed;
+	struct lkst_block *grave[MAX_GRAVE];	/* replaced, read meanwhile */
+	u32 nr_grave;
 };
 
 static struct writer writers[NR_WRITERS];
 static __thread struct writer *this_cpu;	/* for the signal handler */
 static bool use_signals = true;
 static int stop_writers, stop_readers;
-static u64 reader_copies, reader_refusals, reader_errors;
+static u64 reader_copies, reader_refusals, reader_errors, reader_pages;
 
 static u64 mix(u64 x)			/* splitmix64 finalizer */
 {
@@ -138,65 +150,72 @@ static u64 next_random(u64 *state)
 	return mix(*state);
 }
 
+#define UNKNOWN_SEQ	(1ULL << 7)
+
 /*
- * The whole record follows from arg[0] (writer, level), arg[1], time and
- * the buffer's sequence number for it, which arg[5] carries.
+ * The whole record, from (writer, level, counter) in time_ns and its
+ * number @seq in pid (or a hash, if the writer could not tell its number).
+ * Its arguments: nr_args() of them, some zero, the last one not.
  */
-static void make_record(struct lkst_record *r, int writer, int level,
-			u64 seq, u64 time, u64 buf_seq)
+static u32 nr_args_of(u64 key)
 {
+	return mix(key ^ 0x77) % (LKST_NR_ARGS + 1);
+}
+
+static void make_record(struct lkst_record *r, int writer, int level,
+			u64 counter, u64 seq, bool unknown)
+{
+	u64 key = counter << 8 | (unknown ? UNKNOWN_SEQ : 0) |
+		  (u64)writer << 2 | level;
+	u32 n = nr_args_of(key & ~UNKNOWN_SEQ);
+
 	memset(r, 0, sizeof(*r));
-	r->time_ns = time;
-	r->arg[0] = (u64)writer << 8 | level;
-	r->arg[1] = seq;
-	r->arg[2] = mix(r->arg[0] ^ mix(seq));
-	r->arg[3] = mix(r->arg[2] ^ time);
-	r->arg[4] = mix(r->arg[3] + 1);
-	r->arg[5] = buf_seq ^ mix(r->arg[4] + 2);
-	r->pid = (u32)r->arg[3];
-	r->event = (u16)(r->arg[4] % LKST_NR_EVENT_IDS);
+	r->time_ns = key;
+	r->pid = unknown ? (u32)mix(key) : (u32)seq;
+	r->event = (u16)(mix(key + 1) % LKST_NR_EVENT_IDS);
 	r->context = level;
+	for (u32 i = 0; i < n; i++) {
+		u64 v = mix(key * 8 + i);
+
+		r->arg[i] = i + 1 < n && v % 5 == 0 ? 0 : v | 1;
+	}
 }
 
 static int record_level(const struct lkst_record *r)
 {
-	return r->arg[0] & 0xff;
+	return r->time_ns & 3;
 }
 
-static u64 record_buf_seq(const struct lkst_record *r)
+static u64 record_counter(const struct lkst_record *r)
 {
-	return r->arg[5] ^ mix(r->arg[4] + 2);
+	return r->time_ns >> 8;
 }
 
-/* A copied record is whole and belongs to this writer's buffer. */
-static bool record_is_consistent(const struct lkst_record *r, int writer)
+/* A copied record numbered @seq is whole and belongs to @writer. */
+static bool record_is_consistent(const struct lkst_record *r, int writer,
+				 u64 seq)
 {
 	struct lkst_record want;
-	int level = record_level(r);
 
-	if (r->arg[0] >> 8 != (u64)writer || level >= NR_LEVELS)
+	if ((r->time_ns >> 2 & 3) != (u64)writer || (r->time_ns & 0x70))
 		return false;
-	make_record(&want, writer, level, r->arg[1], r->time_ns, record_buf_seq(r));
+	make_record(&want, writer, record_level(r), record_counter(r), seq,
+		    r->time_ns & UNKNOWN_SEQ);
 	return memcmp(r, &want, sizeof(want)) == 0;
 }
 
 static void maybe_interrupt(struct writer *w, int level);
 
-/* The number lkst_buf_reserve() gave the slot this writer holds. */
-static u64 slot_seq(struct lkst_cpu_buffer *cb, const struct lkst_record *rec)
+/* A writer this one interrupted is reserving, holding or moving pos. */
+static bool lower_level_busy(struct writer *w, int level)
 {
-	for (u32 id = 0; id < LKST_MAX_BLOCKS; id++) {
-		struct lkst_block *blk = cb->blocks[id];
-
-		if (blk && rec >= blk->records && rec < blk->records + blk->nr_slots)
-			return __atomic_load_n(&blk->seqs[rec - blk->records],
-					       __ATOMIC_RELAXED);
-	}
-	abort();
+	for (int l = 0; l < level; l++)
+		if (__atomic_load_n(&w->busy[l], __ATOMIC_RELAXED))
+			return true;
+	return false;
 }
 
-/* A writer this one interrupted holds a slot: the one a lap must skip. */
-static bool lower_level_holds_slot(struct writer *w, int level)
+static bool lower_level_holds(struct writer *w, int level)
 {
 	for (int l = 0; l < level; l++)
 		if (__atomic_load_n(&w->holding[l], __ATOMIC_RELAXED))
@@ -204,29 +223,83 @@ static bool lower_level_holds_slot(struct writer *w, int level)
 	return false;
 }
 
-/* One event at @level: reserve, (maybe be interrupted), commit. */
+/*
+ * Reserve for @len bytes and tell the record's number: the page's
+ * first_seq plus the count pos had, when the record went where pos said
+ * (no interrupt moved it between).  Returns false on a drop.
+ */
+static bool reserve_numbered(struct writer *w, u32 len, struct lkst_slot *slot,
+			     u64 *seq, bool *unknown)
+{
+	struct lkst_cpu_buffer *cb = w->cb;
+	struct lkst_block *blk;
+	struct lkst_page *pg = NULL;
+	u64 p0, p1, g0 = 0;
+	u32 id;
+
+	do {
+		p0 = local64_read(&cb->pos);
+		id = lkst_pos_block(p0);
+		blk = id < LKST_MAX_BLOCKS ?
+			rcu_dereference_sched(cb->blocks[id]) : NULL;
+		pg = blk && lkst_pos_page(p0) < blk->nr_pages ?
+			lkst_block_page(blk, lkst_pos_page(p0)) : NULL;
+		if (pg)
+			g0 = READ_ONCE(pg->gen);
+		barrier();
+		p1 = local64_read(&cb->pos);
+	} while (p1 != p0);
+	if (!lkst_buf_reserve(cb, len, slot))
+		return false;
+	*unknown = false;
+	if ((char *)slot->rec == (char *)slot->page + LKST_PAGE_HEAD) {
+		*seq = READ_ONCE(slot->page->first_seq);
+	} else if (slot->page == pg && !(p0 & LKST_POS_SWITCHING) &&
+		   READ_ONCE(pg->gen) == g0 &&
+		   (char *)slot->rec == (char *)pg + lkst_pos_offset(p0)) {
+		*seq = READ_ONCE(pg->first_seq) + lkst_pos_count(p0);
+	} else {
+		*unknown = true;
+		*seq = 0;
+		w->unknown_seq++;
+	}
+	return true;
+}
+
+/* One event at @level: reserve, (maybe be interrupted), fill, commit. */
 static void write_record(struct writer *w, int level)
 {
-	struct lkst_record content, *rec;
-	u64 seq = w->next_seq[level];
-	u64 time = __atomic_add_fetch(&w->clock, 1, __ATOMIC_RELAXED);
+	struct lkst_record content;
+	struct lkst_slot slot;
+	u64 counter = w->next_counter[level], seq;
+	bool unknown;
+	u32 n;
 
-	if (w->cfg->coarse_clock)
-		time = 1000 + (time >> 20);
-
-	__atomic_store_n(&w->next_seq[level], seq + 1, __ATOMIC_RELAXED);
-	rec = lkst_buf_reserve(w->cb);
-	if (!rec) {
+	__atomic_store_n(&w->next_counter[level], counter + 1, __ATOMIC_RELAXED);
+	n = nr_args_of(counter << 8 | (u64)w->id << 2 | level);
+	__atomic_store_n(&w->busy[level], true, __ATOMIC_RELAXED);
+	barrier();
+	if (!reserve_numbered(w, LKST_BREC_SIZE(n), &slot, &seq, &unknown)) {
 		w->drops[level]++;
-		if (!w->cfg->jumps && !lower_level_holds_slot(w, level))
-			w->lapped_self_drops++;
+		if (lower_level_holds(w, level))
+			w->lapping_drops++;
+		else if (!w->cfg->stop && !lower_level_busy(w, level))
+			w->bad_drops++;
+		barrier();
+		__atomic_store_n(&w->busy[level], false, __ATOMIC_RELAXED);
 		return;
 	}
 	__atomic_store_n(&w->holding[level], true, __ATOMIC_RELAXED);
-	make_record(&content, w->id, level, seq, time, slot_seq(w->cb, rec));
+	make_record(&content, w->id, level, counter, seq, unknown);
+	WRITE_ONCE(slot.rec->pid, content.pid);
 	maybe_interrupt(w, level);
-	lkst_buf_commit(w->cb, rec, &content, time);
+	WRITE_ONCE(slot.rec->time_ns, content.time_ns);
+	for (u32 i = 0; i < n; i++)
+		WRITE_ONCE(slot.rec->arg[i], content.arg[i]);
+	lkst_buf_commit(w->cb, &slot, LKST_BREC_INFO(content.event, content.context, n));
+	barrier();
 	__atomic_store_n(&w->holding[level], false, __ATOMIC_RELAXED);
+	__atomic_store_n(&w->busy[level], false, __ATOMIC_RELAXED);
 	w->commits[level]++;
 }
 
@@ -302,6 +375,80 @@ static void disarm_timers(struct writer *w)
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 }
 
+/*
+ * What a resize does on the owning CPU: new blocks of other sizes with the
+ * same IDs and links in place of all the old ones, the old ones' records
+ * discarded, writing on at the first page of the current block's
+ * replacement, numbered on.  The old blocks stay allocated for the
+ * readers that may be copying them (RCU in the kernel).
+ */
+static void resize_buffer(struct writer *w, u64 *rnd)
+{
+	struct lkst_cpu_buffer *cb = w->cb;
+	struct lkst_block *fresh[MAX_CFG_BLOCKS] = { 0 }, *old;
+	u64 pos, first_seq, held = 0;
+
+	if (w->nr_grave + MAX_CFG_BLOCKS > MAX_GRAVE)
+		return;
+	for (u32 id = 0; id < MAX_CFG_BLOCKS; id++) {
+		if (w->cfg->nr_pages[id] == MISSING)
+			continue;
+		fresh[id] = calloc(1, sizeof(*fresh[id]));
+		fresh[id]->id = id;
+		fresh[id]->nr_pages = 1 + next_random(rnd) % 5;
+		fresh[id]->next = w->cfg->next[id];
+		fresh[id]->pages = aligned_alloc(LKST_PAGE_SIZE,
+				fresh[id]->nr_pages * LKST_PAGE_SIZE);
+		memset(fresh[id]->pages, 0, fresh[id]->nr_pages * LKST_PAGE_SIZE);
+	}
+	__atomic_store_n(&w->busy[0], true, __ATOMIC_RELAXED);
+	barrier();
+	if (lkst_buf_begin_switch(cb, &pos, &first_seq)) {
+		w->busy_switches++;	/* cannot be: nobody below the owner */
+		for (u32 id = 0; id < MAX_CFG_BLOCKS; id++)
+			if (fresh[id]) {
+				free(fresh[id]->pages);
+				free(fresh[id]);
+			}
+		goto out;
+	}
+	for (u32 id = 0; id < MAX_CFG_BLOCKS; id++) {
+		if (!fresh[id])
+			continue;
+		old = cb->blocks[id];
+		for (u32 p = 0; p < old->nr_pages; p++)
+			held += lkst_page_count(lkst_block_page(old, p));
+		rcu_assign_pointer(cb->blocks[id], fresh[id]);
+		w->grave[w->nr_grave++] = old;
+	}
+	WRITE_ONCE(cb->discarded, cb->discarded + held);
+	lkst_buf_end_switch(cb, cb->blocks[lkst_pos_block(pos)], first_seq);
+	w->resizes++;
+out:
+	barrier();
+	__atomic_store_n(&w->busy[0], false, __ATOMIC_RELAXED);
+}
+
+static void jump_buffer(struct writer *w, u64 *rnd)
+{
+	struct lkst_cpu_buffer *cb = w->cb;
+	struct lkst_block *target = cb->blocks[next_random(rnd) % MAX_CFG_BLOCKS];
+	u64 before = local64_read(&cb->overwritten);
+
+	if (!target)
+		return;		/* the kernel says ENOENT */
+	__atomic_store_n(&w->busy[0], true, __ATOMIC_RELAXED);
+	barrier();
+	if (lkst_buf_jump(cb, target))
+		w->busy_switches++;
+	else
+		w->jumps++;
+	/* In STOP mode only jumps overwrite, and no interrupt does. */
+	w->jump_overwritten += local64_read(&cb->overwritten) - before;
+	barrier();
+	__atomic_store_n(&w->busy[0], false, __ATOMIC_RELAXED);
+}
+
 static void *writer_main(void *arg)
 {
 	struct writer *w = arg;
@@ -314,11 +461,11 @@ static void *writer_main(void *arg)
 	while (!__atomic_load_n(&stop_writers, __ATOMIC_RELAXED)) {
 		for (int i = 0; i < 64; i++)
 			write_record(w, 0);
-		/* lkst_buf_jump runs on the owning CPU, between events. */
-		if (w->cfg->jumps && next_random(&rnd) % 2) {
-			lkst_buf_jump(w->cb, next_random(&rnd) % NR_JUMP_TARGETS);
-			w->jumps++;
-		}
+		/* Jumps and resizes run on the owning CPU, between events. */
+		if (w->cfg->jumps && next_random(&rnd) % 2)
+			jump_buffer(w, &rnd);
+		if (w->cfg->resize && next_random(&rnd) % 8 == 0)
+			resize_buffer(w, &rnd);
 	}
 	disarm_timers(w);
 	this_cpu = NULL;
@@ -326,19 +473,19 @@ static void *writer_main(void *arg)
 }
 
 static void report_reader_error(const char *what, int writer, u32 block,
-				u32 slot, const struct lkst_record *r)
+				u32 page, u64 seq, const struct lkst_record *r)
 {
 	if (__atomic_fetch_add(&reader_errors, 1, __ATOMIC_RELAXED) < 5)
-		fprintf(stderr, "reader: %s: cpu %d block %u slot %u "
-			"time %llu arg0 %#llx arg1 %llu\n", what, writer,
-			block, slot, r->time_ns, r->arg[0], r->arg[1]);
+		fprintf(stderr, "reader: %s: cpu %d block %u page %u seq %llu "
+			"time %#llx pid %u arg0 %#llx\n", what, writer,
+			block, page, seq, r->time_ns, r->pid, r->arg[0]);
 }
 
-/* Copy every slot of every block of every buffer, checking each record. */
+/* Copy every page of every block of every buffer, checking each record. */
 static void *reader_main(void *arg)
 {
-	u64 copies = 0, refusals = 0;
-	struct lkst_record r;
+	u64 copies = 0, refusals = 0, pages = 0, first;
+	struct lkst_record *out = calloc(LKST_PAGE_MAX_RECORDS, sizeof(*out));
 
 	(void)arg;
 	while (!__atomic_load_n(&stop_readers, __ATOMIC_RELAXED)) {
@@ -349,41 +496,52 @@ static void *reader_main(void *arg)
 				struct lkst_block *blk =
 					rcu_dereference_sched(w->cb->blocks[id]);
 
-				if (!blk)
-					continue;
-				(void)lkst_buf_oldest_slot(w->cb, blk);
-				for (u32 s = 0; s < blk->nr_slots; s++) {
-					if (!lkst_buf_copy_record(blk, s, &r)) {
+				for (u32 p = 0; blk && p < blk->nr_pages; p++) {
+					int n = lkst_page_read(lkst_block_page(blk, p),
+							       out, &first);
+
+					if (n < 0) {
 						refusals++;
 						continue;
 					}
-					copies++;
-					if (!record_is_consistent(&r, c))
-						report_reader_error("torn or mixed record",
-								    c, id, s, &r);
-					else if (r.arg[1] >= __atomic_load_n(
-						 &w->next_seq[record_level(&r)],
-						 __ATOMIC_RELAXED))
-						report_reader_error("record from the future",
-								    c, id, s, &r);
+					pages++;
+					copies += n;
+					for (int k = 0; k < n; k++) {
+						struct lkst_record *r = &out[k];
+
+						if (!record_is_consistent(r, c, first + k))
+							report_reader_error("torn, mixed or misnumbered record",
+									    c, id, p, first + k, r);
+						else if (record_counter(r) >= __atomic_load_n(
+							 &w->next_counter[record_level(r)],
+							 __ATOMIC_RELAXED))
+							report_reader_error("record from the future",
+									    c, id, p, first + k, r);
+					}
 				}
 			}
 		}
 	}
+	free(out);
 	__atomic_fetch_add(&reader_copies, copies, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&reader_refusals, refusals, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&reader_pages, pages, __ATOMIC_RELAXED);
 	return NULL;
 }
 
 /* A reader in the way of lkbuf record, one per buffer. */
 struct drainer {
 	struct writer *w;
-	u64 cursor, drained, lost, drains, stalls, errors;
+	u64 cursor, drained, lost, drains, still, errors;
 	u8 *lost_bits;			/* by sequence number */
 	size_t lost_bytes;
 	struct lkst_record *records;
 	u64 *seqs;
-	size_t cap;
+	size_t cap, n;
+	u64 last_level_counter[NR_LEVELS];
+	struct lkst_page_ref *refs;
+	size_t nr_refs;
+	struct lkst_record tmp[LKST_PAGE_MAX_RECORDS];
 };
 
 static struct drainer drainers[NR_WRITERS];
@@ -412,44 +570,71 @@ static bool was_lost(const struct drainer *d, u64 seq)
 	return seq / 8 < d->lost_bytes && (d->lost_bits[seq / 8] >> (seq % 8) & 1);
 }
 
+/* What the DRAIN ioctl copies out: the record and its number. */
+static int drain_emit(void *ctx, const struct lkst_record *rec, u64 seq)
+{
+	struct drainer *d = ctx;
+
+	if (d->n >= d->cap)
+		return -ENOSPC;
+	if (d->n && seq <= d->seqs[d->n - 1])
+		drainer_error(d, "walk handed numbers out of order", seq);
+	d->records[d->n] = *rec;
+	d->seqs[d->n++] = seq;
+	return 0;
+}
+
 /* What LKST_IOC_BUFFER_DRAIN does, then what lkbuf does with it. */
-static struct lkst_drain_result drain_once(struct drainer *d, unsigned int flags)
+static struct lkst_drain_result drain_once(struct drainer *d)
 {
 	struct lkst_cpu_buffer *cb = d->w->cb;
+	struct lkst_block *blocks[LKST_MAX_BLOCKS];
 	struct lkst_drain_result res;
-	u64 next, seq = 0, want, busy[LKST_DRAIN_MAX_BUSY];
-	size_t n = 0;
-	int nr_busy = 0;
+	u64 nr_pages = 0, nr, next, want;
+	int ret;
 
-	next = local64_read(&cb->next_seq);
-	smp_rmb();
 	for (u32 id = 0; id < LKST_MAX_BLOCKS; id++) {
-		struct lkst_block *blk = rcu_dereference_sched(cb->blocks[id]);
-
-		for (u32 slot = 0; blk && slot < blk->nr_slots; slot++) {
-			int got = lkst_buf_copy_record_seq(blk, slot, &d->records[n], &seq);
-
-			if ((got != LKST_COPY_OK && got != LKST_COPY_BUSY) ||
-			    seq < d->cursor || seq >= next)
-				continue;
-			if (got == LKST_COPY_OK && n < d->cap)
-				d->seqs[n++] = seq;
-			else if (got == LKST_COPY_BUSY && nr_busy >= 0)
-				nr_busy = nr_busy < LKST_DRAIN_MAX_BUSY ?
-					(busy[nr_busy] = seq, nr_busy + 1) : -1;
-		}
+		blocks[id] = rcu_dereference_sched(cb->blocks[id]);
+		if (blocks[id])
+			nr_pages += blocks[id]->nr_pages;
 	}
-	if (lkst_drain_settle(d->records, d->seqs, n, d->cursor, next, busy, nr_busy,
-			      flags, &res))
+	if (nr_pages > d->nr_refs) {
+		d->refs = realloc(d->refs, nr_pages * sizeof(*d->refs));
+		d->nr_refs = nr_pages;
+	}
+	if (nr_pages * LKST_PAGE_MAX_RECORDS > d->cap) {
+		d->cap = nr_pages * LKST_PAGE_MAX_RECORDS;
+		d->records = realloc(d->records, d->cap * sizeof(*d->records));
+		d->seqs = realloc(d->seqs, d->cap * sizeof(*d->seqs));
+	}
+	d->n = 0;
+	nr = lkst_buf_list_pages(blocks, -1, d->refs, nr_pages);
+	ret = lkst_buf_walk(blocks, d->refs, nr < nr_pages ? nr : nr_pages,
+			    d->cursor, true, d->tmp, drain_emit, d, &next);
+	if (ret)
+		drainer_error(d, "walk failed", next);
+	if (next < d->cursor)
+		drainer_error(d, "next_seq went back", next);
+	if (lkst_drain_settle(d->records, d->seqs, d->n, d->cursor, next, NULL, 0,
+			      0, &res))
 		abort();
 	if (res.seq_start != d->cursor)
 		drainer_error(d, "settled from another number than the cursor", res.seq_start);
+	if (res.nr != d->n)
+		drainer_error(d, "settle left records out", res.seq_end);
 	want = d->cursor;
 	for (size_t i = 0; i < res.nr; i++) {
-		if (!record_is_consistent(&d->records[i], d->w->id))
-			drainer_error(d, "torn or foreign record", d->seqs[i]);
-		else if (record_buf_seq(&d->records[i]) != d->seqs[i])
-			drainer_error(d, "record drained with another's number", d->seqs[i]);
+		const struct lkst_record *r = &d->records[i];
+		int level = record_level(r);
+
+		if (!record_is_consistent(r, d->w->id, d->seqs[i])) {
+			drainer_error(d, "torn, foreign or misnumbered record", d->seqs[i]);
+		} else {
+			/* A level's records take their numbers in order. */
+			if (record_counter(r) < d->last_level_counter[level])
+				drainer_error(d, "a level's records out of order", d->seqs[i]);
+			d->last_level_counter[level] = record_counter(r) + 1;
+		}
 		if (d->seqs[i] < want)
 			drainer_error(d, "number out of order or twice", d->seqs[i]);
 		else
@@ -460,9 +645,9 @@ static struct lkst_drain_result drain_once(struct drainer *d, unsigned int flags
 		mark_lost(d, want, res.seq_end);
 	d->drained += res.nr;
 	d->lost += res.lost;
+	d->still += res.seq_end == d->cursor;
 	d->cursor = res.seq_end;
 	d->drains++;
-	d->stalls += res.stalled;
 	return res;
 }
 
@@ -471,7 +656,7 @@ static void *drainer_main(void *arg)
 	(void)arg;
 	while (!__atomic_load_n(&stop_readers, __ATOMIC_RELAXED))
 		for (int c = 0; c < NR_WRITERS; c++)
-			drain_once(&drainers[c], 0);
+			drain_once(&drainers[c]);
 	return NULL;
 }
 
@@ -486,36 +671,41 @@ static int failures;
 	}								\
 } while (0)
 
+static u64 next_seq_of(struct lkst_cpu_buffer *cb)
+{
+	return lkst_buf_next_seq(cb, cb->blocks);
+}
+
 /*
- * Quiet buffer: one more drain reaches the writer's next number without
- * stalling, drained + lost account for every number, and no record still
- * in a slot was counted lost.
+ * Quiet buffer: one more drain reaches the buffer's next number, drained
+ * + lost account for every number, and no record still in a page was
+ * counted lost.
  */
 static void check_drainer(const struct config *cfg, struct drainer *d)
 {
 	struct lkst_cpu_buffer *cb = d->w->cb;
-	struct lkst_drain_result res = drain_once(d, 0);
-	u64 next = local64_read(&cb->next_seq), resurrected = 0, seq;
-	struct lkst_record r;
+	struct lkst_record *out = calloc(LKST_PAGE_MAX_RECORDS, sizeof(*out));
+	u64 next = next_seq_of(cb), resurrected = 0, first;
 
-	CHECK(!res.stalled, "cpu %d: final drain stalled", d->w->id);
+	drain_once(d);
 	CHECK(d->cursor == next, "cpu %d: drained to %llu, next_seq %llu",
 	      d->w->id, d->cursor, next);
 	CHECK(d->drained + d->lost == next, "cpu %d: drained %llu + lost %llu != %llu",
 	      d->w->id, d->drained, d->lost, next);
-	CHECK(next == local64_read(&cb->written), "cpu %d: next_seq %llu, written %llu",
-	      d->w->id, next, local64_read(&cb->written));
-	CHECK(d->errors == 0, "cpu %d: %llu bad drained records", d->w->id, d->errors);
+	CHECK(d->errors == 0, "cpu %d: %llu bad drains", d->w->id, d->errors);
 	for (u32 id = 0; id < LKST_MAX_BLOCKS; id++) {
 		struct lkst_block *blk = cb->blocks[id];
 
-		for (u32 slot = 0; blk && slot < blk->nr_slots; slot++)
-			if (lkst_buf_copy_record_seq(blk, slot, &r, &seq) == LKST_COPY_OK &&
-			    was_lost(d, seq))
-				resurrected++;
+		for (u32 p = 0; blk && p < blk->nr_pages; p++) {
+			int n = lkst_page_read(lkst_block_page(blk, p), out, &first);
+
+			for (int k = 0; k < n; k++)
+				resurrected += was_lost(d, first + k);
+		}
 	}
-	CHECK(resurrected == 0, "cpu %d: %llu records counted lost are in slots",
+	CHECK(resurrected == 0, "cpu %d: %llu records counted lost are in pages",
 	      d->w->id, resurrected);
+	free(out);
 }
 
 static struct lkst_cpu_buffer *build_buffer(const struct config *cfg)
@@ -523,10 +713,10 @@ static struct lkst_cpu_buffer *build_buffer(const struct config *cfg)
 	struct lkst_cpu_buffer *cb = new_buffer();
 
 	cb->mode = cfg->stop ? LKST_MODE_STOP : LKST_MODE_OVERWRITE;
-
 	for (u32 id = 0; id < MAX_CFG_BLOCKS; id++)
-		if (cfg->nr_slots[id] != MISSING)
-			add_block(cb, id, cfg->nr_slots[id], cfg->next[id]);
+		if (cfg->nr_pages[id] != MISSING)
+			add_block(cb, id, cfg->nr_pages[id], cfg->next[id]);
+	start_buffer(cb, cb->blocks[0]);
 	return cb;
 }
 
@@ -547,41 +737,43 @@ static u64 sum(const u64 *v)
 }
 
 /*
- * Quiet buffer: counters match the writers' own counts, slots are all
- * committed or empty, and no record is in two slots.
+ * Quiet buffer: counters match the writers' own counts, every record is
+ * whole, none is in two places, and every number given is held in a page,
+ * overwritten, discarded by a resize or erased by the test.
  */
 static void check_accounting(const struct config *cfg, struct writer *w)
 {
 	struct lkst_cpu_buffer *cb = w->cb;
-	u64 written = local64_read(&cb->written);
+	u64 next = next_seq_of(cb), first;
 	u64 overwritten = local64_read(&cb->overwritten);
 	u64 dropped = local64_read(&cb->dropped);
-	u64 used = 0, nr_keys = 0, busy = 0, torn = 0, dups = 0, total_slots = 0;
+	u64 held = 0, nr_keys = 0, torn = 0, dups = 0, total = 0, busy = 0;
+	struct lkst_record *out = calloc(LKST_PAGE_MAX_RECORDS, sizeof(*out));
 	u64 *keys;
 
 	for (u32 id = 0; id < LKST_MAX_BLOCKS; id++)
 		if (cb->blocks[id])
-			total_slots += cb->blocks[id]->nr_slots;
-	keys = calloc(total_slots, sizeof(*keys));
+			total += cb->blocks[id]->nr_pages * LKST_PAGE_MAX_RECORDS;
+	keys = calloc(total, sizeof(*keys));
 
 	for (u32 id = 0; id < LKST_MAX_BLOCKS; id++) {
 		struct lkst_block *blk = cb->blocks[id];
-		struct lkst_record r;
 
-		for (u32 s = 0; blk && s < blk->nr_slots; s++) {
-			u64 t = blk->records[s].time_ns;
+		for (u32 p = 0; blk && p < blk->nr_pages; p++) {
+			struct lkst_page *pg = lkst_block_page(blk, p);
+			u32 count = lkst_page_count(pg);
+			int n = lkst_page_read(pg, out, &first);
 
-			if (t == LKST_TIME_BUSY) {
-				busy++;
-			} else if (t) {
-				used++;
-				if (!lkst_buf_copy_record(blk, s, &r) ||
-				    !record_is_consistent(&r, w->id)) {
+			busy += READ_ONCE(pg->writers) != 0;
+			held += count;
+			if (n != (int)count && !(n < 0 && count == 0))
+				torn++;
+			for (int k = 0; k < n; k++) {
+				if (!record_is_consistent(&out[k], w->id, first + k)) {
 					torn++;
 					continue;
 				}
-				/* level in the top bits, seq below */
-				keys[nr_keys++] = (u64)record_level(&r) << 56 | r.arg[1];
+				keys[nr_keys++] = out[k].time_ns & ~UNKNOWN_SEQ;
 			}
 		}
 	}
@@ -589,17 +781,25 @@ static void check_accounting(const struct config *cfg, struct writer *w)
 	for (u64 i = 1; i < nr_keys; i++)
 		dups += keys[i] == keys[i - 1];
 	free(keys);
+	free(out);
 
-	CHECK(written == sum(w->commits), "cpu %d written %llu, commits %llu",
-	      w->id, written, sum(w->commits));
-	CHECK(dropped == sum(w->drops), "cpu %d dropped %llu, NULL reserves %llu",
+	CHECK(dropped == sum(w->drops), "cpu %d dropped %llu, writers' drops %llu",
 	      w->id, dropped, sum(w->drops));
-	CHECK(busy == 0, "cpu %d: %llu slots left BUSY", w->id, busy);
+	CHECK(w->bad_drops == 0, "cpu %d: %llu drops with nobody to make way for",
+	      w->id, w->bad_drops);
+	CHECK(!cfg->stop ? w->drops[0] == 0 : true,
+	      "cpu %d: the task level dropped %llu", w->id, w->drops[0]);
+	CHECK(w->busy_switches == 0, "cpu %d: %llu jumps/resizes refused",
+	      w->id, w->busy_switches);
+	CHECK(busy == 0, "cpu %d: %llu pages with writers left", w->id, busy);
 	CHECK(torn == 0, "cpu %d: %llu bad records at rest", w->id, torn);
-	CHECK(dups == 0, "cpu %d: %llu records in two slots", w->id, dups);
-	CHECK(overwritten == written - used - w->erased,
-	      "cpu %d overwritten %llu, written %llu - slots used %llu - erased %llu",
-	      w->id, overwritten, written, used, w->erased);
+	CHECK(dups == 0, "cpu %d: %llu records in two places", w->id, dups);
+	CHECK(held + overwritten + cb->discarded + w->erased == next,
+	      "cpu %d: held %llu + overwritten %llu + discarded %llu + erased %llu "
+	      "!= next_seq %llu", w->id, held, overwritten, cb->discarded,
+	      w->erased, next);
+	CHECK(next >= sum(w->commits), "cpu %d: next_seq %llu < commits %llu",
+	      w->id, next, sum(w->commits));
 }
 
 /* The block a full block moves on to: its next if that exists, else itself. */
@@ -610,29 +810,68 @@ static u32 effective_next(struct lkst_cpu_buffer *cb, u32 id)
 	return next < LKST_MAX_BLOCKS && cb->blocks[next] ? next : id;
 }
 
+struct collect {
+	struct lkst_record *recs;
+	u64 *seqs;
+	u64 n, cap;
+};
+
+static int collect_emit(void *ctx, const struct lkst_record *rec, u64 seq)
+{
+	struct collect *c = ctx;
+
+	if (c->n >= c->cap)
+		return -ENOSPC;
+	c->recs[c->n] = *rec;
+	c->seqs[c->n++] = seq;
+	return 0;
+}
+
+/* Every record of the buffer, walked from number 0; returns next_seq. */
+static u64 walk_all(struct lkst_cpu_buffer *cb, struct collect *c)
+{
+	u64 nr_pages = 0, nr, next = 0;
+	struct lkst_page_ref *refs;
+	struct lkst_record *tmp = calloc(LKST_PAGE_MAX_RECORDS, sizeof(*tmp));
+
+	for (u32 id = 0; id < LKST_MAX_BLOCKS; id++)
+		if (cb->blocks[id])
+			nr_pages += cb->blocks[id]->nr_pages;
+	refs = calloc(nr_pages, sizeof(*refs));
+	c->cap = nr_pages * LKST_PAGE_MAX_RECORDS;
+	c->recs = calloc(c->cap, sizeof(*c->recs));
+	c->seqs = calloc(c->cap, sizeof(*c->seqs));
+	c->n = 0;
+	nr = lkst_buf_list_pages(cb->blocks, -1, refs, nr_pages);
+	if (lkst_buf_walk(cb->blocks, refs, nr, 0, true, tmp, collect_emit, c, &next))
+		next = 0;
+	free(refs);
+	free(tmp);
+	return next;
+}
+
 /*
  * Single-threaded: jump to block 0 and write twice as many records as the
- * buffer holds.  The writer then goes round a cycle of blocks (one block
- * wrapping onto itself, or a ring); reading that cycle oldest first --
- * the current block from lkst_buf_oldest_slot(), the other blocks of the
- * cycle, then the current block's first slots -- gives exactly the newest
- * records, in order.
+ * buffer holds.  The writer then goes round a cycle of blocks; a walk from
+ * 0 gives strictly increasing numbers, and its last records are the
+ * newest task-level ones in order, at least all the cycle's pages but one
+ * hold.
  */
 static void check_final_order(const struct config *cfg, struct writer *w)
 {
 	struct lkst_cpu_buffer *cb = w->cb;
-	u64 before_written = local64_read(&cb->written);
-	u64 before_dropped = local64_read(&cb->dropped);
-	u64 total_slots = 0, nr_records, cycle_slots = 0, expect_seq;
-	u32 cur, oldest, id, slot;
-	struct lkst_record r;
+	u64 before_dropped = local64_read(&cb->dropped), before_next;
+	u64 total_pages = 0, nr_records, cycle_pages = 0, next, run;
+	struct collect c;
 	bool in_order = true;
+	u32 cur, id;
 
 	for (id = 0; id < LKST_MAX_BLOCKS; id++)
 		if (cb->blocks[id])
-			total_slots += cb->blocks[id]->nr_slots;
-	nr_records = 2 * total_slots + 3;
-	lkst_buf_jump(cb, 0);
+			total_pages += cb->blocks[id]->nr_pages;
+	nr_records = 2 * total_pages * LKST_PAGE_MAX_RECORDS + 3;
+	CHECK(lkst_buf_jump(cb, cb->blocks[0]) == 0, "cpu %d: jump", w->id);
+	before_next = next_seq_of(cb);
 	w->depth = 0;
 	for (u64 i = 0; i < nr_records; i++)
 		write_record(w, 0);
@@ -640,111 +879,167 @@ static void check_final_order(const struct config *cfg, struct writer *w)
 	cur = lkst_pos_block(local64_read(&cb->pos));
 	id = cur;
 	do {
-		cycle_slots += cb->blocks[id]->nr_slots;
+		cycle_pages += cb->blocks[id]->nr_pages;
 		id = effective_next(cb, id);
 	} while (id != cur);
 
-	/* The newest cycle_slots task-level records, oldest first. */
-	expect_seq = w->next_seq[0] - cycle_slots;
-	oldest = lkst_buf_oldest_slot(cb, cb->blocks[cur]);
-	/* cur[oldest..], the other blocks of the cycle, then cur[..oldest) */
-	id = cur;
-	slot = oldest;
-	for (u64 i = 0; i < cycle_slots; i++, slot++, expect_seq++) {
-		if (slot >= cb->blocks[id]->nr_slots) {
-			id = effective_next(cb, id);
-			slot = 0;
-		}
-		memset(&r, 0, sizeof(r));
-		if (!lkst_buf_copy_record(cb->blocks[id], slot, &r) ||
-		    !record_is_consistent(&r, w->id) ||
-		    record_level(&r) != 0 || r.arg[1] != expect_seq) {
-			if (in_order)
-				fprintf(stderr, "%s: block %u slot %u: want seq "
-					"%llu, got %llu\n", cfg->name, id, slot,
-					expect_seq, r.arg[1]);
+	next = walk_all(cb, &c);
+	CHECK(next == next_seq_of(cb), "cpu %d: walk ended at %llu, next_seq %llu",
+	      w->id, next, next_seq_of(cb));
+	CHECK(next == before_next + nr_records, "cpu %d: %llu numbered of %llu",
+	      w->id, next - before_next, nr_records);
+	for (u64 i = 1; i < c.n; i++)
+		if (c.seqs[i] <= c.seqs[i - 1])
+			in_order = false;
+	CHECK(in_order, "cpu %d: walk numbers not increasing", w->id);
+	/* The newest run without a gap: the last records written, in order. */
+	run = 0;
+	in_order = c.n && c.seqs[c.n - 1] == next - 1;
+	for (u64 i = c.n; in_order && i-- > 0; run++) {
+		const struct lkst_record *r = &c.recs[i];
+
+		if (i + 1 < c.n && c.seqs[i] + 1 != c.seqs[i + 1])
+			break;
+		if (!record_is_consistent(r, w->id, c.seqs[i]) ||
+		    record_level(r) != 0 ||
+		    record_counter(r) != w->next_counter[0] - (c.n - i)) {
+			fprintf(stderr, "%s: seq %llu: want counter %llu, got %llu\n",
+				cfg->name, c.seqs[i], w->next_counter[0] - (c.n - i),
+				record_counter(r));
 			in_order = false;
 		}
 	}
-	CHECK(in_order, "cpu %d: newest %llu records not in order from "
-	      "oldest_slot %u of block %u", w->id, cycle_slots, oldest, cur);
-	CHECK(local64_read(&cb->written) == before_written + nr_records,
-	      "cpu %d written", w->id);
+	CHECK(in_order, "cpu %d: newest records not in order", w->id);
+	CHECK(run >= (cycle_pages - 1) * MIN_PER_PAGE, "cpu %d: newest run %llu "
+	      "records, cycle of %llu pages", w->id, run, cycle_pages);
 	CHECK(local64_read(&cb->dropped) == before_dropped, "cpu %d dropped",
 	      w->id);
+	free(c.recs);
+	free(c.seqs);
 	check_accounting(cfg, w);	/* still exact after the final phase */
 }
 
 /*
  * STOP mode, single-threaded: after a jump to block 0 of an emptied chain
- * the writer fills the chain once, in order, then drops everything.
+ * the writer fills the chain's pages once, in order, exactly as a model of
+ * page offsets says (a small record still fits a page's tail after a large
+ * one was dropped), then drops; nothing is overwritten.
  */
 static void check_final_stop(const struct config *cfg, struct writer *w)
 {
 	struct lkst_cpu_buffer *cb = w->cb;
-	u64 before_written = local64_read(&cb->written);
 	u64 before_dropped = local64_read(&cb->dropped);
 	u64 before_over = local64_read(&cb->overwritten);
-	u64 chain_slots = 0, expect_seq;
-	u32 chain[MAX_CFG_BLOCKS], nr = 0, id = 0;
-	struct lkst_record r;
+	u64 chain_pages = 0, nr_records, expect_written = 0, expect_dropped = 0;
+	u64 start_seq, start_counter, next, pos, first_seq;
+	u32 chain[MAX_CFG_BLOCKS], nr = 0, id = 0, page = 0, offset, pg_total;
+	struct collect c;
 	bool in_order = true;
 
 	/* The chain: follow next links while they name a block not seen yet. */
 	for (;;) {
 		chain[nr++] = id;
-		chain_slots += cb->blocks[id]->nr_slots;
+		chain_pages += cb->blocks[id]->nr_pages;
 		id = cb->blocks[id]->next;
 		if (id >= LKST_MAX_BLOCKS || !cb->blocks[id])
 			break;
 		for (u32 i = 0; i < nr; i++)
 			CHECK(chain[i] != id, "config has a ring; STOP needs a chain (block %u)", id);
 	}
-	/* Empty the chain, as fresh blocks are: STOP never overwrites. */
+	/*
+	 * Hold the position (as a resize does), empty the chain as fresh
+	 * blocks are, then continue at block 0 numbered on: STOP never
+	 * overwrites, so only emptied pages take records again.
+	 */
+	start_seq = next_seq_of(cb);
+	CHECK(lkst_buf_begin_switch(cb, &pos, &first_seq) == 0, "cpu %d: begin_switch",
+	      w->id);
+	CHECK(first_seq == start_seq, "cpu %d: begin_switch numbers from %llu, "
+	      "next_seq %llu", w->id, first_seq, start_seq);
 	for (u32 i = 0; i < nr; i++) {
 		struct lkst_block *blk = cb->blocks[chain[i]];
 
-		for (u32 slot = 0; slot < blk->nr_slots; slot++)
-			w->erased += blk->records[slot].time_ns != 0;
-		memset(blk->records, 0, blk->nr_slots * sizeof(*blk->records));
+		for (u32 p = 0; p < blk->nr_pages; p++)
+			w->erased += lkst_page_count(lkst_block_page(blk, p));
+		memset(blk->pages, 0, (size_t)blk->nr_pages * LKST_PAGE_SIZE);
 	}
-	lkst_buf_jump(cb, 0);
+	lkst_buf_end_switch(cb, cb->blocks[0], first_seq);
+	CHECK(local64_read(&cb->overwritten) == before_over,
+	      "cpu %d: a switch to an empty page overwrote", w->id);
+	CHECK(next_seq_of(cb) == start_seq, "cpu %d: numbering went from %llu to %llu",
+	      w->id, start_seq, next_seq_of(cb));
+	start_counter = w->next_counter[0];
 	w->depth = 0;
-	for (u64 i = 0; i < chain_slots + 3; i++)
+	nr_records = chain_pages * LKST_PAGE_MAX_RECORDS + 50;
+	/* The model: pages of the chain in order, each from its head. */
+	pg_total = chain_pages;
+	offset = LKST_PAGE_HEAD;
+	for (u64 i = 0; i < nr_records; i++) {
+		u32 len = LKST_BREC_SIZE(nr_args_of((start_counter + i) << 8 |
+						    (u64)w->id << 2));
+
+		if (offset + len > LKST_PAGE_SIZE && page + 1 < pg_total) {
+			page++;
+			offset = LKST_PAGE_HEAD;
+		}
+		if (offset + len > LKST_PAGE_SIZE) {
+			expect_dropped++;
+			continue;
+		}
+		offset += len;
+		expect_written++;
+	}
+	for (u64 i = 0; i < nr_records; i++)
 		write_record(w, 0);
-	CHECK(local64_read(&cb->written) == before_written + chain_slots,
-	      "cpu %d: written %llu, expected %llu more", w->id,
-	      local64_read(&cb->written) - before_written, chain_slots);
-	CHECK(local64_read(&cb->dropped) == before_dropped + 3,
-	      "cpu %d: %llu dropped after the chain filled, expected 3", w->id,
-	      local64_read(&cb->dropped) - before_dropped);
+	next = next_seq_of(cb);
+	CHECK(next - start_seq == expect_written, "cpu %d: written %llu, model %llu",
+	      w->id, next - start_seq, expect_written);
+	CHECK(local64_read(&cb->dropped) - before_dropped == expect_dropped,
+	      "cpu %d: %llu dropped, model %llu", w->id,
+	      local64_read(&cb->dropped) - before_dropped, expect_dropped);
 	CHECK(local64_read(&cb->overwritten) == before_over,
 	      "cpu %d: STOP mode overwrote records", w->id);
-	expect_seq = w->next_seq[0] - chain_slots - 3;
-	for (u32 i = 0; i < nr; i++) {
-		for (u32 slot = 0; slot < cb->blocks[chain[i]]->nr_slots; slot++, expect_seq++) {
-			if (!lkst_buf_copy_record(cb->blocks[chain[i]], slot, &r) ||
-			    r.arg[1] != expect_seq || record_level(&r) != 0)
+	/* The chain holds the records in order, numbered from start_seq. */
+	walk_all(cb, &c);
+	{
+		u64 k = 0, counter = start_counter;
+
+		for (u64 i = 0; i < c.n; i++) {
+			if (c.seqs[i] < start_seq)
+				continue;	/* other blocks' (stop_jumps) */
+			while (counter < start_counter + nr_records &&
+			       record_counter(&c.recs[i]) != counter)
+				counter++;	/* dropped ones */
+			if (c.seqs[i] != start_seq + k ||
+			    !record_is_consistent(&c.recs[i], w->id, c.seqs[i]) ||
+			    record_level(&c.recs[i]) != 0 ||
+			    record_counter(&c.recs[i]) != counter)
 				in_order = false;
+			k++;
+			counter++;
 		}
+		CHECK(k == expect_written, "cpu %d: walked %llu of %llu", w->id,
+		      k, expect_written);
 	}
 	CHECK(in_order, "cpu %d: the chain does not hold the first records in order", w->id);
+	free(c.recs);
+	free(c.seqs);
 	check_accounting(cfg, w);
 }
 
 static void run_config(const struct config *cfg, long duration_ms)
 {
 	pthread_t writer_threads[NR_WRITERS], reader_threads[NR_READERS], drainer_thread;
-	u64 drained = 0, lost = 0, stalls = 0, drains = 0;
+	u64 drained = 0, lost = 0, still = 0, drains = 0;
 	struct timespec duration = {
 		duration_ms / 1000, (duration_ms % 1000) * 1000000
 	};
 	u64 level_commits[NR_LEVELS] = { 0 }, drops = 0, overwritten = 0;
-	u64 nested_holding = 0, jumps = 0, self_drops = 0;
+	u64 nested_holding = 0, jumps = 0, resizes = 0, lapping = 0, unknown = 0;
 	int failures_before = failures;
 
 	stop_writers = stop_readers = 0;
-	reader_copies = reader_refusals = reader_errors = 0;
+	reader_copies = reader_refusals = reader_errors = reader_pages = 0;
 	for (int c = 0; c < NR_WRITERS; c++) {
 		struct writer *w = &writers[c];
 
@@ -752,15 +1047,12 @@ static void run_config(const struct config *cfg, long duration_ms)
 		w->id = c;
 		w->cfg = cfg;
 		w->cb = build_buffer(cfg);
-		w->clock = 1000;	/* timestamps never 0 nor BUSY */
-		for (int l = 0; l < NR_LEVELS; l++)
+		for (int l = 0; l < NR_LEVELS; l++) {
 			w->rng[l] = (u64)c << 32 | l;
+			w->next_counter[l] = 1;
+		}
 		memset(&drainers[c], 0, sizeof(drainers[c]));
 		drainers[c].w = w;
-		for (u32 id = 0; id < MAX_CFG_BLOCKS; id++)
-			drainers[c].cap += cfg->nr_slots[id];
-		drainers[c].records = calloc(drainers[c].cap, sizeof(struct lkst_record));
-		drainers[c].seqs = calloc(drainers[c].cap, sizeof(u64));
 	}
 	pthread_create(&drainer_thread, NULL, drainer_main, NULL);
 	for (int i = 0; i < NR_READERS; i++)
@@ -786,18 +1078,21 @@ static void run_config(const struct config *cfg, long duration_ms)
 		drops += local64_read(&w->cb->dropped);
 		overwritten += local64_read(&w->cb->overwritten);
 		nested_holding += w->nested_while_holding;
-		self_drops += w->lapped_self_drops;
+		lapping += w->lapping_drops;
+		unknown += w->unknown_seq;
 		jumps += w->jumps;
+		resizes += w->resizes;
 		check_accounting(cfg, w);
 		check_drainer(cfg, &drainers[c]);
 		drained += drainers[c].drained;
 		lost += drainers[c].lost;
-		stalls += drainers[c].stalls;
+		still += drainers[c].still;
 		drains += drainers[c].drains;
 		if (cfg->stop)
-			CHECK(local64_read(&w->cb->overwritten) == 0,
-			      "cpu %d: STOP mode overwrote %llu records", w->id,
-			      local64_read(&w->cb->overwritten));
+			CHECK(local64_read(&w->cb->overwritten) == w->jump_overwritten,
+			      "cpu %d: STOP mode overwrote %llu records, jumps %llu",
+			      w->id, local64_read(&w->cb->overwritten),
+			      w->jump_overwritten);
 	}
 	for (int c = 0; c < NR_WRITERS; c++) {
 		if (cfg->stop)
@@ -810,21 +1105,27 @@ static void run_config(const struct config *cfg, long duration_ms)
 		      "%s", "signals never nested a writer");
 
 	printf("# %-16s commits task/softirq/irq/nmi %llu/%llu/%llu/%llu, "
-	       "overwritten %llu, dropped %llu, nested in reserve..commit "
-	       "%llu, drops by the lapped writer %llu, jumps %llu, "
-	       "reader copies %llu, refused %llu\n",
+	       "overwritten %llu, dropped %llu (nested laps %llu), nested in "
+	       "reserve..commit %llu, jumps %llu, resizes %llu, numbers "
+	       "unchecked %llu, reader pages %llu records %llu refused %llu\n",
 	       cfg->name, level_commits[0], level_commits[1],
-	       level_commits[2], level_commits[3], overwritten, drops,
-	       nested_holding, self_drops, jumps, reader_copies, reader_refusals);
-	printf("# %-16s drains %llu (stalled at a number in flight %llu): drained %llu, "
-	       "lost %llu\n", cfg->name, drains, stalls, drained, lost);
+	       level_commits[2], level_commits[3], overwritten, drops, lapping,
+	       nested_holding, jumps, resizes, unknown, reader_pages,
+	       reader_copies, reader_refusals);
+	printf("# %-16s drains %llu (no progress %llu): drained %llu, lost %llu\n",
+	       cfg->name, drains, still, drained, lost);
 	printf("%s stress/%s%s\n", failures == failures_before ? "PASS" : "FAIL",
 	       cfg->name, use_signals ? "" : "(no signals)");
 	fflush(stdout);
 	for (int c = 0; c < NR_WRITERS; c++) {
+		for (u32 i = 0; i < writers[c].nr_grave; i++) {
+			free(writers[c].grave[i]->pages);
+			free(writers[c].grave[i]);
+		}
 		free_buffer(writers[c].cb);
 		free(drainers[c].records);
 		free(drainers[c].seqs);
+		free(drainers[c].refs);
 		free(drainers[c].lost_bits);
 	}
 }

@@ -39,11 +39,11 @@ check "EBUSY message" "! '$lkm' delete -m 3 && grep -q 'maskset 3 is active; swi
 check "delete" "'$lkm' set -m 0 && '$lkm' delete -m 3 && ! '$lkm' read -m 3"
 check "parse error names line" "printf '0x01 1\nBAD 1\n' | '$lkm' write -m 5; [ \$? -eq 1 ] && grep -q 'line 2: unknown event' '$tmp/err'"
 
-check "lkbuf list" "'$lkbuf' list | grep -q 'block 0: size 8192, 128 slots, next 1 \[current: 2/128 filled\]'"
+check "lkbuf list" "'$lkbuf' list | grep -q 'block 0: size 8192, 2 pages, next 1 \[current: 160 of 8192 bytes used\]'"
 check "create prints ID" "[ \"\$('$lkbuf' create -c 0 -s 8K)\" = 1 ]"
-check "link" "'$lkbuf' link -c 0 -b 1 -n none && '$lkbuf' list | grep -q 'block 1: size 8192, 128 slots, next wrap'"
+check "link" "'$lkbuf' link -c 0 -b 1 -n none && '$lkbuf' list | grep -q 'block 1: size 8192, 2 pages, next wrap'"
 check "delete busy" "! '$lkbuf' delete -c 0 -b 0 && grep -q 'being written' '$tmp/err'"
-check "delete" "'$lkbuf' delete -c 0 -b 1 && ! '$lkbuf' list | grep -q 'size 8192, 128 slots, next wrap'"
+check "delete" "'$lkbuf' delete -c 0 -b 1 && ! '$lkbuf' list | grep -q 'size 8192, 2 pages, next wrap'"
 check "jump ENOENT" "! '$lkbuf' jump -c 1 -b 5 && grep -q 'block 5 does not exist on cpu 1' '$tmp/err'"
 check "read saves" "'$lkbuf' read -f '$tmp/log' && grep -q 'saved 5 records of 2 CPUs' '$tmp/err' && [ ! -e '$tmp/log.tmp' ]"
 check "print merges" "'$lkbuf' print -S -f '$tmp/log' | cut -d' ' -f1 | tr '\n' ' ' | grep -q '^0.000001000 0.000001001 0.000002000 0.000002001 0.000003000 \$'"
@@ -93,7 +93,7 @@ check "mode refuses an unknown mode" "'$lkbuf' mode -a wrap; [ \$? -eq 1 ] && gr
 check "mode needs -c or -a, not both" "'$lkbuf' mode stop; [ \$? -eq 1 ] && '$lkbuf' mode -a -c 0 stop; [ \$? -eq 1 ] && grep -q 'give either -c CPU or -a' '$tmp/err'"
 check "mode of a missing cpu" "'$lkbuf' mode -c 7 stop; [ \$? -eq 1 ] && grep -q 'cpu 7 does not exist' '$tmp/err'"
 check "create -m sets the mode" "'$lkbuf' create -c 0 -s 4K -m stop >/dev/null && '$lkbuf' list | grep -q '^cpu 0 (online, stop): 2 blocks' && '$lkbuf' mode -a overwrite"
-check "resize" "'$lkbuf' resize -s 16K && [ \$('$lkbuf' list | grep -c 'size 16384, 256 slots') -eq 4 ]"
+check "resize" "'$lkbuf' resize -s 16K && [ \$('$lkbuf' list | grep -c 'size 16384, 4 pages') -eq 4 ]"
 check "resize refuses a bad size" "'$lkbuf' resize -s 100; [ \$? -eq 1 ] && grep -q \"bad block size '100'\" '$tmp/err' && '$lkbuf' resize; [ \$? -eq 1 ]"
 
 # record: each DRAIN writes FAKE_LKST_RATE more records; a CPU holds 3

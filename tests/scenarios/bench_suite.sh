@@ -52,9 +52,8 @@ if lkm list >/dev/null 2>&1; then
 			step lkm config -m 7 "$e" errpath >/dev/null
 		done
 	fi
+	# 16 MiB per CPU, rewound before each run: no run wraps.
 	step lkbuf resize -s 16M
-	# Buffer geometry, for the bytes each record takes (and its sequence word).
-	lkbuf list | sed -n 's/^  block 0: size \([0-9]*\), \([0-9]*\) slots.*/LKST_BLOCK \1 \2/p' | head -n 1
 else
 	KERNEL=vanilla
 	CONFIGS="none ftrace-twins"
@@ -115,6 +114,21 @@ lkst_written() {
 	lkbuf list | sed -n 's/.* written \([0-9]*\),.*/\1/p' | awk '{ s += $1 } END { print s + 0 }'
 }
 
+# Every CPU writes from the start of its block again: a run's bytes are
+# then the used bytes after it minus the heads of the first pages.
+lkst_rewind() {
+	[ $KERNEL = lkst ] || return 0
+	for c in $(lkbuf list | sed -n 's/^cpu \([0-9]*\) .*/\1/p'); do
+		lkbuf jump -c "$c" -b 0 || { echo "FAIL: jump cpu $c"; exit 1; }
+	done
+}
+
+# Bytes of the CPUs' current blocks used, page heads and ends included.
+lkst_bytes() {
+	[ $KERNEL = lkst ] || { echo 0; return; }
+	lkbuf list | sed -n 's/.*\[current: \([0-9]*\) of.*/\1/p' | awk '{ s += $1 } END { print s + 0 }'
+}
+
 # Hits of lkst_errpath's events, summed: the events its runs routed.
 errpath_hits() {
 	lkm stat -e "$(echo $ERRPATH_EVENTS | tr ' ' ,)" | awk 'NR > 1 { s += $3 } END { print s + 0 }'
@@ -139,14 +153,16 @@ while [ $rep -le "$REPS" ]; do
 		configure "$config"
 		for wl in $WORKLOADS; do
 			echo >$T/trace
+			lkst_rewind
 			before=$(counted "$config")
+			bytes_before=$(lkst_bytes)
 			start "$config"
 			lkst_benchload "${wl%%:*}" -n "${wl#*:}" >run.txt ||
 				{ stop; configure none; echo "FAIL: lkst_benchload $wl under $config"; exit 1; }
 			stop
 			after=$(counted "$config")
 			read -r name ops ns <run.txt
-			echo "RESULT $KERNEL $config $name $rep $ops $ns $((after - before)) $(ftrace_stat entries) $(ftrace_stat overrun) $(ftrace_stat bytes)"
+			echo "RESULT $KERNEL $config $name $rep $ops $ns $((after - before)) $(ftrace_stat entries) $(ftrace_stat overrun) $(ftrace_stat bytes) $(($(lkst_bytes) - bytes_before))"
 		done
 	done
 	rep=$((rep + 1))

@@ -7,7 +7,7 @@ goal is printed as missed.
 
 A RESULT line of tests/scenarios/bench_suite.sh:
   RESULT KERNEL CONFIG WORKLOAD REP OPS NS_PER_OP LKST_RECORDS
-         FTRACE_ENTRIES FTRACE_OVERRUN FTRACE_BYTES
+         FTRACE_ENTRIES FTRACE_OVERRUN FTRACE_BYTES [LKST_BYTES]
 Under -icount shift=0 a guest ns is one executed instruction.
 
 usage: report.py OUT [--no-chart]
@@ -19,7 +19,6 @@ import sys
 
 WORKLOADS = ["getppid", "pipe", "forkexit", "forkexec", "mmap", "hackbench", "udp"]
 LKST_CONFIGS = ["lkst-rdefault", "lkst-rall", "lkst-twins", "ftrace-twins", "both-twins"]
-SEQ_BYTES = 8       # each slot's sequence number, in the block's seqs[] array
 
 GOALS = {
     "P1": "off: patched kernel under RNOTHING vs pristine, <= 0.5% per workload",
@@ -33,13 +32,16 @@ class Cell:
 
     def __init__(self):
         self.ns, self.lkst, self.ftrace, self.bytes, self.overrun = [], [], [], [], []
+        self.lkst_bytes = []
 
-    def add(self, ops, ns, lkst, fentries, foverrun, fbytes):
+    def add(self, ops, ns, lkst, fentries, foverrun, fbytes, lbytes=None):
         self.ns.append(ns)
         self.lkst.append(lkst / ops)
         self.ftrace.append(fentries / ops)
         self.overrun.append(foverrun)
         self.bytes.append((fbytes, fentries))
+        if lbytes is not None:
+            self.lkst_bytes.append((lbytes, lkst))
 
     @property
     def median(self):
@@ -59,6 +61,12 @@ class Cell:
         return statistics.median(self.ftrace)
 
     @property
+    def lkst_bytes_per_event(self):
+        b = sum(x for x, _ in self.lkst_bytes)
+        n = sum(y for _, y in self.lkst_bytes)
+        return b / n if n and b > 0 else None
+
+    @property
     def ftrace_bytes_per_event(self):
         b = sum(x for x, _ in self.bytes)
         n = sum(y for _, y in self.bytes)
@@ -68,7 +76,7 @@ class Cell:
 def parse(out):
     """({(clock, kernel, config, workload): Cell}, lkst bytes per record or
     None).  A missing run is skipped; a malformed RESULT line is an error."""
-    cells, record_bytes = {}, None
+    cells = {}
     for kernel in ("vanilla", "lkst"):
         for clock in ("icount", "wall"):
             path = os.path.join(out, f"{kernel}-{clock}", "bench_suite", "output.txt")
@@ -77,17 +85,15 @@ def parse(out):
             with open(path) as f:
                 for n, line in enumerate(f, 1):
                     words = line.split()
-                    if words[:1] == ["LKST_BLOCK"] and len(words) == 3:
-                        size, slots = int(words[1]), int(words[2])
-                        record_bytes = size / slots + SEQ_BYTES
                     if words[:1] != ["RESULT"]:
                         continue
-                    if len(words) != 11 or words[1] != kernel:
+                    if len(words) not in (11, 12) or words[1] != kernel:
                         raise ValueError(f"{path}:{n}: malformed RESULT line: {line.strip()}")
-                    config, workload, _rep, ops, ns, lk, fe, fo, fb = words[2:]
+                    config, workload, _rep, ops, ns, lk, fe, fo, fb = words[2:11]
+                    lb = int(words[11]) if len(words) == 12 and kernel == "lkst" else None
                     cell = cells.setdefault((clock, kernel, config, workload), Cell())
-                    cell.add(int(ops), float(ns), int(lk), int(fe), int(fo), int(fb))
-    return cells, record_bytes
+                    cell.add(int(ops), float(ns), int(lk), int(fe), int(fo), int(fb), lb)
+    return cells
 
 
 def figures(cells, clock="icount"):
@@ -155,7 +161,7 @@ def verdict(values, ok):
     return "met on every workload" if not bad else f"MISSED on {len(bad)} of {len(vals)} workloads"
 
 
-def report(out, cells, record_bytes):
+def report(out, cells):
     lines = []
     w = lines.append
     ic = figures(cells, "icount")
@@ -240,16 +246,30 @@ def report(out, cells, record_bytes):
     w("")
     w("## Density: bytes per recorded event")
     w("")
-    w("| workload | lkst | ftrace | lkst events per 64 KiB | ftrace events per 64 KiB |")
-    w("| --- | --- | --- | --- | --- |")
+    w("| workload | lkst RDEFAULT | lkst twins | ftrace twins | RDEFAULT events per 64 KiB | "
+      "twins events per 64 KiB, lkst | ftrace |")
+    w("| --- | --- | --- | --- | --- | --- | --- |")
+    dense, vs_ftrace = [], []
     for wl in WORKLOADS:
+        rd = cells.get(("icount", "lkst", "lkst-rdefault", wl))
+        tw = cells.get(("icount", "lkst", "lkst-twins", wl))
         ft = cells.get(("icount", "lkst", "ftrace-twins", wl))
+        rb = rd.lkst_bytes_per_event if rd else None
+        tb = tw.lkst_bytes_per_event if tw else None
         fb = ft.ftrace_bytes_per_event if ft else None
-        w(f"| {wl} | {fmt(record_bytes, '.0f')} | {fmt(fb, '.1f')} | "
-          f"{fmt(record_bytes and 65536 / record_bytes, '.0f')} | {fmt(fb and 65536 / fb, '.0f')} |")
+        dense.append(rb and 65536 / rb)
+        vs_ftrace.append(fb / tb if tb and fb else None)
+        w(f"| {wl} | {fmt(rb, '.1f')} | {fmt(tb, '.1f')} | {fmt(fb, '.1f')} | "
+          f"{fmt(rb and 65536 / rb, '.0f')} | {fmt(tb and 65536 / tb, '.0f')} | "
+          f"{fmt(fb and 65536 / fb, '.0f')} |")
     w("")
-    w("lkst's record is one fixed slot plus its sequence number whatever the event carries; "
-      "ftrace's events are sized by their fields (bytes and entries from its per-CPU stats).")
+    w("lkst's bytes are those its blocks' used part grew by (page heads and the unused ends "
+      "of full pages included) per record written; ftrace's are bytes and entries from its "
+      "per-CPU stats.")
+    w("")
+    w(f"At least 2000 RDEFAULT events per 64 KiB: {verdict(dense, lambda x: x >= 2000)}.")
+    w(f"At least ftrace's events per MiB on the same events: "
+      f"{verdict(vs_ftrace, lambda x: x >= 1)}.")
     w("")
     w("## Cross-check: TCG wall clock (noisy; only the direction should agree)")
     w("")
@@ -312,12 +332,12 @@ def main():
         sys.exit(__doc__)
     out = args[0]
     try:
-        cells, record_bytes = parse(out)
+        cells = parse(out)
     except ValueError as e:
         sys.exit(f"report.py: {e}")
     if not cells:
         sys.exit(f"report.py: no benchmark results under {out}")
-    report(out, cells, record_bytes)
+    report(out, cells)
     if "--no-chart" not in sys.argv:
         chart(out)
     print(open(os.path.join(out, "results.md")).read(), end="")

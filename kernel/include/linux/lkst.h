@@ -45,6 +45,15 @@ void lkst_hook_dispatch(unsigned int event, u64 a1, u64 a2, u64 a3,
 #define LKST_HOOK_ENABLED(ev)						\
 	static_branch_unlikely(&lkst_event_keys[LKST_EV_##ev])
 
+/*
+ * On while SYSCALL_ENTRY or SYSCALL_ENTRY_ARG5 is routed, so that the
+ * system call entry tests both events with one NOP.
+ */
+extern struct static_key_false lkst_syscall_entry_key;
+
+#define LKST_SYSCALL_ENTRY_ENABLED()					\
+	static_branch_unlikely(&lkst_syscall_entry_key)
+
 #define LKST_HOOK6(ev, a1, a2, a3, a4, a5, a6)				\
 	do {								\
 		if (LKST_HOOK_ENABLED(ev))				\
@@ -138,7 +147,9 @@ void lkst_record_event(unsigned int event, const u64 args[LKST_NR_ARGS]);
 
 /*
  * From hook context too, with preemption off (lkst_maskset_switch()
- * refuses a preemptible caller); lkst_buffer_jump() acts on this CPU.
+ * refuses a preemptible caller); lkst_buffer_jump() acts on this CPU, and
+ * returns -EBUSY when the hook interrupted a writer of this CPU that is
+ * moving to another page or still writes in the target's first page.
  */
 int lkst_maskset_switch(unsigned int maskset);
 int lkst_buffer_jump(unsigned int block);
@@ -147,6 +158,7 @@ int lkst_buffer_jump(unsigned int block);
 
 #define LKST_HOOK6(...) do { } while (0)
 #define LKST_HOOK_ENABLED(ev) ((void)LKST_EV_##ev, false)
+#define LKST_SYSCALL_ENTRY_ENABLED() false
 
 #endif /* CONFIG_LKST */
 

@@ -53,11 +53,20 @@ static struct lkst_block *lkst_block_get(struct lkst_cpu_buffer *cb,
 					 lockdep_is_held(&lkst_buf_mutex));
 }
 
-/* The records, then their sequence numbers, in one allocation. */
+/* Blocks are whole pages. */
 static size_t lkst_block_bytes(unsigned int size)
 {
-	return array_size(size / LKST_RECORD_SIZE,
-			  LKST_RECORD_SIZE + sizeof(u64));
+	return (size_t)(size / LKST_PAGE_SIZE) * LKST_PAGE_SIZE;
+}
+
+/* The CPU's blocks, stable while lkst_buf_mutex is held. */
+static void lkst_cpu_blocks(struct lkst_cpu_buffer *cb,
+			    struct lkst_block **blocks)
+{
+	unsigned int id;
+
+	for (id = 0; id < LKST_MAX_BLOCKS; id++)
+		blocks[id] = lkst_block_get(cb, id);
 }
 
 /*
@@ -85,23 +94,23 @@ static struct lkst_block *lkst_block_alloc(unsigned int cpu, unsigned int id,
 	if (!blk)
 		return NULL;
 	blk->id = id;
-	blk->nr_slots = size / LKST_RECORD_SIZE;
+	blk->nr_pages = size / LKST_PAGE_SIZE;
 	blk->next = next;
-	blk->records = __vmalloc_node(lkst_block_bytes(size), 1,
-				      LKST_BLOCK_GFP | __GFP_ZERO,
-				      cpu_to_node(cpu),
-				      __builtin_return_address(0));
-	if (!blk->records) {
+	/* Zeroed: every page's generation 0, never used. */
+	blk->pages = __vmalloc_node(lkst_block_bytes(size), LKST_PAGE_SIZE,
+				    LKST_BLOCK_GFP | __GFP_ZERO,
+				    cpu_to_node(cpu),
+				    __builtin_return_address(0));
+	if (!blk->pages) {
 		kfree(blk);
 		return NULL;
 	}
-	blk->seqs = (u64 *)(blk->records + blk->nr_slots);
 	return blk;
 }
 
 static void lkst_block_free(struct lkst_block *blk)
 {
-	vfree(blk->records);
+	vfree(blk->pages);
 	kfree(blk);
 }
 
@@ -114,12 +123,11 @@ static void lkst_block_discard(struct lkst_cpu_buffer *cb,
 			       const struct lkst_block *blk)
 {
 	u64 held = 0;
-	u32 slot;
+	u32 page;
 
-	for (slot = 0; slot < blk->nr_slots; slot++) {
-		if (READ_ONCE(blk->records[slot].time_ns))
-			held++;
-		if (!(slot % 4096))
+	for (page = 0; page < blk->nr_pages; page++) {
+		held += lkst_page_count(lkst_block_page(blk, page));
+		if (!(page % 64))
 			cond_resched();
 	}
 	WRITE_ONCE(cb->discarded, cb->discarded + held);
@@ -142,7 +150,7 @@ static int lkst_cpu_first_block(unsigned int cpu, unsigned int block_size)
 	blk = lkst_block_alloc(cpu, 0, block_size, LKST_NO_NEXT);
 	if (!blk)
 		return -ENOMEM;
-	local64_set(&cb->pos, lkst_make_pos(0, 0));
+	lkst_buf_init_first_page(cb, blk);
 	rcu_assign_pointer(cb->blocks[0], blk);
 	return 0;
 }
@@ -184,24 +192,28 @@ unlock:
 int lkst_cpu_info(struct lkst_cpu_info *info)
 {
 	struct lkst_cpu_buffer *cb = lkst_cpu_buffer(info->cpu);
+	struct lkst_block *blocks[LKST_MAX_BLOCKS];
 	unsigned int id;
 	u64 pos;
 
 	if (!cb)
 		return -EINVAL;
 	mutex_lock(&lkst_buf_mutex);
+	lkst_cpu_blocks(cb, blocks);
 	info->online = cpu_online(info->cpu);
 	info->nr_blocks = 0;
 	for (id = 0; id < LKST_MAX_BLOCKS; id++)
-		if (lkst_block_get(cb, id))
+		if (blocks[id])
 			info->nr_blocks++;
+	info->next_seq = lkst_buf_next_seq(cb, blocks);
 	pos = local64_read(&cb->pos);
 	info->current_block = lkst_pos_block(pos);
-	info->current_slot = lkst_pos_slot(pos);
-	info->written = local64_read(&cb->written);
+	info->current_offset = (u64)lkst_pos_page(pos) * LKST_PAGE_SIZE +
+			       lkst_pos_offset(pos);
+	/* Every number given is a record written, or being written. */
+	info->written = info->next_seq;
 	info->overwritten = lkst_lost_records(cb);
 	info->dropped = local64_read(&cb->dropped);
-	info->next_seq = local64_read(&cb->next_seq);
 	info->mode = READ_ONCE(cb->mode);
 	info->__pad = 0;
 	mutex_unlock(&lkst_buf_mutex);
@@ -219,8 +231,8 @@ int lkst_block_info(struct lkst_block_info *info)
 	mutex_lock(&lkst_buf_mutex);
 	blk = lkst_block_get(cb, info->block);
 	if (blk) {
-		info->nr_slots = blk->nr_slots;
-		info->size = blk->nr_slots * LKST_RECORD_SIZE;
+		info->nr_pages = blk->nr_pages;
+		info->size = blk->nr_pages * LKST_PAGE_SIZE;
 		info->next = READ_ONCE(blk->next);
 	} else {
 		ret = -ENOENT;
@@ -230,158 +242,162 @@ int lkst_block_info(struct lkst_block_info *info)
 }
 
 #define LKST_READ_CHUNK 64
-#define LKST_SCAN_BATCH 4096
+
+/* Copying walked records out to user space, a chunk at a time. */
+struct lkst_reader {
+	struct lkst_record __user *records;
+	u64 __user *seqs;		/* NULL: the numbers are not wanted */
+	u32 max, copied, filled;
+	struct lkst_record chunk[LKST_READ_CHUNK];
+	u64 chunk_seqs[LKST_READ_CHUNK];
+	struct lkst_record page[LKST_PAGE_MAX_RECORDS];
+};
+
+static int lkst_reader_flush(struct lkst_reader *rd)
+{
+	u32 n = rd->filled;
+
+	rd->filled = 0;
+	if (copy_to_user(rd->records + rd->copied, rd->chunk,
+			 n * sizeof(*rd->chunk)) ||
+	    (rd->seqs && copy_to_user(rd->seqs + rd->copied, rd->chunk_seqs,
+				      n * sizeof(*rd->chunk_seqs))))
+		return -EFAULT;
+	rd->copied += n;
+	cond_resched();
+	return 0;
+}
+
+static int lkst_reader_emit(void *ctx, const struct lkst_record *rec, u64 seq)
+{
+	struct lkst_reader *rd = ctx;
+
+	if (rd->copied + rd->filled >= rd->max)
+		return -ENOSPC;
+	rd->chunk[rd->filled] = *rec;
+	rd->chunk_seqs[rd->filled] = seq;
+	if (++rd->filled < LKST_READ_CHUNK)
+		return 0;
+	return lkst_reader_flush(rd);
+}
+
+static u64 lkst_nr_pages(struct lkst_block *const *blocks)
+{
+	unsigned int id;
+	u64 nr = 0;
+
+	for (id = 0; id < LKST_MAX_BLOCKS; id++)
+		if (blocks[id])
+			nr += blocks[id]->nr_pages;
+	return nr;
+}
+
+/*
+ * Walk the records of @cb (of block @only_block unless negative) from
+ * @cursor on into @rd, under lkst_buf_mutex.  -ENOSPC: @rd was full.
+ */
+static int lkst_read_records(struct lkst_cpu_buffer *cb, int only_block,
+			     u64 cursor, bool stop_at_hole,
+			     struct lkst_reader *rd, u64 *next_seq)
+{
+	struct lkst_block *blocks[LKST_MAX_BLOCKS];
+	struct lkst_page_ref *refs;
+	u64 nr_pages, nr;
+	int ret;
+
+	lkst_cpu_blocks(cb, blocks);
+	if (only_block >= 0 && !blocks[only_block])
+		return -ENOENT;
+	nr_pages = lkst_nr_pages(blocks);
+	refs = kvmalloc_array(max_t(u64, nr_pages, 1), sizeof(*refs),
+			      GFP_KERNEL);
+	if (!refs)
+		return -ENOMEM;
+	nr = lkst_buf_list_pages(blocks, only_block, refs, nr_pages);
+	ret = lkst_buf_walk(blocks, refs, min(nr, nr_pages), cursor,
+			    stop_at_hole, rd->page, lkst_reader_emit, rd,
+			    next_seq);
+	kvfree(refs);
+	if (ret && ret != -ENOSPC)
+		return ret;
+	if (rd->filled) {
+		int err = lkst_reader_flush(rd);
+
+		if (err)
+			return err;
+	}
+	return ret;
+}
 
 /* Copy a block's committed records to user space, oldest first. */
 int lkst_block_read(struct lkst_block_read *req)
 {
-	struct lkst_record __user *dst = u64_to_user_ptr(req->records);
 	struct lkst_cpu_buffer *cb = lkst_cpu_buffer(req->cpu);
-	struct lkst_record *chunk;
-	struct lkst_block *blk;
-	u32 start, i, filled = 0, copied = 0;
-	int ret = 0;
+	struct lkst_reader *rd;
+	u64 next_seq;
+	int ret;
 
 	if (!cb || req->block >= LKST_MAX_BLOCKS)
 		return -EINVAL;
-	chunk = kmalloc_array(LKST_READ_CHUNK, sizeof(*chunk), GFP_KERNEL);
-	if (!chunk)
+	rd = kvzalloc(sizeof(*rd), GFP_KERNEL);
+	if (!rd)
 		return -ENOMEM;
-
+	rd->records = u64_to_user_ptr(req->records);
+	rd->max = req->max_records;
 	mutex_lock(&lkst_buf_mutex);
-	blk = lkst_block_get(cb, req->block);
-	if (!blk) {
-		ret = -ENOENT;
-		goto unlock;
-	}
-	start = lkst_buf_oldest_slot(cb, blk);
-	for (i = 0; i < blk->nr_slots && copied < req->max_records; i++) {
-		u32 slot = (start + i) % blk->nr_slots;
-
-		if (!lkst_buf_copy_record(blk, slot, &chunk[filled]))
-			continue;
-		if (++filled < LKST_READ_CHUNK &&
-		    copied + filled < req->max_records)
-			continue;
-		if (copy_to_user(dst + copied, chunk, filled * sizeof(*chunk))) {
-			ret = -EFAULT;
-			goto unlock;
-		}
-		copied += filled;
-		filled = 0;
-		cond_resched();
-	}
-	if (filled && copy_to_user(dst + copied, chunk,
-				   filled * sizeof(*chunk)))
-		ret = -EFAULT;
-	copied += filled;
-	req->nr_records = copied;
-unlock:
+	ret = lkst_read_records(cb, array_index_nospec(req->block,
+						       LKST_MAX_BLOCKS),
+				0, false, rd, &next_seq);
 	mutex_unlock(&lkst_buf_mutex);
-	kfree(chunk);
+	if (ret == -ENOSPC)
+		ret = 0;	/* as many as max_records asked for */
+	req->nr_records = rd->copied;
+	kvfree(rd);
 	return ret;
 }
 
-/* Copies chunk[0..filled) and its numbers to the user's arrays at @at. */
-static int lkst_drain_flush(struct lkst_buffer_drain *req,
-			    const struct lkst_record *chunk, const u64 *seqs,
-			    u32 at, u32 filled)
-{
-	struct lkst_record __user *records = u64_to_user_ptr(req->records);
-	u64 __user *user_seqs = u64_to_user_ptr(req->seqs);
-
-	if (copy_to_user(records + at, chunk, filled * sizeof(*chunk)) ||
-	    copy_to_user(user_seqs + at, seqs, filled * sizeof(*seqs)))
-		return -EFAULT;
-	return 0;
-}
-
-/* A number below next_seq whose slot is still being written. */
-static void lkst_drain_busy(struct lkst_buffer_drain *req, u64 seq)
-{
-	if (req->nr_busy < LKST_DRAIN_MAX_BUSY)
-		req->busy_seqs[req->nr_busy++] = seq;
-	else
-		req->flags |= LKST_DRAIN_BUSY_OVERFLOW;
-}
-
 /*
- * Copy the CPU's committed records numbered [cursor, next_seq).  next_seq
- * is read first: a number below it was stored in its slot, BUSY already,
- * before it was taken, so the scan finds that slot holding the record, a
- * newer one that overwrote it, or BUSY with that number.  A slot claimed
- * during the scan holds a number from next_seq on.  The scan never blocks
- * a writer.
+ * Copy the CPU's committed records numbered from the cursor on, in order,
+ * stopping before one still being written (see struct lkst_buffer_drain).
+ * The walk starts at the page holding the cursor and never blocks a
+ * writer.
  */
 int lkst_buffer_drain(struct lkst_buffer_drain *req)
 {
 	struct lkst_cpu_buffer *cb = lkst_cpu_buffer(req->cpu);
-	u32 copied = 0, filled = 0, slot, id;
-	struct lkst_record *chunk;
-	struct lkst_block *blk;
-	u64 *seqs, seq = 0;
-	int ret = 0, got;
+	struct lkst_block *blocks[LKST_MAX_BLOCKS];
+	struct lkst_reader *rd;
+	int ret;
 
 	if (!cb)
 		return -EINVAL;
-	chunk = kmalloc_array(LKST_READ_CHUNK, sizeof(*chunk), GFP_KERNEL);
-	seqs = kmalloc_array(LKST_READ_CHUNK, sizeof(*seqs), GFP_KERNEL);
-	if (!chunk || !seqs) {
-		ret = -ENOMEM;
-		goto out;
-	}
+	rd = kvzalloc(sizeof(*rd), GFP_KERNEL);
+	if (!rd)
+		return -ENOMEM;
+	rd->records = u64_to_user_ptr(req->records);
+	rd->seqs = u64_to_user_ptr(req->seqs);
+	rd->max = req->max_records;
 
 	mutex_lock(&lkst_buf_mutex);
 	req->flags = 0;
-	req->nr_slots = 0;
 	req->nr_busy = 0;
 	req->__pad = 0;
-	req->next_seq = local64_read(&cb->next_seq);
-	smp_rmb();	/* the number before the slots claimed ahead of it */
-	for (id = 0; id < LKST_MAX_BLOCKS; id++) {
-		blk = lkst_block_get(cb, id);
-		if (!blk)
-			continue;
-		req->nr_slots += blk->nr_slots;
-		for (slot = 0; slot < blk->nr_slots; slot++) {
-			if (!(slot % LKST_SCAN_BATCH))
-				cond_resched();	/* blocks hold up to 4M slots */
-			got = lkst_buf_copy_record_seq(blk, slot, &chunk[filled],
-						       &seq);
-			if (got != LKST_COPY_OK && got != LKST_COPY_BUSY)
-				continue;
-			if (seq < req->cursor || seq >= req->next_seq)
-				continue;
-			if (got == LKST_COPY_BUSY) {
-				lkst_drain_busy(req, seq);
-				continue;
-			}
-			if (copied + filled >= req->max_records) {
-				req->flags |= LKST_DRAIN_TRUNCATED;
-				continue;
-			}
-			seqs[filled] = seq;
-			if (++filled < LKST_READ_CHUNK)
-				continue;
-			ret = lkst_drain_flush(req, chunk, seqs, copied, filled);
-			if (ret)
-				goto unlock;
-			copied += filled;
-			filled = 0;
-		}
+	ret = lkst_read_records(cb, -1, req->cursor, true, rd, &req->next_seq);
+	if (ret == -ENOSPC) {
+		req->flags |= LKST_DRAIN_TRUNCATED;
+		ret = 0;
 	}
-	ret = lkst_drain_flush(req, chunk, seqs, copied, filled);
 	if (ret)
 		goto unlock;
-	req->nr_records = copied + filled;
-	req->written = local64_read(&cb->written);
+	lkst_cpu_blocks(cb, blocks);
+	req->capacity = lkst_nr_pages(blocks) * LKST_PAGE_MAX_RECORDS;
+	req->nr_records = rd->copied;
+	req->written = lkst_buf_next_seq(cb, blocks);
 	req->overwritten = lkst_lost_records(cb);
 	req->dropped = local64_read(&cb->dropped);
 unlock:
 	mutex_unlock(&lkst_buf_mutex);
-out:
-	kfree(seqs);
-	kfree(chunk);
+	kvfree(rd);
 	return ret;
 }
 
@@ -407,23 +423,40 @@ int lkst_buffer_mode(const struct lkst_buffer_mode *req)
 struct lkst_resize_request {
 	struct lkst_cpu_buffer *cb;
 	struct lkst_block **blocks;	/* by ID: new blocks in, old ones out */
+	int ret;
 };
 
 /*
- * On the buffer's own CPU, with interrupts off: put the new blocks in
- * place and continue at the first slot of the current one, so that no
- * writer of this CPU sees a new block before the rewind.
+ * On the buffer's own CPU, with interrupts off: hold the write position
+ * (writers of NMIs drop meanwhile), put the new blocks in place and
+ * continue at the first page of the current one, numbered on.  -EBUSY in
+ * rr->ret: the IPI interrupted a writer moving to another page; the
+ * caller tries again.
  */
 static void lkst_resize_on_cpu(void *arg)
 {
 	struct lkst_resize_request *rr = arg;
+	u64 old, first_seq;
 	unsigned int id;
 
+	rr->ret = lkst_buf_begin_switch(rr->cb, &old, &first_seq);
+	if (rr->ret)
+		return;
 	for (id = 0; id < LKST_MAX_BLOCKS; id++)
 		if (rr->blocks[id])
 			rr->blocks[id] = rcu_replace_pointer(rr->cb->blocks[id],
 							     rr->blocks[id], true);
-	lkst_buf_jump(rr->cb, lkst_pos_block(local64_read(&rr->cb->pos)));
+	id = lkst_pos_block(old);
+	lkst_buf_end_switch(rr->cb, rcu_dereference_sched(rr->cb->blocks[id]),
+			    first_seq);
+}
+
+/* Nothing writes on an offline CPU; preemption off for the RCU reads. */
+static void lkst_resize_on_cpu_offline(struct lkst_resize_request *rr)
+{
+	preempt_disable();
+	lkst_resize_on_cpu(rr);
+	preempt_enable();
 }
 
 /*
@@ -475,10 +508,13 @@ int lkst_buffer_resize(const struct lkst_buffer_resize *req)
 	for_each_possible_cpu(cpu) {
 		rr.cb = lkst_cpu_buffer(cpu);
 		rr.blocks = &swap[cpu * LKST_MAX_BLOCKS];
-		if (cpu_online(cpu))
-			smp_call_function_single(cpu, lkst_resize_on_cpu, &rr, 1);
-		else
-			lkst_resize_on_cpu(&rr);	/* nothing writes there */
+		do {
+			if (cpu_online(cpu))
+				smp_call_function_single(cpu, lkst_resize_on_cpu,
+							 &rr, 1);
+			else
+				lkst_resize_on_cpu_offline(&rr);
+		} while (rr.ret == -EBUSY);
 	}
 	WRITE_ONCE(lkst_first_block_size, req->size);
 	synchronize_rcu();
@@ -619,14 +655,23 @@ unlock:
 
 struct lkst_jump_request {
 	struct lkst_cpu_buffer *cb;
-	u32 block;
+	struct lkst_block *target;
+	int ret;
 };
 
 static void lkst_jump_on_cpu(void *arg)
 {
 	struct lkst_jump_request *jr = arg;
 
-	lkst_buf_jump(jr->cb, jr->block);
+	jr->ret = lkst_buf_jump(jr->cb, jr->target);
+}
+
+/* Nothing writes on an offline CPU; preemption off for the RCU reads. */
+static void lkst_jump_on_cpu_offline(struct lkst_jump_request *jr)
+{
+	preempt_disable();
+	lkst_jump_on_cpu(jr);
+	preempt_enable();
 }
 
 /* The write position changes only on its own CPU: jump there by IPI. */
@@ -634,7 +679,6 @@ int lkst_block_jump(const struct lkst_block_link *req)
 {
 	struct lkst_jump_request jr = {
 		.cb = lkst_cpu_buffer(req->cpu),
-		.block = req->block,
 	};
 	int ret = 0;
 
@@ -643,32 +687,43 @@ int lkst_block_jump(const struct lkst_block_link *req)
 	/* lkst_buf_mutex before cpu_hotplug_lock, as in resize and delete */
 	mutex_lock(&lkst_buf_mutex);
 	cpus_read_lock();
-	if (!lkst_block_get(jr.cb, req->block))
+	jr.target = lkst_block_get(jr.cb, req->block);
+	if (!jr.target) {
 		ret = -ENOENT;
-	else if (cpu_online(req->cpu))
-		ret = smp_call_function_single(req->cpu, lkst_jump_on_cpu,
-					       &jr, 1);
-	else
-		lkst_jump_on_cpu(&jr);	/* offline: nothing writes there */
+		goto unlock;
+	}
+	/* -EBUSY: the IPI came while a writer was moving; it soon is done. */
+	do {
+		ret = 0;
+		if (cpu_online(req->cpu))
+			ret = smp_call_function_single(req->cpu,
+						       lkst_jump_on_cpu, &jr, 1);
+		else
+			lkst_jump_on_cpu_offline(&jr);
+		ret = ret ?: jr.ret;
+	} while (ret == -EBUSY);
+unlock:
 	cpus_read_unlock();
 	mutex_unlock(&lkst_buf_mutex);
 	return ret;
 }
 
-/* For handlers: jump this CPU's buffer, from hook context. */
+/*
+ * For handlers: jump this CPU's buffer, from hook context.  -EBUSY when
+ * the hook interrupted a writer of this CPU moving to another page.
+ */
 int lkst_buffer_jump(unsigned int block)
 {
 	struct lkst_cpu_buffer *cb;
-	int ret = 0;
+	struct lkst_block *target;
+	int ret;
 
 	if (block >= LKST_MAX_BLOCKS)
 		return -EINVAL;
 	preempt_disable_notrace();
 	cb = this_cpu_ptr(&lkst_cpu_buffers);
-	if (rcu_dereference_sched(cb->blocks[block]))
-		lkst_buf_jump(cb, block);
-	else
-		ret = -ENOENT;
+	target = rcu_dereference_sched(cb->blocks[block]);
+	ret = target ? lkst_buf_jump(cb, target) : -ENOENT;
 	preempt_enable_notrace();
 	return ret;
 }

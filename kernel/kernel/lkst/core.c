@@ -38,6 +38,9 @@ struct static_key_false lkst_event_keys[LKST_NR_EVENT_IDS] = {
 };
 EXPORT_SYMBOL_NS_GPL(lkst_event_keys, LKST);
 
+/* Set with the keys of SYSCALL_ENTRY and SYSCALL_ENTRY_ARG5 (lkst.h). */
+DEFINE_STATIC_KEY_FALSE(lkst_syscall_entry_key);
+
 DEFINE_MUTEX(lkst_mutex);
 
 /* lkst_event_table[] indexed by event ID, NULL where no event is. */
@@ -98,31 +101,47 @@ static __always_inline bool lkst_cpu_may_record(void)
 
 /*
  * Write one record into this CPU's buffer: the arguments go once, from the
- * caller's registers, into the slot; the clock is read last, right before
- * the commit word is stored.
+ * caller's registers, into the record, the trailing zero ones left out;
+ * the clock is read last, right before the commit word is stored.
  */
 static __always_inline void lkst_write(unsigned int event, unsigned int ctx,
 				       u64 a1, u64 a2, u64 a3, u64 a4,
 				       u64 a5, u64 a6)
 {
 	struct lkst_cpu_buffer *cb = this_cpu_ptr(&lkst_cpu_buffers);
-	struct lkst_record *rec = lkst_buf_reserve_inline(cb);
+	unsigned int nr_args = a6 ? 6 : a5 ? 5 : a4 ? 4 : a3 ? 3 :
+			       a2 ? 2 : a1 ? 1 : 0;
+	struct lkst_slot slot;
+	struct lkst_brec *rec;
 
-	if (unlikely(!rec)) {
+	if (unlikely(!lkst_buf_reserve_inline(cb, LKST_BREC_SIZE(nr_args),
+					      &slot))) {
 		this_cpu_inc(lkst_counters.dropped[event]);
 		return;
 	}
+	rec = slot.rec;
 	WRITE_ONCE(rec->pid, current->pid);
-	WRITE_ONCE(rec->event, event);
-	WRITE_ONCE(rec->context, ctx);
-	WRITE_ONCE(rec->flags, 0);
-	WRITE_ONCE(rec->arg[0], a1);
-	WRITE_ONCE(rec->arg[1], a2);
-	WRITE_ONCE(rec->arg[2], a3);
-	WRITE_ONCE(rec->arg[3], a4);
-	WRITE_ONCE(rec->arg[4], a5);
-	WRITE_ONCE(rec->arg[5], a6);
-	lkst_buf_publish(cb, rec, ktime_get_mono_fast_ns());
+	switch (nr_args) {
+	case 6:
+		WRITE_ONCE(rec->arg[5], a6);
+		fallthrough;
+	case 5:
+		WRITE_ONCE(rec->arg[4], a5);
+		fallthrough;
+	case 4:
+		WRITE_ONCE(rec->arg[3], a4);
+		fallthrough;
+	case 3:
+		WRITE_ONCE(rec->arg[2], a3);
+		fallthrough;
+	case 2:
+		WRITE_ONCE(rec->arg[1], a2);
+		fallthrough;
+	case 1:
+		WRITE_ONCE(rec->arg[0], a1);
+	}
+	WRITE_ONCE(rec->time_ns, ktime_get_mono_fast_ns());
+	lkst_buf_commit(cb, &slot, LKST_BREC_INFO(event, ctx, nr_args));
 }
 
 void lkst_record_event(unsigned int event, const u64 args[LKST_NR_ARGS])
@@ -313,6 +332,14 @@ static void lkst_sync_keys(void)
 			static_branch_enable(&lkst_event_keys[event]);
 		else
 			static_branch_disable(&lkst_event_keys[event]);
+	}
+	want = lkst_routes_to_handler(ms, LKST_EV_SYSCALL_ENTRY) ||
+	       lkst_routes_to_handler(ms, LKST_EV_SYSCALL_ENTRY_ARG5);
+	if (want != static_key_enabled(&lkst_syscall_entry_key)) {
+		if (want)
+			static_branch_enable(&lkst_syscall_entry_key);
+		else
+			static_branch_disable(&lkst_syscall_entry_key);
 	}
 }
 

@@ -1,129 +1,599 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lkst per-CPU buffers: the lockless write path and the reader's copy.
+ * lkst per-CPU buffers: moving to the next page, and the reader's copy.
  *
- * A record's time_ns is its commit word (see uapi/linux/lkst_record.h):
- * a writer first marks the slot's number LKST_SEQ_CLAIMED, claims the slot
- * by swapping its time for LKST_TIME_BUSY, stores the new number, fills
- * the other words, then stores the timestamp.  A reader that sees the same
- * number and the same committed time before and after copying the other
- * words has a whole record: the number is unique even when the time is not.
+ * A page is reset only by the writer that holds the buffer's SWITCHING
+ * flag: it makes the page's generation odd, counts the records the page
+ * held as overwritten, zeroes the page, numbers it after the page it
+ * leaves and makes the generation even again before any record goes in.
+ * A reader reads the generation, the records up to the first one not yet
+ * committed (a zero commit word), and the generation again: what it copied
+ * is whole if the generation did not change.
  */
 #include "lkst_buf.h"
 
-#define LKST_RECORD_WORDS (sizeof(struct lkst_record) / sizeof(u64))
+#ifdef __KERNEL__
+#include <linux/errno.h>
+#include <linux/sort.h>
+#else
+#include <errno.h>
+#include <stdlib.h>
+#endif
 
-/* The out-of-line forms of the inline write path, for tests and KUnit. */
-struct lkst_record *lkst_buf_reserve(struct lkst_cpu_buffer *cb)
+bool lkst_buf_reserve(struct lkst_cpu_buffer *cb, u32 len,
+		      struct lkst_slot *slot)
 {
-	return lkst_buf_reserve_inline(cb);
+	return lkst_buf_reserve_inline(cb, len, slot);
 }
 
-/* Fill a claimed slot with @content and publish it with @time_ns. */
-void lkst_buf_commit(struct lkst_cpu_buffer *cb, struct lkst_record *rec,
-		     const struct lkst_record *content, u64 time_ns)
+/* Write @rec's first @nr_args arguments, pid, event and context. */
+void lkst_buf_write(struct lkst_cpu_buffer *cb, const struct lkst_record *rec,
+		    u32 nr_args)
 {
-	const u64 *src = (const u64 *)content;
-	u64 *dst = (u64 *)rec;
-	unsigned int i;
+	struct lkst_slot slot;
+	u32 i;
 
-	for (i = 1; i < LKST_RECORD_WORDS; i++)
-		WRITE_ONCE(dst[i], src[i]);
-	lkst_buf_publish(cb, rec, time_ns);
-}
-
-/*
- * Copy slot @slot of @blk and its number under the commit words; see
- * LKST_COPY_*.  The number is read first and last: a writer changes it
- * before anything else and stores the new one before any content, so a
- * copy that saw content of another record sees another number.
- */
-static int lkst_buf_copy(const struct lkst_block *blk, u32 slot,
-			 struct lkst_record *out, u64 *seq)
-{
-	const struct lkst_record *rec = &blk->records[slot];
-	const u64 *src = (const u64 *)rec;
-	u64 *dst = (u64 *)out;
-	u64 seq_before, before, after;
-	unsigned int i;
-
-	seq_before = READ_ONCE(blk->seqs[slot]);
-	smp_rmb();	/* the number before the commit word */
-	before = READ_ONCE(rec->time_ns);
-	if (!before)
-		return LKST_COPY_EMPTY;
-	if (before == LKST_TIME_BUSY) {
-		smp_rmb();	/* BUSY before the number stored after it */
-		*seq = READ_ONCE(blk->seqs[slot]);
-		return LKST_COPY_BUSY;
-	}
-	if (seq_before == LKST_SEQ_CLAIMED)
-		return LKST_COPY_CHANGED;	/* being replaced */
-	smp_rmb();	/* the commit word before the content it covers */
-	for (i = 1; i < LKST_RECORD_WORDS; i++)
-		dst[i] = READ_ONCE(src[i]);
-	smp_rmb();	/* the content before the commit word read again */
-	after = READ_ONCE(rec->time_ns);
-	smp_rmb();	/* the commit word before the number read again */
-	if (after != before || READ_ONCE(blk->seqs[slot]) != seq_before)
-		return LKST_COPY_CHANGED;
-	out->time_ns = before;
-	*seq = seq_before;
-	return LKST_COPY_OK;
+	if (!lkst_buf_reserve(cb, LKST_BREC_SIZE(nr_args), &slot))
+		return;
+	WRITE_ONCE(slot.rec->pid, rec->pid);
+	WRITE_ONCE(slot.rec->time_ns, rec->time_ns);
+	for (i = 0; i < nr_args; i++)
+		WRITE_ONCE(slot.rec->arg[i], rec->arg[i]);
+	lkst_buf_commit(cb, &slot, LKST_BREC_INFO(rec->event, rec->context,
+						  nr_args));
 }
 
 /*
- * Copy one slot if it holds a committed record; false when it is empty,
- * being written, or was rewritten during the copy.
+ * By the writer that brought @pg's writers to 0: every record reserved in
+ * it is complete, up to the write position if it is the current page, or
+ * to where its writer left it.  A nested writer may have published more
+ * meanwhile; commit never goes back.
  */
-bool lkst_buf_copy_record(const struct lkst_block *blk, u32 slot,
-			  struct lkst_record *out)
+void lkst_page_publish(struct lkst_cpu_buffer *cb, struct lkst_page *pg)
 {
-	u64 seq;
+	u64 gen = READ_ONCE(pg->gen), pos;
+	struct lkst_block *blk;
+	u32 id, used, old, tag = LKST_COMMIT_TAG(gen);
 
-	return lkst_buf_copy(blk, slot, out, &seq) == LKST_COPY_OK;
-}
+	/* Odd: the writer resetting it publishes when it commits its own. */
+	if (gen & 1)
+		return;
+	barrier();	/* the generation before what it tags */
+	pos = local64_read(&cb->pos);
+	id = lkst_pos_block(pos);
 
-/*
- * Copy slot @slot of @blk with its sequence number: LKST_COPY_OK when it
- * holds a committed record, LKST_COPY_EMPTY when it never held one,
- * LKST_COPY_BUSY when a writer holds it (*seq is then the number that
- * writer took, one it is about to take, or LKST_SEQ_CLAIMED when it has not
- * chosen one yet: then its number is at least next_seq as read before the
- * copy), and LKST_COPY_CHANGED when a writer claimed it during the copy
- * (the record read was overwritten; the new one takes its number after the
- * copy began).
- */
-int lkst_buf_copy_record_seq(const struct lkst_block *blk, u32 slot,
-			     struct lkst_record *out, u64 *seq)
-{
-	return lkst_buf_copy(blk, slot, out, seq);
-}
+	blk = id < LKST_MAX_BLOCKS ? rcu_dereference_sched(cb->blocks[id]) :
+		NULL;
+	if (blk && !(pos & LKST_POS_SWITCHING) &&
+	    lkst_block_page(blk, lkst_pos_page(pos)) == pg)
+		used = lkst_pos_offset(pos);
+	else
+		used = READ_ONCE(pg->left_at);
+	old = READ_ONCE(pg->commit);
+	while ((old & ~0x1fffu) == tag && used > LKST_COMMIT_BYTES(old)) {
+		u32 seen = cmpxchg_local(&pg->commit, old, tag | used);
 
-/*
- * Where a reader should start to get a block's records oldest first: the
- * slot the writer fills next if it is in this block, else slot 0.
- */
-u32 lkst_buf_oldest_slot(struct lkst_cpu_buffer *cb,
-			 const struct lkst_block *blk)
-{
-	u64 pos = local64_read(&cb->pos);
-	u32 slot = lkst_pos_slot(pos);
-
-	if (lkst_pos_block(pos) != blk->id || slot >= blk->nr_slots)
-		return 0;
-	return slot;
-}
-
-/* Make @block current from its first slot; run on the owning CPU. */
-void lkst_buf_jump(struct lkst_cpu_buffer *cb, u32 block)
-{
-	u64 old = local64_read(&cb->pos), seen;
-
-	for (;;) {
-		seen = local64_cmpxchg(&cb->pos, old, lkst_make_pos(block, 0));
 		if (seen == old)
-			return;
+			break;
 		old = seen;
 	}
+}
+
+/* The page a writer fills after page @page of @blk. */
+static struct lkst_page *lkst_buf_next_page(struct lkst_cpu_buffer *cb,
+					    struct lkst_block *blk, u32 page,
+					    struct lkst_block **target,
+					    u32 *target_page)
+{
+	struct lkst_block *next_blk;
+	u32 next;
+
+	if (page + 1 < blk->nr_pages) {
+		*target = blk;
+		*target_page = page + 1;
+	} else {
+		next = READ_ONCE(blk->next);
+		next_blk = next < LKST_MAX_BLOCKS ?
+			rcu_dereference_sched(cb->blocks[next]) : NULL;
+		*target = next_blk ? next_blk : blk;
+		*target_page = 0;
+	}
+	return lkst_block_page(*target, *target_page);
+}
+
+/*
+ * With @pg's generation made odd by the caller: count the records it held
+ * as overwritten and make it empty.  Nothing is zeroed: readers read only
+ * below commit.
+ */
+static void lkst_page_empty(struct lkst_cpu_buffer *cb, struct lkst_page *pg,
+			    u64 old_gen)
+{
+	smp_wmb();	/* odd before the page changes */
+	if (old_gen)
+		local64_add(READ_ONCE(pg->nr_records), &cb->overwritten);
+	/* Tagged with the generation the page gets when it is ready. */
+	WRITE_ONCE(pg->commit, LKST_COMMIT_TAG(old_gen + 2));
+	WRITE_ONCE(pg->nr_records, 0);
+	WRITE_ONCE(pg->left_at, 0);
+}
+
+/*
+ * By the holder of SWITCHING: make @pg an empty page whose records are
+ * numbered from @first_seq.  Readers that copy it meanwhile see its
+ * generation change.
+ */
+static void lkst_page_reset(struct lkst_cpu_buffer *cb, struct lkst_page *pg,
+			    u64 first_seq)
+{
+	u64 gen = READ_ONCE(pg->gen);
+
+	WRITE_ONCE(pg->gen, gen + 1);
+	lkst_page_empty(cb, pg, gen);
+	WRITE_ONCE(pg->first_seq, first_seq);
+	smp_wmb();	/* an empty page before it is stable */
+	WRITE_ONCE(pg->gen, gen + 2);
+}
+
+/*
+ * Leave the current page, whose position @old the caller holds with
+ * SWITCHING set: the number its next record would have had.
+ */
+static u64 lkst_buf_leave_page(struct lkst_cpu_buffer *cb, u64 old)
+{
+	u32 id = lkst_pos_block(old);
+	struct lkst_block *blk = id < LKST_MAX_BLOCKS ?
+		rcu_dereference_sched(cb->blocks[id]) : NULL;
+	struct lkst_page *pg;
+
+	if (!blk)
+		return 0;
+	pg = lkst_block_page(blk, lkst_pos_page(old));
+	WRITE_ONCE(pg->nr_records, lkst_pos_count(old));
+	WRITE_ONCE(pg->left_at, lkst_pos_offset(old));
+	if (!READ_ONCE(pg->writers))
+		lkst_page_publish(cb, pg);
+	return READ_ONCE(pg->first_seq) + lkst_pos_count(old);
+}
+
+/*
+ * A block of one page wrapping onto itself: the page to empty is the one
+ * written, so writers that interrupt this one drop their events until it
+ * is done, as during a jump.
+ */
+static struct lkst_brec *lkst_buf_wrap_page(struct lkst_cpu_buffer *cb,
+					    u64 old, u32 len,
+					    struct lkst_page **page)
+{
+	struct lkst_page *pg;
+	u64 first_seq;
+
+	if (local64_cmpxchg(&cb->pos, old, old | LKST_POS_SWITCHING) != old)
+		return LKST_RESERVE_RETRY;
+	pg = lkst_block_page(rcu_dereference_sched(cb->blocks[lkst_pos_block(old)]),
+			     lkst_pos_page(old));
+	first_seq = lkst_buf_leave_page(cb, old);
+	lkst_page_reset(cb, pg, first_seq);
+	WRITE_ONCE(pg->writers, READ_ONCE(pg->writers) + 1);
+	barrier();	/* counted before a nested writer can see the page */
+	local64_set(&cb->pos, (old & ~((1ULL << LKST_POS_PAGE_SHIFT) - 1)) |
+			      lkst_make_pos(0, 0, LKST_PAGE_HEAD + len, 1));
+	*page = pg;
+	return (struct lkst_brec *)((char *)pg + LKST_PAGE_HEAD);
+}
+
+/*
+ * The current page cannot take @len more bytes: empty the next page and
+ * reserve there.  The writer claims that page by making its generation
+ * odd, prepares it, and moves the position with one compare-and-exchange,
+ * so writers that interrupt it keep writing into the current page; only
+ * one that needs the claimed page too drops its event.  Returns
+ * LKST_RESERVE_RETRY when a nested writer moved the position to another
+ * page first, NULL (a drop, counted) when the next page holds records a
+ * STOP-mode buffer keeps, or writers this one interrupted.
+ */
+struct lkst_brec *lkst_buf_reserve_switch(struct lkst_cpu_buffer *cb,
+					  u64 old, u32 len,
+					  struct lkst_page **page)
+{
+	struct lkst_block *blk, *target;
+	struct lkst_page *pg, *cur;
+	u32 target_page;
+	u64 gen, seen;
+
+	blk = rcu_dereference_sched(cb->blocks[lkst_pos_block(old)]);
+	cur = lkst_block_page(blk, lkst_pos_page(old));
+	pg = lkst_buf_next_page(cb, blk, lkst_pos_page(old), &target,
+				&target_page);
+	gen = READ_ONCE(pg->gen);
+	/*
+	 * A writer that reserved in the page and has not committed can only
+	 * be one this writer interrupted, and it stays until this one is
+	 * done: the check holds without a lock.
+	 */
+	if (READ_ONCE(pg->writers) || (gen & 1) ||
+	    (gen && READ_ONCE(cb->mode) == LKST_MODE_STOP)) {
+		/* A nested writer that moved on first decided for it. */
+		if (local64_read(&cb->pos) != old)
+			return LKST_RESERVE_RETRY;
+		goto drop;
+	}
+	if (pg == cur)
+		return lkst_buf_wrap_page(cb, old, len, page);
+	/*
+	 * A nested writer may have moved on to that very page since this
+	 * one read @old: then it is the current page, not one to empty.
+	 * One that moves there after this check changes its generation.
+	 */
+	if (!lkst_pos_same_page(local64_read(&cb->pos), old))
+		return LKST_RESERVE_RETRY;
+	if (cmpxchg_local(&pg->gen, gen, gen + 1) != gen)
+		return LKST_RESERVE_RETRY;
+	lkst_page_empty(cb, pg, gen);
+	WRITE_ONCE(pg->writers, 1);	/* this writer's record */
+	for (;;) {
+		WRITE_ONCE(pg->first_seq, READ_ONCE(cur->first_seq) +
+					  lkst_pos_count(old));
+		WRITE_ONCE(cur->nr_records, lkst_pos_count(old));
+		WRITE_ONCE(cur->left_at, lkst_pos_offset(old));
+		smp_wmb();	/* the new page ready before writers go there */
+		seen = local64_cmpxchg(&cb->pos, old,
+				       lkst_make_pos(target->id, target_page,
+						     LKST_PAGE_HEAD + len, 1));
+		if (seen == old)
+			break;
+		if (!lkst_pos_same_page(seen, old)) {
+			/*
+			 * A jump or a resize from an interrupt moved on: the
+			 * page stays empty, its records counted overwritten.
+			 */
+			WRITE_ONCE(pg->writers, 0);
+			smp_wmb();	/* emptied before it reads as unused */
+			WRITE_ONCE(pg->gen, 0);
+			return LKST_RESERVE_RETRY;
+		}
+		old = seen;	/* nested writers added to the current page */
+	}
+	smp_wmb();	/* the page's head before it is stable */
+	WRITE_ONCE(pg->gen, gen + 2);
+	if (!READ_ONCE(cur->writers))
+		lkst_page_publish(cb, cur);
+	*page = pg;
+	return (struct lkst_brec *)((char *)pg + LKST_PAGE_HEAD);
+drop:
+	local64_inc(&cb->dropped);
+	return NULL;
+}
+
+/* A new CPU's first block: page 0 empty, numbered from 0, current. */
+void lkst_buf_init_first_page(struct lkst_cpu_buffer *cb,
+			      struct lkst_block *blk)
+{
+	lkst_page_reset(cb, lkst_block_page(blk, 0), 0);
+	local64_set(&cb->pos, lkst_make_pos(blk->id, 0, LKST_PAGE_HEAD, 0));
+}
+
+/*
+ * Take the position for a move the caller makes (a jump, or new blocks in
+ * place of the old ones): on success *first_seq is the number of the next
+ * record, and writers interrupting the caller drop their events until
+ * lkst_buf_end_switch().  -EBUSY: the caller interrupted a writer that is
+ * moving to another page itself; try again from outside.
+ */
+int lkst_buf_begin_switch(struct lkst_cpu_buffer *cb, u64 *old, u64 *first_seq)
+{
+	u64 pos = local64_read(&cb->pos);
+
+	for (;;) {
+		if (pos & LKST_POS_SWITCHING)
+			return -EBUSY;
+		*old = local64_cmpxchg(&cb->pos, pos, pos | LKST_POS_SWITCHING);
+		if (*old == pos)
+			break;
+		pos = *old;
+	}
+	*first_seq = lkst_buf_leave_page(cb, pos);
+	return 0;
+}
+
+/* Continue at the first page of @target, reset, numbered from @first_seq. */
+void lkst_buf_end_switch(struct lkst_cpu_buffer *cb, struct lkst_block *target,
+			 u64 first_seq)
+{
+	lkst_page_reset(cb, lkst_block_page(target, 0), first_seq);
+	barrier();
+	local64_set(&cb->pos, lkst_make_pos(target->id, 0, LKST_PAGE_HEAD, 0));
+}
+
+/*
+ * Continue writing at the first page of @target, which this CPU's buffer
+ * holds; run on the owning CPU.  The page's records are lost, counted as
+ * overwritten, in STOP mode too: a jump asks for it.  -EBUSY when the
+ * caller interrupted a writer moving to another page, or one still
+ * writing in that page.
+ */
+int lkst_buf_jump(struct lkst_cpu_buffer *cb, struct lkst_block *target)
+{
+	struct lkst_page *pg = lkst_block_page(target, 0);
+	u64 old, first_seq;
+	int ret;
+
+	if (READ_ONCE(pg->writers) || (READ_ONCE(pg->gen) & 1))
+		return -EBUSY;
+	ret = lkst_buf_begin_switch(cb, &old, &first_seq);
+	if (ret)
+		return ret;
+	lkst_buf_end_switch(cb, target, first_seq);
+	return 0;
+}
+
+/*
+ * The number the next record of the buffer gets, which is also how many
+ * it was given: the current page's first number plus its count, read
+ * until both come from the same page.  @blocks: the buffer's blocks, held
+ * by the caller.
+ */
+u64 lkst_buf_next_seq(struct lkst_cpu_buffer *cb,
+		      struct lkst_block *const *blocks)
+{
+	const struct lkst_page *pg;
+	u64 pos, again, gen, first;
+	u32 id;
+
+	for (;;) {
+		pos = local64_read(&cb->pos);
+		id = lkst_pos_block(pos);
+		if (id >= LKST_MAX_BLOCKS || !blocks[id])
+			return 0;
+		pg = lkst_block_page(blocks[id], lkst_pos_page(pos));
+		gen = READ_ONCE(pg->gen);
+		smp_rmb();	/* the generation before the number */
+		first = READ_ONCE(pg->first_seq);
+		smp_rmb();	/* the number before the position again */
+		again = local64_read(&cb->pos);
+		smp_rmb();	/* the position before the generation again */
+		if (!(pos & LKST_POS_SWITCHING) && !(gen & 1) &&
+		    READ_ONCE(pg->gen) == gen &&
+		    lkst_pos_same_page(again, pos))
+			return first + lkst_pos_count(again);
+	}
+}
+
+/*
+ * Copy the record at *@offset of @pg, below @commit, and step over it;
+ * false at @commit.  What it copies is whole only if the page's generation
+ * did not change meanwhile (lkst_page_read()).
+ */
+bool lkst_page_next(const struct lkst_page *pg, u32 commit, u32 *offset,
+		    struct lkst_record *out)
+{
+	const struct lkst_brec *rec;
+	u32 info, nr, i, len;
+
+	if (commit > LKST_PAGE_SIZE ||
+	    *offset + LKST_BREC_SIZE(0) > commit)
+		return false;
+	rec = (const struct lkst_brec *)((const char *)pg + *offset);
+	info = READ_ONCE(rec->info);
+	nr = LKST_BREC_NR_ARGS(info);
+	len = LKST_BREC_SIZE(nr);
+	/* Only a page reset under the reader shows anything else. */
+	if (!(info & LKST_BREC_VALID) || nr > LKST_NR_ARGS ||
+	    *offset + len > commit)
+		return false;
+	out->time_ns = READ_ONCE(rec->time_ns);
+	out->pid = READ_ONCE(rec->pid);
+	out->event = LKST_BREC_EVENT(info);
+	out->context = LKST_BREC_CONTEXT(info);
+	out->flags = 0;
+	for (i = 0; i < LKST_NR_ARGS; i++)
+		out->arg[i] = i < nr ? READ_ONCE(rec->arg[i]) : 0;
+	*offset += len;
+	return true;
+}
+
+/*
+ * Copy the complete records of @pg (those below its commit) into @out
+ * (LKST_PAGE_MAX_RECORDS of them at most).  Returns how many, with the
+ * number of the first in *@first_seq, or -1 when the page never held
+ * records or was reset during the copy.  *@reserved: how many records
+ * were reserved in the page when its writer left it (0 while it is the
+ * current page).
+ */
+static int lkst_page_read_reserved(const struct lkst_page *pg,
+				   struct lkst_record *out, u64 *first_seq,
+				   u32 *reserved)
+{
+	u32 offset = LKST_PAGE_HEAD, commit;
+	u64 gen = READ_ONCE(pg->gen);
+	int n = 0;
+
+	if (!gen || (gen & 1))
+		return -1;
+	smp_rmb();	/* the generation before what it covers */
+	*first_seq = READ_ONCE(pg->first_seq);
+	*reserved = READ_ONCE(pg->nr_records);
+	commit = LKST_COMMIT_BYTES(READ_ONCE(pg->commit));
+	smp_rmb();	/* the commit before the records below it */
+	while (n < (int)LKST_PAGE_MAX_RECORDS &&
+	       lkst_page_next(pg, commit, &offset, &out[n]))
+		n++;
+	smp_rmb();	/* what it covers before the generation again */
+	return READ_ONCE(pg->gen) == gen ? n : -1;
+}
+
+/* As lkst_page_read_reserved(), without the count. */
+int lkst_page_read(const struct lkst_page *pg, struct lkst_record *out,
+		   u64 *first_seq)
+{
+	u32 reserved;
+
+	return lkst_page_read_reserved(pg, out, first_seq, &reserved);
+}
+
+/* Complete records of a page no writer can reach. */
+u32 lkst_page_count(const struct lkst_page *pg)
+{
+	struct lkst_record rec;
+	u32 offset = LKST_PAGE_HEAD, n = 0;
+	u32 commit = LKST_COMMIT_BYTES(READ_ONCE(pg->commit));
+
+	if (!READ_ONCE(pg->gen) || (READ_ONCE(pg->gen) & 1))
+		return 0;
+	while (lkst_page_next(pg, commit, &offset, &rec))
+		n++;
+	return n;
+}
+
+static int lkst_page_ref_cmp(const void *a, const void *b)
+{
+	const struct lkst_page_ref *x = a, *y = b;
+
+	return x->first_seq < y->first_seq ? -1 : x->first_seq > y->first_seq;
+}
+
+/*
+ * The pages of @blocks (only of block @only_block unless it is negative)
+ * that hold records, by number: up to @max of them into @refs.  Returns
+ * how many pages hold records (more than @max: some were left out).
+ */
+u64 lkst_buf_list_pages(struct lkst_block *const *blocks, int only_block,
+			struct lkst_page_ref *refs, u64 max)
+{
+	const struct lkst_page *pg;
+	u64 nr = 0, gen;
+	u32 id, page;
+
+	for (id = 0; id < LKST_MAX_BLOCKS; id++) {
+		if (!blocks[id] || (only_block >= 0 && id != (u32)only_block))
+			continue;
+		for (page = 0; page < blocks[id]->nr_pages; page++) {
+			pg = lkst_block_page(blocks[id], page);
+			gen = READ_ONCE(pg->gen);
+			if (!gen || (gen & 1))
+				continue;
+			smp_rmb();	/* the generation before the number */
+			if (nr < max) {
+				refs[nr].first_seq = READ_ONCE(pg->first_seq);
+				refs[nr].block = id;
+				refs[nr].page = page;
+			}
+			nr++;
+		}
+	}
+#ifdef __KERNEL__
+	sort(refs, min(nr, max), sizeof(*refs), lkst_page_ref_cmp, NULL);
+#else
+	qsort(refs, nr < max ? nr : max, sizeof(*refs), lkst_page_ref_cmp);
+#endif
+	return nr;
+}
+
+static bool lkst_listed(const struct lkst_page_ref *refs, u64 nr, u64 first)
+{
+	u64 lo = 0, hi = nr;
+
+	while (lo < hi) {
+		u64 mid = lo + (hi - lo) / 2;
+
+		if (refs[mid].first_seq < first)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < nr && refs[lo].first_seq == first;
+}
+
+/*
+ * Right after the listing: a page reset while the pages were listed (its
+ * number changed, or it was left out, odd) holds records numbered from
+ * its first_seq now, maybe below pages listed after it: no number from
+ * there on is known lost.  Returns @next, lowered to the lowest such
+ * first_seq (not below @cursor).  A page reset after the listing is
+ * numbered above every page listed.
+ */
+static u64 lkst_buf_walk_limit(struct lkst_block *const *blocks,
+			       const struct lkst_page_ref *refs, u64 nr,
+			       u64 cursor, u64 next)
+{
+	const struct lkst_page *pg;
+	u64 gen, first;
+	u32 id, page;
+
+	for (id = 0; id < LKST_MAX_BLOCKS; id++) {
+		for (page = 0; blocks[id] && page < blocks[id]->nr_pages; page++) {
+			pg = lkst_block_page(blocks[id], page);
+			gen = READ_ONCE(pg->gen);
+			if (!gen)
+				continue;
+			smp_rmb();	/* the generation before the number */
+			first = READ_ONCE(pg->first_seq);
+			if (first < next && !lkst_listed(refs, nr, first))
+				next = first > cursor ? first : cursor;
+		}
+	}
+	return next;
+}
+
+/*
+ * Hand @emit the records numbered from @cursor on, in order, from the
+ * pages @refs lists (lkst_buf_list_pages()), using @tmp
+ * (LKST_PAGE_MAX_RECORDS records) for each page's copy.  A page reset
+ * since it was listed is skipped: its records were overwritten.  With
+ * @stop_at_hole the walk stops at a page its writer left with fewer
+ * committed records than it reserved there: the next is still being
+ * written.  A gap between whole pages is pages overwritten since it was
+ * listed, or a chain's old block: lost, not in flight.
+ * *@next_seq: the number after the last record handed on or known lost,
+ * where the next walk starts.  Returns 0, or what @emit returned when it
+ * was negative (then *@next_seq is the number of the record it refused).
+ */
+int lkst_buf_walk(struct lkst_block *const *blocks,
+		  const struct lkst_page_ref *refs, u64 nr, u64 cursor,
+		  bool stop_at_hole, struct lkst_record *tmp,
+		  lkst_emit_fn emit, void *ctx, u64 *next_seq)
+{
+	u64 i, start = 0, first, seq, next = cursor;
+	u64 limit = lkst_buf_walk_limit(blocks, refs, nr, cursor, U64_MAX);
+	u32 reserved;
+	int n, k, ret;
+
+	for (i = 0; i < nr; i++)
+		if (refs[i].first_seq <= cursor)
+			start = i;
+	for (i = start; i < nr; i++) {
+		n = lkst_page_read_reserved(lkst_block_page(blocks[refs[i].block],
+							    refs[i].page),
+					    tmp, &first, &reserved);
+		if (n < 0 || first != refs[i].first_seq)
+			continue;	/* overwritten since it was listed */
+		for (k = 0; k < n; k++) {
+			seq = first + k;
+			if (seq < cursor)
+				continue;
+			if (seq >= limit) {
+				if (seq > next)
+					next = seq;	/* handed on below it */
+				goto out;
+			}
+			ret = emit(ctx, &tmp[k], seq);
+			if (ret < 0) {
+				*next_seq = seq;
+				return ret;
+			}
+		}
+		if (first + n > next)
+			next = first + n;
+		/*
+		 * A page left with fewer committed records than were reserved
+		 * in it: the next is still being written.  A gap between two
+		 * whole pages is pages overwritten since (a chain's old block,
+		 * a jump's target): lost, not in flight.
+		 */
+		if (stop_at_hole && (u32)n < reserved)
+			break;
+	}
+out:
+	*next_seq = next < limit ? next : limit > cursor ? limit : cursor;
+	return 0;
 }

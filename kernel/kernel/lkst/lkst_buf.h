@@ -1,14 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * lkst per-CPU buffers: fixed-size blocks of records, each block with an
+ * lkst per-CPU buffers: blocks of 4 KiB pages holding records sized by
+ * their arguments (struct lkst_brec, 16 to 64 bytes), each block with an
  * optional next block.  This file and lkst_buf.c build in the kernel and,
  * with tests/host/lkst_host_compat.h, on the host, so the lockless write
  * path can be stress-tested with threads and signals under sanitizers.
  *
  * Writer rules: only the CPU that owns a buffer writes to it (hooks run
  * with preemption off), but an IRQ or NMI may interrupt a writer and write
- * into the same buffer.  Therefore every change of the write position and
- * every claim of a slot is a single local compare-and-exchange.
+ * into the same buffer.  A writer reserves its bytes with one local
+ * compare-and-exchange of the write position, fills them and commits with
+ * one store of the record's first word.  Pages are the unit of reuse, as
+ * ftrace's sub-buffers are: when a page is full the writer resets the next
+ * one (its records are lost together) and a reader copies a page under the
+ * page's generation, which every reset changes.
  */
 #ifndef _LKST_BUF_H
 #define _LKST_BUF_H
@@ -17,6 +22,7 @@
 #include <linux/cache.h>
 #include <linux/types.h>
 #include <linux/rcupdate.h>
+#include <linux/string.h>
 #include <asm/local64.h>
 #include <uapi/linux/lkst_record.h>
 #include <uapi/linux/lkst_ioctl.h>
@@ -27,206 +33,248 @@
 #endif
 
 /*
- * seqs[slot] is the sequence number of the record in records[slot].  A
- * writer sets it to LKST_SEQ_CLAIMED before it marks the slot BUSY, and to
- * the record's number before it commits.  Numbers are unique, timestamps
- * are not (a coarse clock repeats them): a reader checks both around its
- * copy, so even a slot rewritten with the same time is never torn.
+ * The head of every page.  gen is 0 while the page never held records,
+ * odd while a writer resets it, even and stable otherwise; the page's
+ * records are numbered first_seq, first_seq + 1, ... in the order they lie
+ * in it.  nr_records and left_at (bytes) are stored when the writer leaves
+ * the page: what it reserved there.  writers counts the writers of this
+ * CPU that reserved space in the page and have not committed yet; its
+ * increments and decrements are plain, since a nested writer undoes its
+ * own before the writer it interrupted resumes.  When it drops to 0 every
+ * record reserved in the page is complete, and the writer publishes the
+ * bytes used as commit, which only grows: readers read the records below
+ * it, as ftrace's readers read below a page's commit.  A writer that laps
+ * the buffer from an interrupt finds writers non-zero and drops its event
+ * instead of resetting a page under them.
  */
-#define LKST_SEQ_CLAIMED	(~0ULL)
+struct lkst_page {
+	u64 gen;
+	u64 first_seq;
+	u32 nr_records;
+	u32 writers;
+	u32 left_at;
+	u32 commit;
+};
+
+#define LKST_PAGE_HEAD		sizeof(struct lkst_page)
+
+/*
+ * commit holds the bytes used (13 bits) under a tag of the generation it
+ * belongs to, so that a writer publishing late, after an interrupt reset
+ * the page, cannot store an old page's size over the new one's.
+ */
+#define LKST_COMMIT_BYTES(commit)	((commit) & 0x1fffu)
+#define LKST_COMMIT_TAG(gen)		((u32)((gen) >> 1) << 13)
+#define LKST_PAGE_MAX_RECORDS	((LKST_PAGE_SIZE - LKST_PAGE_HEAD) / \
+				 LKST_BREC_SIZE(0))
 
 struct lkst_block {
 	u32 id;
-	u32 nr_slots;
+	u32 nr_pages;
 	u32 next;			/* LKST_NO_NEXT: wrap onto itself */
-	struct lkst_record *records;
-	u64 *seqs;
+	void *pages;			/* nr_pages * LKST_PAGE_SIZE bytes */
 };
 
+static inline struct lkst_page *lkst_block_page(const struct lkst_block *blk,
+						u32 page)
+{
+	return (struct lkst_page *)((char *)blk->pages +
+				    (size_t)page * LKST_PAGE_SIZE);
+}
+
 /*
- * pos packs the current block ID (high 32 bits) and the next slot to
- * claim in it (low 32 bits), so that moving to the next block and claiming
- * a slot there is one atomic step.
+ * pos packs where the next record goes: the block, the page in it, the
+ * byte offset in the page and how many records the page holds, so that
+ * one compare-and-exchange both reserves the bytes and numbers the record
+ * (its number is the page's first_seq plus its index).  SWITCHING is set
+ * by a writer that is moving to another page: writers that interrupt it
+ * drop their events until it is done.
  */
+#define LKST_POS_OFFSET_BITS	13
+#define LKST_POS_COUNT_SHIFT	13
+#define LKST_POS_COUNT_BITS	9
+#define LKST_POS_SWITCHING	(1ULL << 22)
+#define LKST_POS_PAGE_SHIFT	24
+#define LKST_POS_BLOCK_SHIFT	48
+
+static inline u32 lkst_pos_offset(u64 pos)
+{
+	return pos & ((1u << LKST_POS_OFFSET_BITS) - 1);
+}
+
+static inline u32 lkst_pos_count(u64 pos)
+{
+	return (pos >> LKST_POS_COUNT_SHIFT) & ((1u << LKST_POS_COUNT_BITS) - 1);
+}
+
+static inline u32 lkst_pos_page(u64 pos)
+{
+	return (u32)(pos >> LKST_POS_PAGE_SHIFT) & 0xffffff;
+}
+
+static inline u32 lkst_pos_block(u64 pos)
+{
+	return pos >> LKST_POS_BLOCK_SHIFT;
+}
+
+/* Same block and page, and no move under way. */
+static inline bool lkst_pos_same_page(u64 a, u64 b)
+{
+	return (a >> LKST_POS_PAGE_SHIFT) == (b >> LKST_POS_PAGE_SHIFT) &&
+	       !((a | b) & LKST_POS_SWITCHING);
+}
+
+static inline u64 lkst_make_pos(u32 block, u32 page, u32 offset, u32 count)
+{
+	return (u64)block << LKST_POS_BLOCK_SHIFT |
+	       (u64)page << LKST_POS_PAGE_SHIFT |
+	       (u64)count << LKST_POS_COUNT_SHIFT | offset;
+}
+
 /*
- * next_seq numbers the records of this CPU in the order their slots were
- * claimed: 0, 1, 2, ... with no gap, since a number is taken only once a
- * slot is held.  A reader that remembers the next number it wants finds
- * the records it missed as gaps (see lkst_buf_copy_record_seq()).
- *
  * mode is LKST_MODE_OVERWRITE or LKST_MODE_STOP: in STOP mode the writer
- * never overwrites a record; it stops, counting drops, where the next slot
- * holds one (at the end of a block with no next block, or of a ring).
+ * never resets a page that holds records; it stops there, counting drops.
+ * The numbers of records written are not counted: they are the current
+ * page's first_seq plus its count (lkst_buf_next_seq()).
  */
 struct lkst_cpu_buffer {
 	/* What every write touches, in one cache line. */
 	local64_t pos;
-	local64_t next_seq;
-	local64_t written;
-	local64_t overwritten;
-	local64_t dropped;
 	u32 mode;
-	/* Read by the writer only to follow a block ID. */
+	u32 __pad;
 	struct lkst_block __rcu *blocks[LKST_MAX_BLOCKS];
+	/* Written only when events are lost. */
+	local64_t overwritten ____cacheline_aligned;
+	local64_t dropped;
 	u64 discarded;		/* held by blocks a resize or delete freed */
 } ____cacheline_aligned;
 
-static inline u32 lkst_pos_block(u64 pos)
-{
-	return pos >> 32;
-}
-
-static inline u32 lkst_pos_slot(u64 pos)
-{
-	return (u32)pos;
-}
-
-static inline u64 lkst_make_pos(u32 block, u32 slot)
-{
-	return (u64)block << 32 | slot;
-}
-
-/*
- * Points of lkst_buf_reserve() where the host unit test makes an interrupt
- * write into the buffer (tests/host/lkst_host_compat.h); nothing here.
- */
-enum {
-	LKST_BUF_AT_SLOT_READ,		/* the slot's number and time read */
-	LKST_BUF_AT_CLAIMED,		/* CLAIMED stored, the slot not BUSY */
+/* A writer's reservation: where the record goes and in which page. */
+struct lkst_slot {
+	struct lkst_page *page;
+	struct lkst_brec *rec;
 };
 
-#ifndef lkst_buf_test_point
-static inline void lkst_buf_test_point(struct lkst_cpu_buffer *cb, int point)
-{
-}
-#endif
+#define LKST_RESERVE_RETRY	((struct lkst_brec *)1)
+
+void lkst_page_publish(struct lkst_cpu_buffer *cb, struct lkst_page *pg);
+
+struct lkst_brec *lkst_buf_reserve_switch(struct lkst_cpu_buffer *cb,
+					  u64 old, u32 len,
+					  struct lkst_page **page);
 
 /*
- * Claim the next slot of this CPU's buffer and give it the next sequence
- * number.  Returns NULL, counting a drop, when there is no block, when a
- * STOP-mode buffer would overwrite a record, or when the slot is still
- * owned by a writer this one interrupted (a nested context wrote a whole
- * block meanwhile): its record is left intact instead of being
- * overwritten half-way.
+ * Reserve @len bytes (LKST_BREC_SIZE(nr_args)) in this CPU's buffer.
+ * Returns false, counting a drop, when there is no block, when a STOP-mode
+ * buffer is full, or while a writer this one interrupted is moving to
+ * another page.  Moving to the next page is out of line: it happens once
+ * per page.
  */
-static __always_inline struct lkst_record *
-lkst_buf_reserve_inline(struct lkst_cpu_buffer *cb)
+static __always_inline bool lkst_buf_reserve_inline(struct lkst_cpu_buffer *cb,
+						    u32 len,
+						    struct lkst_slot *slot)
 {
-	struct lkst_block *blk, *next_blk;
-	struct lkst_record *rec;
-	bool stop = READ_ONCE(cb->mode) == LKST_MODE_STOP;
-	u64 old, old_seq, seen, seq;
-	u32 id, slot, next;
+	struct lkst_block *blk;
+	struct lkst_page *pg;
+	u64 old, seen;
+	u32 id;
 
 	old = local64_read(&cb->pos);
 	for (;;) {
 		id = lkst_pos_block(old);
-		slot = lkst_pos_slot(old);
 		blk = id < LKST_MAX_BLOCKS ?
 			rcu_dereference_sched(cb->blocks[id]) : NULL;
-		if (unlikely(!blk))
+		if (unlikely(!blk || (old & LKST_POS_SWITCHING)))
 			goto drop;
-		if (slot >= blk->nr_slots) {
-			next = READ_ONCE(blk->next);
-			next_blk = next < LKST_MAX_BLOCKS ?
-				rcu_dereference_sched(cb->blocks[next]) : NULL;
-			if (next_blk) {
-				blk = next_blk;
-				id = next;
-			}
-			slot = 0;
+		if (unlikely(lkst_pos_offset(old) + len > LKST_PAGE_SIZE)) {
+			slot->rec = lkst_buf_reserve_switch(cb, old, len,
+							    &slot->page);
+			if (slot->rec != LKST_RESERVE_RETRY)
+				return slot->rec != NULL;
+			old = local64_read(&cb->pos);
+			continue;
 		}
-		/* A slot once written is never empty again: no race here. */
-		if (unlikely(stop) && READ_ONCE(blk->records[slot].time_ns))
-			goto drop;	/* keep the record it holds */
-		seen = local64_cmpxchg(&cb->pos, old, lkst_make_pos(id, slot + 1));
-		if (likely(seen == old))
-			break;
+		pg = lkst_block_page(blk, lkst_pos_page(old));
+		/* Counted before the bytes are ours: no lapping writer resets it. */
+		WRITE_ONCE(pg->writers, READ_ONCE(pg->writers) + 1);
+		barrier();
+		seen = local64_cmpxchg(&cb->pos, old,
+				       old + len + (1ULL << LKST_POS_COUNT_SHIFT));
+		if (likely(seen == old)) {
+			slot->page = pg;
+			slot->rec = (struct lkst_brec *)((char *)pg +
+							 lkst_pos_offset(old));
+			return true;
+		}
+		barrier();
+		WRITE_ONCE(pg->writers, READ_ONCE(pg->writers) - 1);
+		/*
+		 * A nested writer that left the page meanwhile did not
+		 * publish it while this count held it: publish it now.
+		 */
+		if (!READ_ONCE(pg->writers))
+			lkst_page_publish(cb, pg);
 		old = seen;	/* a nested writer moved on first */
 	}
-
-	rec = &blk->records[slot];
-	old_seq = READ_ONCE(blk->seqs[slot]);
-	barrier();	/* the number of the record whose time is read next */
-	old = READ_ONCE(rec->time_ns);
-	if (unlikely(old == LKST_TIME_BUSY) || unlikely(old && stop))
-		goto drop;
-	lkst_buf_test_point(cb, LKST_BUF_AT_SLOT_READ);
-	/*
-	 * From here a reader of the record this one replaces sees it change,
-	 * and a reader that finds the slot BUSY never takes the replaced
-	 * record's number for one being written.  CLAIMED replaces the number
-	 * only if it is still the one read above: an interrupt that filled
-	 * this slot since (a jump or a lap) gave it a new, unique number, and
-	 * CLAIMED must not be left on a record this writer does not replace.
-	 */
-	if (unlikely(cmpxchg_local(&blk->seqs[slot], old_seq,
-				   LKST_SEQ_CLAIMED) != old_seq))
-		goto drop;
-	smp_wmb();	/* CLAIMED is seen before BUSY */
-	lkst_buf_test_point(cb, LKST_BUF_AT_CLAIMED);
-	if (unlikely(cmpxchg_local(&rec->time_ns, old, LKST_TIME_BUSY) != old)) {
-		/*
-		 * An interrupt filled the slot since its time was read.  If
-		 * that was after CLAIMED was stored, it stored its own number
-		 * and the put-back fails; if before, its number equals the one
-		 * read (0: an unused slot took the buffer's first record), so
-		 * putting that number back is right.
-		 */
-		cmpxchg_local(&blk->seqs[slot], LKST_SEQ_CLAIMED, old_seq);
-		goto drop;
-	}
-	smp_wmb();	/* BUSY is seen before the new number and content */
-	/*
-	 * The number is stored in the slot before it is taken from next_seq,
-	 * so a reader that saw next_seq past it and finds the slot BUSY knows
-	 * which number is still being written.  A nested writer taking the
-	 * number first makes this one try the next.
-	 */
-	do {
-		seq = local64_read(&cb->next_seq);
-		WRITE_ONCE(blk->seqs[slot], seq);
-		smp_wmb();	/* in the slot before it is taken */
-	} while (local64_cmpxchg(&cb->next_seq, seq, seq + 1) != seq);
-	if (old)
-		local64_inc(&cb->overwritten);
-	return rec;
 drop:
 	local64_inc(&cb->dropped);
-	return NULL;
+	return false;
 }
 
 /*
- * Publish a claimed slot whose words after time_ns the caller has stored
- * (with WRITE_ONCE): @time_ns is the commit word.
+ * Complete a reserved record whose other words the caller has stored with
+ * WRITE_ONCE, @info (LKST_BREC_INFO()) last; the last writer of the page
+ * to complete makes what the page holds visible to readers.
  */
-static __always_inline void lkst_buf_publish(struct lkst_cpu_buffer *cb,
-					     struct lkst_record *rec,
-					     u64 time_ns)
+static __always_inline void lkst_buf_commit(struct lkst_cpu_buffer *cb,
+					    const struct lkst_slot *slot,
+					    u32 info)
 {
-	if (unlikely(!time_ns || time_ns == LKST_TIME_BUSY))
-		time_ns = 1;	/* keep the commit word meaningful */
-	smp_wmb();	/* content before the commit */
-	WRITE_ONCE(rec->time_ns, time_ns);
-	local64_inc(&cb->written);
+	u32 writers;
+
+	WRITE_ONCE(slot->rec->info, info);
+	smp_wmb();	/* the record before the commit that covers it */
+	writers = READ_ONCE(slot->page->writers) - 1;
+	WRITE_ONCE(slot->page->writers, writers);
+	if (likely(!writers))
+		lkst_page_publish(cb, slot->page);
 }
 
-struct lkst_record *lkst_buf_reserve(struct lkst_cpu_buffer *cb);
-void lkst_buf_commit(struct lkst_cpu_buffer *cb, struct lkst_record *rec,
-		     const struct lkst_record *content, u64 time_ns);
-enum {
-	LKST_COPY_EMPTY,
-	LKST_COPY_OK,
-	LKST_COPY_BUSY,
-	LKST_COPY_CHANGED,
+/* Out-of-line forms, for handlers' tests, KUnit and the host tests. */
+bool lkst_buf_reserve(struct lkst_cpu_buffer *cb, u32 len,
+		      struct lkst_slot *slot);
+void lkst_buf_write(struct lkst_cpu_buffer *cb, const struct lkst_record *rec,
+		    u32 nr_args);
+
+void lkst_buf_init_first_page(struct lkst_cpu_buffer *cb,
+			      struct lkst_block *blk);
+int lkst_buf_jump(struct lkst_cpu_buffer *cb, struct lkst_block *target);
+int lkst_buf_begin_switch(struct lkst_cpu_buffer *cb, u64 *old,
+			  u64 *first_seq);
+void lkst_buf_end_switch(struct lkst_cpu_buffer *cb, struct lkst_block *target,
+			 u64 first_seq);
+u64 lkst_buf_next_seq(struct lkst_cpu_buffer *cb,
+		      struct lkst_block *const *blocks);
+
+/* Reading: pages in the order of their records, and records of a page. */
+struct lkst_page_ref {
+	u64 first_seq;
+	u32 block;
+	u32 page;
 };
 
-bool lkst_buf_copy_record(const struct lkst_block *blk, u32 slot,
-			  struct lkst_record *out);
-int lkst_buf_copy_record_seq(const struct lkst_block *blk, u32 slot,
-			     struct lkst_record *out, u64 *seq);
-u32 lkst_buf_oldest_slot(struct lkst_cpu_buffer *cb,
-			 const struct lkst_block *blk);
-void lkst_buf_jump(struct lkst_cpu_buffer *cb, u32 block);
+bool lkst_page_next(const struct lkst_page *pg, u32 commit, u32 *offset,
+		    struct lkst_record *out);
+int lkst_page_read(const struct lkst_page *pg, struct lkst_record *out,
+		   u64 *first_seq);
+u32 lkst_page_count(const struct lkst_page *pg);
+u64 lkst_buf_list_pages(struct lkst_block *const *blocks, int only_block,
+			struct lkst_page_ref *refs, u64 max);
+
+typedef int (*lkst_emit_fn)(void *ctx, const struct lkst_record *rec, u64 seq);
+int lkst_buf_walk(struct lkst_block *const *blocks,
+		  const struct lkst_page_ref *refs, u64 nr, u64 cursor,
+		  bool stop_at_hole, struct lkst_record *tmp,
+		  lkst_emit_fn emit, void *ctx, u64 *next_seq);
 
 #endif /* _LKST_BUF_H */

@@ -11,222 +11,315 @@
 
 #define TEST_MASKSET	(LKST_MAX_MASKSETS - 1)
 
-static struct lkst_block *test_block(struct kunit *test, u32 id, u32 slots,
+static struct lkst_block *test_block(struct kunit *test, u32 id, u32 pages,
 				     u32 next)
 {
 	struct lkst_block *blk = kunit_kzalloc(test, sizeof(*blk), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, blk);
-	blk->records = kunit_kcalloc(test, slots, sizeof(struct lkst_record),
-				     GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, blk->records);
-	blk->seqs = kunit_kcalloc(test, slots, sizeof(u64), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, blk->seqs);
+	blk->pages = kunit_kzalloc(test, pages * LKST_PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, blk->pages);
 	blk->id = id;
-	blk->nr_slots = slots;
+	blk->nr_pages = pages;
 	blk->next = next;
 	return blk;
 }
 
-static struct lkst_cpu_buffer *test_buffer(struct kunit *test)
+/* A buffer whose first block is @blk, written from its first page. */
+static struct lkst_cpu_buffer *test_buffer(struct kunit *test,
+					   struct lkst_block *blk)
 {
 	struct lkst_cpu_buffer *cb = kunit_kzalloc(test, sizeof(*cb),
 						   GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, cb);
+	if (blk) {
+		RCU_INIT_POINTER(cb->blocks[blk->id], blk);
+		lkst_buf_init_first_page(cb, blk);
+	}
 	return cb;
 }
 
-/* Write one record whose first argument is @seq. */
-static bool test_write(struct lkst_cpu_buffer *cb, u64 seq)
+/* Write a record of @nr_args arguments, the first 100 + @seq, the others 7. */
+static bool test_write(struct lkst_cpu_buffer *cb, u64 seq, u32 nr_args)
 {
-	struct lkst_record content = { .pid = 42, .event = 1 };
-	struct lkst_record *rec;
+	struct lkst_record content = { .pid = 42, .event = 1, .context = 2 };
+	u64 dropped = local64_read(&cb->dropped);
+	u32 i;
 
-	content.arg[0] = seq;
+	content.time_ns = 1000 + seq;
+	for (i = 0; i < nr_args; i++)
+		content.arg[i] = i ? 7 : 100 + seq;
 	rcu_read_lock_sched();
-	rec = lkst_buf_reserve(cb);
-	if (rec)
-		lkst_buf_commit(cb, rec, &content, 1000 + seq);
+	lkst_buf_write(cb, &content, nr_args);
 	rcu_read_unlock_sched();
-	return rec;
+	return local64_read(&cb->dropped) == dropped;
 }
+
+/* Room for a page's records, as lkst_page_read() and the walk need. */
+static struct lkst_record *test_page_records(struct kunit *test)
+{
+	struct lkst_record *out = kunit_kcalloc(test, LKST_PAGE_MAX_RECORDS,
+						sizeof(*out), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, out);
+	return out;
+}
+
+static u64 test_next_seq(struct lkst_cpu_buffer *cb)
+{
+	return lkst_buf_next_seq(cb, (struct lkst_block *const *)cb->blocks);
+}
+
+/* 64-byte records: 63 fill a page's 4064 bytes of records. */
+#define FULL	6
+#define PER_PAGE ((LKST_PAGE_SIZE - LKST_PAGE_HEAD) / LKST_BREC_SIZE(FULL))
 
 static void lkst_buf_fills_in_order(struct kunit *test)
 {
-	struct lkst_cpu_buffer *cb = test_buffer(test);
-	struct lkst_block *blk = test_block(test, 0, 8, LKST_NO_NEXT);
-	struct lkst_record out;
-	u64 seq;
+	struct lkst_block *blk = test_block(test, 0, 1, LKST_NO_NEXT);
+	struct lkst_cpu_buffer *cb = test_buffer(test, blk);
+	struct lkst_record *out;
+	u32 bytes = 0, i;
+	u64 seq, first;
 
-	RCU_INIT_POINTER(cb->blocks[0], blk);
-	for (seq = 0; seq < 5; seq++)
-		KUNIT_ASSERT_TRUE(test, test_write(cb, seq));
-	for (seq = 0; seq < 5; seq++) {
-		KUNIT_ASSERT_TRUE(test, lkst_buf_copy_record(blk, seq,
-							     &out));
-		KUNIT_EXPECT_EQ(test, out.arg[0], seq);
-		KUNIT_EXPECT_EQ(test, out.time_ns, 1000 + seq);
-		KUNIT_EXPECT_EQ(test, out.pid, 42);
+	out = test_page_records(test);
+	for (seq = 0; seq < 7; seq++) {
+		KUNIT_ASSERT_TRUE(test, test_write(cb, seq, seq));
+		bytes += LKST_BREC_SIZE(seq < 6 ? seq : 6);
 	}
-	KUNIT_EXPECT_FALSE(test, lkst_buf_copy_record(blk, 5, &out));
-	KUNIT_EXPECT_EQ(test, local64_read(&cb->written), 5);
+	KUNIT_EXPECT_EQ(test, lkst_pos_offset(local64_read(&cb->pos)),
+			LKST_PAGE_HEAD + bytes);
+	KUNIT_ASSERT_EQ(test, lkst_page_read(lkst_block_page(blk, 0), out,
+					     &first), 7);
+	KUNIT_EXPECT_EQ(test, first, 0);
+	for (seq = 0; seq < 7; seq++) {
+		KUNIT_EXPECT_EQ(test, out[seq].time_ns, 1000 + seq);
+		KUNIT_EXPECT_EQ(test, out[seq].pid, 42);
+		KUNIT_EXPECT_EQ(test, out[seq].event, 1);
+		KUNIT_EXPECT_EQ(test, out[seq].context, 2);
+		for (i = 0; i < LKST_NR_ARGS; i++)
+			KUNIT_EXPECT_EQ(test, out[seq].arg[i],
+					i >= seq ? 0 : i ? 7 : 100 + seq);
+	}
+	KUNIT_EXPECT_EQ(test, test_next_seq(cb), 7);
 	KUNIT_EXPECT_EQ(test, local64_read(&cb->overwritten), 0);
 }
 
-static void lkst_buf_wraps_keeping_newest(struct kunit *test)
+static void lkst_buf_wraps_page_by_page(struct kunit *test)
 {
-	struct lkst_cpu_buffer *cb = test_buffer(test);
-	struct lkst_block *blk = test_block(test, 0, 8, LKST_NO_NEXT);
-	struct lkst_record out;
-	u32 start, i;
-	u64 seq;
+	struct lkst_block *blk = test_block(test, 0, 1, LKST_NO_NEXT);
+	struct lkst_cpu_buffer *cb = test_buffer(test, blk);
+	struct lkst_record *out;
+	u64 seq, first;
 
-	RCU_INIT_POINTER(cb->blocks[0], blk);
-	for (seq = 0; seq < 20; seq++)
-		KUNIT_ASSERT_TRUE(test, test_write(cb, seq));
-	KUNIT_EXPECT_EQ(test, local64_read(&cb->overwritten), 12);
-	start = lkst_buf_oldest_slot(cb, blk);
-	KUNIT_EXPECT_EQ(test, start, 4);
-	for (i = 0; i < 8; i++) {
-		KUNIT_ASSERT_TRUE(test, lkst_buf_copy_record(
-			blk, (start + i) % 8, &out));
-		KUNIT_EXPECT_EQ(test, out.arg[0], 12 + i);
-	}
+	out = test_page_records(test);
+	for (seq = 0; seq < PER_PAGE + 10; seq++)
+		KUNIT_ASSERT_TRUE(test, test_write(cb, seq, FULL));
+	/* The full page was reset for the 64th: its 63 records are lost. */
+	KUNIT_EXPECT_EQ(test, local64_read(&cb->overwritten), PER_PAGE);
+	KUNIT_ASSERT_EQ(test, lkst_page_read(lkst_block_page(blk, 0), out,
+					     &first), 10);
+	KUNIT_EXPECT_EQ(test, first, PER_PAGE);
+	KUNIT_EXPECT_EQ(test, out[0].arg[0], 100 + PER_PAGE);
+	KUNIT_EXPECT_EQ(test, test_next_seq(cb), PER_PAGE + 10);
 }
 
 static void lkst_buf_follows_links(struct kunit *test)
 {
-	struct lkst_cpu_buffer *cb = test_buffer(test);
-	struct lkst_block *a = test_block(test, 0, 4, 1);
-	struct lkst_block *b = test_block(test, 1, 4, LKST_NO_NEXT);
-	struct lkst_record out;
+	struct lkst_block *a = test_block(test, 0, 1, 1);
+	struct lkst_block *b = test_block(test, 1, 2, LKST_NO_NEXT);
+	struct lkst_cpu_buffer *cb = test_buffer(test, a);
+	struct lkst_page_ref refs[3];
 	u64 seq;
 
-	RCU_INIT_POINTER(cb->blocks[0], a);
 	RCU_INIT_POINTER(cb->blocks[1], b);
-	for (seq = 0; seq < 10; seq++)
-		KUNIT_ASSERT_TRUE(test, test_write(cb, seq));
-	/* a holds 0-3, b held 4-7 and, wrapping onto itself, now 8 and 9 */
-	KUNIT_ASSERT_TRUE(test, lkst_buf_copy_record(a, 3, &out));
-	KUNIT_EXPECT_EQ(test, out.arg[0], 3);
-	KUNIT_ASSERT_TRUE(test, lkst_buf_copy_record(b, 1, &out));
-	KUNIT_EXPECT_EQ(test, out.arg[0], 9);
-	KUNIT_ASSERT_TRUE(test, lkst_buf_copy_record(b, 2, &out));
-	KUNIT_EXPECT_EQ(test, out.arg[0], 6);
+	for (seq = 0; seq < 3 * PER_PAGE + 5; seq++)
+		KUNIT_ASSERT_TRUE(test, test_write(cb, seq, FULL));
+	/* a: 0-62; b: 63-125, 126-188, then page 0 again from 189 */
+	KUNIT_ASSERT_EQ(test, lkst_buf_list_pages(
+		(struct lkst_block *const *)cb->blocks, -1, refs, 3), 3);
+	KUNIT_EXPECT_EQ(test, refs[0].first_seq, 0);
+	KUNIT_EXPECT_EQ(test, refs[0].block, 0);
+	KUNIT_EXPECT_EQ(test, refs[1].first_seq, 2 * PER_PAGE);
+	KUNIT_EXPECT_EQ(test, refs[1].page, 1);
+	KUNIT_EXPECT_EQ(test, refs[2].first_seq, 3 * PER_PAGE);
+	KUNIT_EXPECT_EQ(test, refs[2].block, 1);
+	KUNIT_EXPECT_EQ(test, refs[2].page, 0);
 	KUNIT_EXPECT_EQ(test, lkst_pos_block(local64_read(&cb->pos)), 1);
-	KUNIT_EXPECT_EQ(test, local64_read(&cb->overwritten), 2);
+	KUNIT_EXPECT_EQ(test, local64_read(&cb->overwritten), PER_PAGE);
 }
 
-static void lkst_buf_never_takes_busy_slot(struct kunit *test)
+/*
+ * An interrupt that laps the buffer drops instead of resetting a page
+ * under a writer it interrupted, and readers stop before that record.
+ */
+static void lkst_buf_never_resets_under_writer(struct kunit *test)
 {
-	struct lkst_cpu_buffer *cb = test_buffer(test);
-	struct lkst_block *blk = test_block(test, 0, 4, LKST_NO_NEXT);
-	struct lkst_record content = { .event = 2 }, out, *held;
+	struct lkst_block *blk = test_block(test, 0, 1, LKST_NO_NEXT);
+	struct lkst_cpu_buffer *cb = test_buffer(test, blk);
+	struct lkst_record *out;
+	struct lkst_slot held;
+	u64 seq, first;
 
-	RCU_INIT_POINTER(cb->blocks[0], blk);
+	out = test_page_records(test);
 	rcu_read_lock_sched();
-	held = lkst_buf_reserve(cb);	/* an interrupted writer's slot */
+	KUNIT_ASSERT_TRUE(test, lkst_buf_reserve(cb, LKST_BREC_SIZE(0),
+						 &held));
 	rcu_read_unlock_sched();
-	KUNIT_ASSERT_PTR_EQ(test, held, &blk->records[0]);
-	KUNIT_EXPECT_FALSE(test, lkst_buf_copy_record(blk, 0, &out));
-	lkst_buf_jump(cb, 0);		/* make the next writer land on it */
-	KUNIT_EXPECT_FALSE(test, test_write(cb, 7));
+	/* 16 bytes held leave room for 63 full records still. */
+	for (seq = 1; seq <= PER_PAGE; seq++)
+		KUNIT_ASSERT_TRUE(test, test_write(cb, seq, FULL));
+	KUNIT_EXPECT_FALSE(test, test_write(cb, 99, FULL));
 	KUNIT_EXPECT_EQ(test, local64_read(&cb->dropped), 1);
-	lkst_buf_commit(cb, held, &content, 5);
-	KUNIT_ASSERT_TRUE(test, lkst_buf_copy_record(blk, 0, &out));
-	KUNIT_EXPECT_EQ(test, out.event, 2);
-	KUNIT_EXPECT_EQ(test, out.time_ns, 5);
+	KUNIT_EXPECT_EQ(test, lkst_page_read(lkst_block_page(blk, 0), out,
+					     &first), 0);
+	WRITE_ONCE(held.rec->time_ns, 5);
+	rcu_read_lock_sched();
+	lkst_buf_commit(cb, &held, LKST_BREC_INFO(3, 0, 0));
+	rcu_read_unlock_sched();
+	KUNIT_EXPECT_EQ(test, lkst_page_read(lkst_block_page(blk, 0), out,
+					     &first), PER_PAGE + 1);
+	KUNIT_EXPECT_EQ(test, out[0].event, 3);
+	KUNIT_EXPECT_EQ(test, out[0].time_ns, 5);
+	/* Now the page can be reset. */
+	KUNIT_EXPECT_TRUE(test, test_write(cb, 100, FULL));
+	KUNIT_EXPECT_EQ(test, local64_read(&cb->overwritten), PER_PAGE + 1);
 }
 
 static void lkst_buf_drops_without_block(struct kunit *test)
 {
-	struct lkst_cpu_buffer *cb = test_buffer(test);
+	struct lkst_cpu_buffer *cb = test_buffer(test, NULL);
 
-	KUNIT_EXPECT_FALSE(test, test_write(cb, 1));
+	KUNIT_EXPECT_FALSE(test, test_write(cb, 1, 1));
 	KUNIT_EXPECT_EQ(test, local64_read(&cb->dropped), 1);
-	KUNIT_EXPECT_EQ(test, local64_read(&cb->written), 0);
+	KUNIT_EXPECT_EQ(test, test_next_seq(cb), 0);
 }
 
-static void lkst_buf_numbers_records(struct kunit *test)
-{
-	struct lkst_cpu_buffer *cb = test_buffer(test);
-	struct lkst_block *blk = test_block(test, 0, 4, LKST_NO_NEXT);
-	struct lkst_record out;
-	u64 seq, got;
-	u32 slot;
+struct test_walk {
+	u64 seqs[8];
+	u32 n;
+};
 
-	RCU_INIT_POINTER(cb->blocks[0], blk);
-	KUNIT_EXPECT_EQ(test, lkst_buf_copy_record_seq(blk, 0, &out, &got),
-			LKST_COPY_EMPTY);
-	for (seq = 0; seq < 6; seq++)
-		KUNIT_ASSERT_TRUE(test, test_write(cb, seq));
-	KUNIT_EXPECT_EQ(test, local64_read(&cb->next_seq), 6);
-	/* Slots 0 and 1 were overwritten by records 4 and 5. */
-	for (slot = 0; slot < 4; slot++) {
-		KUNIT_ASSERT_EQ(test, lkst_buf_copy_record_seq(blk, slot, &out,
-							       &got),
-				LKST_COPY_OK);
-		KUNIT_EXPECT_EQ(test, got, out.arg[0]);
-		KUNIT_EXPECT_EQ(test, got, slot < 2 ? slot + 4 : slot);
-	}
+static int test_emit(void *ctx, const struct lkst_record *rec, u64 seq)
+{
+	struct test_walk *w = ctx;
+
+	if (w->n == ARRAY_SIZE(w->seqs) || rec->arg[0] != 100 + seq)
+		return -ENOSPC;
+	w->seqs[w->n++] = seq;
+	return 0;
+}
+
+/* A drain starts at its cursor and stops before a record in flight. */
+static void lkst_buf_walks_from_cursor(struct kunit *test)
+{
+	struct lkst_block *blk = test_block(test, 0, 2, LKST_NO_NEXT);
+	struct lkst_cpu_buffer *cb = test_buffer(test, blk);
+	struct lkst_block *const *blocks = (void *)cb->blocks;
+	struct test_walk w = {};
+	struct lkst_page_ref refs[2];
+	struct lkst_record *tmp;
+	struct lkst_slot held;
+	u64 seq, next;
+
+	tmp = test_page_records(test);
+	for (seq = 0; seq < PER_PAGE + 2; seq++)
+		KUNIT_ASSERT_TRUE(test, test_write(cb, seq, FULL));
+	KUNIT_ASSERT_EQ(test, lkst_buf_list_pages(blocks, -1, refs, 2), 2);
+	KUNIT_EXPECT_EQ(test, lkst_buf_walk(blocks, refs, 2, PER_PAGE - 3,
+					    true, tmp, test_emit, &w, &next),
+			0);
+	KUNIT_EXPECT_EQ(test, w.n, 5);
+	KUNIT_EXPECT_EQ(test, w.seqs[0], PER_PAGE - 3);
+	KUNIT_EXPECT_EQ(test, w.seqs[4], PER_PAGE + 1);
+	KUNIT_EXPECT_EQ(test, next, PER_PAGE + 2);
+
+	rcu_read_lock_sched();
+	KUNIT_ASSERT_TRUE(test, lkst_buf_reserve(cb, LKST_BREC_SIZE(1), &held));
+	rcu_read_unlock_sched();
+	KUNIT_ASSERT_TRUE(test, test_write(cb, PER_PAGE + 3, 1));
+	w.n = 0;
+	KUNIT_EXPECT_EQ(test, lkst_buf_walk(blocks, refs, 2, PER_PAGE + 1,
+					    true, tmp, test_emit, &w, &next),
+			0);
+	KUNIT_EXPECT_EQ(test, w.n, 1);
+	KUNIT_EXPECT_EQ(test, next, PER_PAGE + 2);	/* the one in flight */
+	WRITE_ONCE(held.rec->arg[0], 100 + PER_PAGE + 2);
+	rcu_read_lock_sched();
+	lkst_buf_commit(cb, &held, LKST_BREC_INFO(1, 0, 1));
+	rcu_read_unlock_sched();
+	w.n = 0;
+	KUNIT_EXPECT_EQ(test, lkst_buf_walk(blocks, refs, 2, next, true, tmp,
+					    test_emit, &w, &next), 0);
+	KUNIT_EXPECT_EQ(test, w.n, 2);
+	KUNIT_EXPECT_EQ(test, next, PER_PAGE + 4);
 }
 
 static void lkst_buf_stop_mode_keeps_oldest(struct kunit *test)
 {
-	struct lkst_cpu_buffer *cb = test_buffer(test);
-	struct lkst_block *a = test_block(test, 0, 4, 1);
-	struct lkst_block *b = test_block(test, 1, 4, LKST_NO_NEXT);
-	struct lkst_record out;
-	u64 seq, got;
+	struct lkst_block *a = test_block(test, 0, 1, 1);
+	struct lkst_block *b = test_block(test, 1, 1, LKST_NO_NEXT);
+	struct lkst_cpu_buffer *cb = test_buffer(test, a);
+	struct lkst_record *out;
+	u64 seq, first;
 
-	RCU_INIT_POINTER(cb->blocks[0], a);
+	out = test_page_records(test);
 	RCU_INIT_POINTER(cb->blocks[1], b);
 	cb->mode = LKST_MODE_STOP;
-	for (seq = 0; seq < 8; seq++)
-		KUNIT_ASSERT_TRUE(test, test_write(cb, seq));
+	for (seq = 0; seq < 2 * PER_PAGE; seq++)
+		KUNIT_ASSERT_TRUE(test, test_write(cb, seq, FULL));
 	/* The chain is full: nothing is overwritten, the rest is dropped. */
-	KUNIT_EXPECT_FALSE(test, test_write(cb, 8));
-	KUNIT_EXPECT_FALSE(test, test_write(cb, 9));
+	KUNIT_EXPECT_FALSE(test, test_write(cb, 200, FULL));
+	KUNIT_EXPECT_FALSE(test, test_write(cb, 201, FULL));
 	KUNIT_EXPECT_EQ(test, local64_read(&cb->dropped), 2);
 	KUNIT_EXPECT_EQ(test, local64_read(&cb->overwritten), 0);
-	KUNIT_EXPECT_EQ(test, local64_read(&cb->next_seq), 8);
-	KUNIT_ASSERT_EQ(test, lkst_buf_copy_record_seq(b, 0, &out, &got),
-			LKST_COPY_OK);
-	KUNIT_EXPECT_EQ(test, out.arg[0], 4);
+	KUNIT_EXPECT_EQ(test, test_next_seq(cb), 2 * PER_PAGE);
+	/* A small record still fits in the last page's 32 bytes left. */
+	KUNIT_EXPECT_TRUE(test, test_write(cb, 2 * PER_PAGE, 1));
 	/* Back to overwriting: the last block wraps onto itself. */
 	WRITE_ONCE(cb->mode, LKST_MODE_OVERWRITE);
-	KUNIT_ASSERT_TRUE(test, test_write(cb, 10));
-	KUNIT_ASSERT_EQ(test, lkst_buf_copy_record_seq(b, 0, &out, &got),
-			LKST_COPY_OK);
-	KUNIT_EXPECT_EQ(test, out.arg[0], 10);
-	KUNIT_EXPECT_EQ(test, got, 8);
-	KUNIT_EXPECT_EQ(test, local64_read(&cb->overwritten), 1);
+	KUNIT_ASSERT_TRUE(test, test_write(cb, 2 * PER_PAGE + 1, FULL));
+	KUNIT_ASSERT_EQ(test, lkst_page_read(lkst_block_page(b, 0), out,
+					     &first), 1);
+	KUNIT_EXPECT_EQ(test, first, 2 * PER_PAGE + 1);
+	KUNIT_EXPECT_EQ(test, local64_read(&cb->overwritten), PER_PAGE + 1);
 }
 
-static void lkst_buf_stop_mode_never_overwrites(struct kunit *test)
+static void lkst_buf_jumps(struct kunit *test)
 {
-	struct lkst_cpu_buffer *cb = test_buffer(test);
-	struct lkst_block *a = test_block(test, 0, 2, 5);	/* 5: none */
-	struct lkst_block *b = test_block(test, 1, 2, 0);	/* back to a */
+	struct lkst_block *a = test_block(test, 0, 2, LKST_NO_NEXT);
+	struct lkst_block *b = test_block(test, 1, 1, 0);
+	struct lkst_cpu_buffer *cb = test_buffer(test, a);
+	struct lkst_record *out;
+	struct lkst_slot held;
+	u64 seq, first;
 
-	RCU_INIT_POINTER(cb->blocks[0], a);
-	cb->mode = LKST_MODE_STOP;
-	KUNIT_EXPECT_TRUE(test, test_write(cb, 0));
-	KUNIT_EXPECT_TRUE(test, test_write(cb, 1));
-	KUNIT_EXPECT_FALSE(test, test_write(cb, 2));
-	/* Nor at the start of a used block after a jump. */
-	lkst_buf_jump(cb, 0);
-	KUNIT_EXPECT_FALSE(test, test_write(cb, 3));
-	/* An empty block gives room; its link leads back to a used one. */
+	out = test_page_records(test);
 	RCU_INIT_POINTER(cb->blocks[1], b);
-	lkst_buf_jump(cb, 1);
-	KUNIT_EXPECT_TRUE(test, test_write(cb, 4));
-	KUNIT_EXPECT_TRUE(test, test_write(cb, 5));
-	KUNIT_EXPECT_FALSE(test, test_write(cb, 6));
-	KUNIT_EXPECT_EQ(test, local64_read(&cb->dropped), 3);
-	KUNIT_EXPECT_EQ(test, local64_read(&cb->overwritten), 0);
-	KUNIT_EXPECT_EQ(test, local64_read(&cb->written), 4);
+	for (seq = 0; seq < 5; seq++)
+		KUNIT_ASSERT_TRUE(test, test_write(cb, seq, 2));
+	rcu_read_lock_sched();
+	KUNIT_EXPECT_EQ(test, lkst_buf_jump(cb, b), 0);
+	rcu_read_unlock_sched();
+	KUNIT_ASSERT_TRUE(test, test_write(cb, 5, 2));
+	KUNIT_ASSERT_EQ(test, lkst_page_read(lkst_block_page(b, 0), out,
+					     &first), 1);
+	KUNIT_EXPECT_EQ(test, first, 5);
+	/* Back to a's page 0, whose 5 records are lost, in STOP mode too. */
+	cb->mode = LKST_MODE_STOP;
+	rcu_read_lock_sched();
+	KUNIT_EXPECT_EQ(test, lkst_buf_jump(cb, a), 0);
+	KUNIT_ASSERT_TRUE(test, lkst_buf_reserve(cb, LKST_BREC_SIZE(0),
+						 &held));
+	/* Not while a writer this one interrupted writes in the page. */
+	KUNIT_EXPECT_EQ(test, lkst_buf_jump(cb, a), -EBUSY);
+	rcu_read_unlock_sched();
+	KUNIT_EXPECT_EQ(test, local64_read(&cb->overwritten), 5);
+	rcu_read_lock_sched();
+	lkst_buf_commit(cb, &held, LKST_BREC_INFO(1, 0, 0));
+	rcu_read_unlock_sched();
+	KUNIT_EXPECT_EQ(test, test_next_seq(cb), 7);
 }
 
 static void lkst_buf_control_rejects_bad_requests(struct kunit *test)
@@ -250,13 +343,13 @@ static void lkst_buf_control_rejects_bad_requests(struct kunit *test)
 
 static struct kunit_case lkst_buf_cases[] = {
 	KUNIT_CASE(lkst_buf_fills_in_order),
-	KUNIT_CASE(lkst_buf_wraps_keeping_newest),
+	KUNIT_CASE(lkst_buf_wraps_page_by_page),
 	KUNIT_CASE(lkst_buf_follows_links),
-	KUNIT_CASE(lkst_buf_never_takes_busy_slot),
+	KUNIT_CASE(lkst_buf_never_resets_under_writer),
 	KUNIT_CASE(lkst_buf_drops_without_block),
-	KUNIT_CASE(lkst_buf_numbers_records),
+	KUNIT_CASE(lkst_buf_walks_from_cursor),
 	KUNIT_CASE(lkst_buf_stop_mode_keeps_oldest),
-	KUNIT_CASE(lkst_buf_stop_mode_never_overwrites),
+	KUNIT_CASE(lkst_buf_jumps),
 	KUNIT_CASE(lkst_buf_control_rejects_bad_requests),
 	{}
 };

@@ -70,27 +70,53 @@ static void lkst_dump_record(unsigned int cpu, const struct lkst_record *rec)
 	pr_emerg("lkst-dump: %s\n", line);
 }
 
-/* The newest @max records of @cpu's current block, oldest first. */
+/*
+ * The newest @max records of @cpu's current block, oldest first: back from
+ * the current page through the pages written before it in the block, then
+ * forward again.  Other CPUs are stopped; nothing is allocated.
+ */
 static void lkst_dump_cpu(unsigned int cpu, unsigned int max)
 {
 	struct lkst_cpu_buffer *cb = per_cpu_ptr(&lkst_cpu_buffers, cpu);
-	u64 pos = local64_read(&cb->pos);
+	u64 pos = local64_read(&cb->pos), held = 0, newer = U64_MAX, first;
 	const struct lkst_block *blk;
+	const struct lkst_page *pg;
 	struct lkst_record rec;
-	u32 slot, i, n;
+	u32 page, i, nr_pages = 0, offset;
 
 	if (lkst_pos_block(pos) >= LKST_MAX_BLOCKS)
 		return;
 	blk = rcu_dereference_sched(cb->blocks[lkst_pos_block(pos)]);
-	if (!blk || !blk->nr_slots)
+	if (!blk || lkst_pos_page(pos) >= blk->nr_pages)
 		return;
-	n = min_t(u32, max, blk->nr_slots);
-	slot = lkst_pos_slot(pos) % blk->nr_slots;
-	/* Slots before the write position, wrapping: the block is a ring. */
-	slot = (slot + blk->nr_slots - n) % blk->nr_slots;
-	for (i = 0; i < n; i++, slot = (slot + 1) % blk->nr_slots)
-		if (lkst_buf_copy_record(blk, slot, &rec))
+	page = lkst_pos_page(pos);
+	for (i = 0; i < blk->nr_pages && held < max; i++) {
+		pg = lkst_block_page(blk, (page + blk->nr_pages - i) %
+					  blk->nr_pages);
+		first = READ_ONCE(pg->first_seq);
+		/* Unused, being reset, or older than the block's last lap. */
+		if (!READ_ONCE(pg->gen) || (READ_ONCE(pg->gen) & 1) ||
+		    first >= newer)
+			break;
+		newer = first;
+		held += lkst_page_count(pg);
+		nr_pages = i + 1;
+	}
+	held = held > max ? held - max : 0;	/* the older ones to skip */
+	while (nr_pages--) {
+		pg = lkst_block_page(blk, (page + blk->nr_pages - nr_pages) %
+					  blk->nr_pages);
+		offset = LKST_PAGE_HEAD;
+		while (lkst_page_next(pg,
+				      LKST_COMMIT_BYTES(READ_ONCE(pg->commit)),
+				      &offset, &rec)) {
+			if (held) {
+				held--;
+				continue;
+			}
 			lkst_dump_record(cpu, &rec);
+		}
+	}
 }
 
 static int lkst_panic_notify(struct notifier_block *nb, unsigned long event,

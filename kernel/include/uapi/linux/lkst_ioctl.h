@@ -24,7 +24,7 @@
  * BLOCK_DELETE and BLOCK_JUMP take a struct lkst_block_link whose next is
  * 0.  Deleting clears the links that pointed to the block; the block being
  * written cannot be deleted.  JUMP makes the writer continue at the
- * block's first slot.
+ * block's first page, which it empties.
  *
  * HANDLER_CTL passes a command to an extended handler that takes them
  * (struct lkst_handler's control): the handler defines its commands and
@@ -33,7 +33,10 @@
  *
  * Version 2 added sequence numbers (BUFFER_DRAIN), buffer modes
  * (BUFFER_MODE) and BUFFER_RESIZE, and the mode and next_seq fields of
- * struct lkst_cpu_info, which changed its size.
+ * struct lkst_cpu_info, which changed its size.  Version 3 stores records
+ * packed in pages (struct lkst_brec): blocks are counted in pages, the
+ * write position in bytes, and DRAIN returns records in order and stops
+ * before the first one still being written.
  */
 #ifndef _UAPI_LINUX_LKST_IOCTL_H
 #define _UAPI_LINUX_LKST_IOCTL_H
@@ -42,7 +45,7 @@
 #include <linux/types.h>
 #include <linux/lkst_record.h>
 
-#define LKST_ABI_VERSION	2
+#define LKST_ABI_VERSION	3
 #define LKST_DEVICE		"/dev/lkst"
 
 /* Masksets: 0..2 are the read-only system masksets, user ones from 3. */
@@ -66,11 +69,11 @@
 #define LKST_ALL_CPUS		0xffffffffu
 
 /*
- * What the writer does when the next slot holds a record, as at the end
- * of a block with no next block that wraps onto itself: OVERWRITE
- * overwrites it (a flight recorder, the default); STOP keeps it, stops
- * writing and counts every further event as dropped until a jump or link
- * to an empty block, a resize or a switch back to OVERWRITE gives room.
+ * What the writer does when the next page holds records, as at the end
+ * of a block with no next block that wraps onto itself: OVERWRITE empties
+ * it (a flight recorder, the default); STOP keeps it, stops writing and
+ * counts every further event as dropped until a jump, a link to an empty
+ * block, a resize or a switch back to OVERWRITE gives room.
  */
 #define LKST_MODE_OVERWRITE	0
 #define LKST_MODE_STOP		1
@@ -124,10 +127,10 @@ struct lkst_cpu_info {
 	__u32 online;			/* out: 1 if the CPU is online */
 	__u32 nr_blocks;		/* out */
 	__u32 current_block;		/* out: block the writer fills */
-	__u64 current_slot;		/* out: next slot in that block */
+	__u64 current_offset;		/* out: bytes of that block used */
 	__u64 written;			/* out: records committed */
 	__u64 overwritten;		/* out: replaced, resized or deleted */
-	__u64 dropped;			/* out: events that found no slot */
+	__u64 dropped;			/* out: events that found no room */
 	__u64 next_seq;			/* out: sequence number of the next record */
 	__u32 mode;			/* out: LKST_MODE_* */
 	__u32 __pad;
@@ -137,14 +140,14 @@ struct lkst_block_info {
 	__u32 cpu;			/* in */
 	__u32 block;			/* in */
 	__u32 size;			/* out: bytes of record space */
-	__u32 nr_slots;			/* out: size / LKST_RECORD_SIZE */
+	__u32 nr_pages;			/* out: size / LKST_PAGE_SIZE */
 	__u32 next;			/* out: next block, LKST_NO_NEXT wraps */
 	__u32 __pad;
 };
 
 struct lkst_block_create {
 	__u32 cpu;			/* in */
-	__u32 size;			/* in: bytes, rounded down to records */
+	__u32 size;			/* in: bytes, rounded down to pages */
 	__u32 next;			/* in: next block or LKST_NO_NEXT */
 	__u32 block;			/* out: new block's ID */
 };
@@ -169,18 +172,15 @@ struct lkst_block_read {
 };
 
 /*
- * Each CPU numbers its records 0, 1, 2, ... in the order they take a slot.
- * DRAIN copies the committed records of every block of a CPU whose number
- * is in [cursor, next_seq), in no particular order, with their numbers in
- * seqs[].  next_seq is read before the blocks are scanned, so every number
- * below it belongs to a record that was found, was overwritten (lost to
- * the reader), or is still being written: busy_seqs[] lists the numbers of
- * the slots found being written (nr_busy of them), and a reader asks again
- * later for those instead of counting them lost.  BUSY_OVERFLOW means more
- * slots were busy than busy_seqs[] holds: any missing number may then be
- * in flight.  TRUNCATED means records[] was too small (nr_slots tells how
- * many the CPU's blocks hold); ask again with room for nr_slots.  The
- * kernel keeps no reader state.
+ * Each CPU numbers its records 0, 1, 2, ... in the order they take their
+ * place.  DRAIN copies the committed records of a CPU numbered from cursor
+ * on, in order, with their numbers in seqs[], starting at the page that
+ * holds cursor, and stops before the first record still being written:
+ * every number below next_seq belongs to a record that was copied or was
+ * overwritten (lost to the reader).  nr_busy is 0; busy_seqs[] and
+ * BUSY_OVERFLOW are kept for readers of ABI 2.  TRUNCATED means records[]
+ * was too small (capacity tells how many the CPU's blocks hold at most);
+ * ask again with room for capacity.  The kernel keeps no reader state.
  */
 #define LKST_DRAIN_BUSY_OVERFLOW (1u << 0)
 #define LKST_DRAIN_TRUNCATED	(1u << 1)
@@ -195,7 +195,7 @@ struct lkst_buffer_drain {
 	__u32 max_records;		/* in: room in records[] and seqs[] */
 	__u32 nr_records;		/* out: records copied */
 	__u64 next_seq;			/* out: numbers below it are covered */
-	__u64 nr_slots;			/* out: slots in the CPU's blocks */
+	__u64 capacity;			/* out: most records the blocks hold */
 	__u64 written;			/* out: the CPU's counters, read */
 	__u64 overwritten;		/*      after the scan */
 	__u64 dropped;
@@ -213,7 +213,7 @@ struct lkst_buffer_mode {
 /*
  * Replaces every block of every CPU that has blocks by an empty block of
  * @size bytes with the same ID and next link, and makes each writer
- * continue at the first slot of its current block.  All new blocks are
+ * continue at the first page of its current block.  All new blocks are
  * allocated first: on ENOMEM nothing changed, and a size the machine's
  * available memory cannot hold is refused with ENOMEM up front.  The
  * records the old blocks held are discarded and counted as overwritten (a
@@ -227,7 +227,7 @@ struct lkst_buffer_resize {
 /*
  * Per-event counters since boot or the last reset, summed over CPUs: hits
  * are the times the event reached a handler, dropped the times it was
- * lost (no free slot, or a handler re-entering a hook).
+ * lost (no room, or a handler re-entering a hook).
  */
 struct lkst_event_stat {
 	__u32 event;			/* in */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
- * lkst trace record: the fixed-size unit written into buffer blocks, copied
- * out by the LKST_IOC_BLOCK_READ ioctl and stored as is in log files.
+ * lkst trace records: struct lkst_record, copied out by the drain and
+ * block-read ioctls and stored as is in log files, and struct lkst_brec,
+ * the packed form in the kernel's buffers.
  */
 #ifndef _UAPI_LINUX_LKST_RECORD_H
 #define _UAPI_LINUX_LKST_RECORD_H
@@ -17,12 +18,7 @@ enum lkst_context {
 	LKST_CTX_NMI,
 };
 
-/*
- * One cache line per record.  time_ns doubles as the commit word: 0 means
- * the slot never held a record, LKST_TIME_BUSY that a writer owns it, any
- * other value that the record is complete.  A reader copies a record only
- * if time_ns is the same committed value before and after the copy.
- */
+/* A record as LKST_IOC_BUFFER_DRAIN copies it out, all six arguments. */
 struct lkst_record {
 	__u64 time_ns;		/* CLOCK_MONOTONIC (ktime_get_mono_fast_ns) */
 	__u32 pid;		/* current task's pid, 0 for idle */
@@ -33,7 +29,30 @@ struct lkst_record {
 };
 
 #define LKST_RECORD_SIZE	64
-#define LKST_TIME_BUSY		(~(__u64)0)
+
+/*
+ * A record as it lies in the kernel's per-CPU buffers: sized by its
+ * arguments, the trailing zero ones left out (they read as 0).  info is
+ * the commit word, 0 until the record is complete: LKST_BREC_VALID, the
+ * number of arguments stored, the context and the event.  Records follow
+ * each other in 4 KiB pages (LKST_PAGE_SIZE), after the page's head; the
+ * copies user space gets are struct lkst_record.
+ */
+struct lkst_brec {
+	__u32 info;
+	__u32 pid;
+	__u64 time_ns;
+	__u64 arg[];
+};
+
+#define LKST_PAGE_SIZE		4096u
+#define LKST_BREC_SIZE(nr_args)	(16u + 8u * (nr_args))
+#define LKST_BREC_VALID		(1u << 7)
+#define LKST_BREC_NR_ARGS(info)	((info) & 7u)
+#define LKST_BREC_CONTEXT(info)	(((info) >> 3) & 3u)
+#define LKST_BREC_EVENT(info)	((info) >> 16)
+#define LKST_BREC_INFO(event, context, nr_args) \
+	((__u32)(event) << 16 | LKST_BREC_VALID | (context) << 3 | (nr_args))
 
 /* The clock records are stamped with, named in log files. */
 #define LKST_CLOCK_MONOTONIC	1
