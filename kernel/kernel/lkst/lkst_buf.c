@@ -53,7 +53,7 @@ void lkst_page_publish(struct lkst_cpu_buffer *cb, struct lkst_page *pg)
 {
 	u64 gen = READ_ONCE(pg->gen), pos;
 	struct lkst_block *blk;
-	u32 id, used, old, tag = LKST_COMMIT_TAG(gen);
+	u32 id, used, tag = LKST_COMMIT_TAG(gen);
 
 	/* Odd: the writer resetting it publishes when it commits its own. */
 	if (gen & 1)
@@ -69,14 +69,7 @@ void lkst_page_publish(struct lkst_cpu_buffer *cb, struct lkst_page *pg)
 		used = lkst_pos_offset(pos);
 	else
 		used = READ_ONCE(pg->left_at);
-	old = READ_ONCE(pg->commit);
-	while ((old & ~0x1fffu) == tag && used > LKST_COMMIT_BYTES(old)) {
-		u32 seen = cmpxchg_local(&pg->commit, old, tag | used);
-
-		if (seen == old)
-			break;
-		old = seen;
-	}
+	lkst_page_commit_to(pg, tag, used);
 }
 
 /* The page a writer fills after page @page of @blk. */
@@ -163,22 +156,25 @@ static u64 lkst_buf_leave_page(struct lkst_cpu_buffer *cb, u64 old)
  */
 static struct lkst_brec *lkst_buf_wrap_page(struct lkst_cpu_buffer *cb,
 					    u64 old, u32 len,
-					    struct lkst_page **page)
+					    struct lkst_slot *slot)
 {
+	struct lkst_block *blk;
 	struct lkst_page *pg;
 	u64 first_seq;
 
 	if (local64_cmpxchg(&cb->pos, old, old | LKST_POS_SWITCHING) != old)
 		return LKST_RESERVE_RETRY;
-	pg = lkst_block_page(rcu_dereference_sched(cb->blocks[lkst_pos_block(old)]),
-			     lkst_pos_page(old));
+	blk = rcu_dereference_sched(cb->blocks[lkst_pos_block(old)]);
+	pg = lkst_block_page(blk, lkst_pos_page(old));
 	first_seq = lkst_buf_leave_page(cb, old);
 	lkst_page_reset(cb, pg, first_seq);
 	WRITE_ONCE(pg->writers, READ_ONCE(pg->writers) + 1);
 	barrier();	/* counted before a nested writer can see the page */
 	local64_set(&cb->pos, (old & ~((1ULL << LKST_POS_PAGE_SHIFT) - 1)) |
 			      lkst_make_pos(0, 0, LKST_PAGE_HEAD + len, 1));
-	*page = pg;
+	slot->page = pg;
+	slot->block = blk;
+	slot->where = old >> LKST_POS_PAGE_SHIFT;
 	return (struct lkst_brec *)((char *)pg + LKST_PAGE_HEAD);
 }
 
@@ -194,7 +190,7 @@ static struct lkst_brec *lkst_buf_wrap_page(struct lkst_cpu_buffer *cb,
  */
 struct lkst_brec *lkst_buf_reserve_switch(struct lkst_cpu_buffer *cb,
 					  u64 old, u32 len,
-					  struct lkst_page **page)
+					  struct lkst_slot *slot)
 {
 	struct lkst_block *blk, *target;
 	struct lkst_page *pg, *cur;
@@ -219,7 +215,7 @@ struct lkst_brec *lkst_buf_reserve_switch(struct lkst_cpu_buffer *cb,
 		goto drop;
 	}
 	if (pg == cur)
-		return lkst_buf_wrap_page(cb, old, len, page);
+		return lkst_buf_wrap_page(cb, old, len, slot);
 	/*
 	 * A nested writer may have moved on to that very page since this
 	 * one read @old: then it is the current page, not one to empty.
@@ -258,7 +254,10 @@ struct lkst_brec *lkst_buf_reserve_switch(struct lkst_cpu_buffer *cb,
 	WRITE_ONCE(pg->gen, gen + 2);
 	if (!READ_ONCE(cur->writers))
 		lkst_page_publish(cb, cur);
-	*page = pg;
+	slot->page = pg;
+	slot->block = target;
+	slot->where = lkst_make_pos(target->id, target_page, 0, 0) >>
+		      LKST_POS_PAGE_SHIFT;
 	return (struct lkst_brec *)((char *)pg + LKST_PAGE_HEAD);
 drop:
 	local64_inc(&cb->dropped);
@@ -278,14 +277,24 @@ void lkst_buf_init_first_page(struct lkst_cpu_buffer *cb,
  * place of the old ones): on success *first_seq is the number of the next
  * record, and writers interrupting the caller drop their events until
  * lkst_buf_end_switch().  -EBUSY: the caller interrupted a writer that is
- * moving to another page itself; try again from outside.
+ * moving to another page itself, or the current block is unpublished for
+ * a moment by a delete; try again from outside.
  */
 int lkst_buf_begin_switch(struct lkst_cpu_buffer *cb, u64 *old, u64 *first_seq)
 {
 	u64 pos = local64_read(&cb->pos);
+	u32 id;
 
 	for (;;) {
 		if (pos & LKST_POS_SWITCHING)
+			return -EBUSY;
+		/*
+		 * The current block unpublished by a delete that will put it
+		 * back (it is current): its page numbers the next record.
+		 */
+		id = lkst_pos_block(pos);
+		if (id >= LKST_MAX_BLOCKS ||
+		    !rcu_dereference_sched(cb->blocks[id]))
 			return -EBUSY;
 		*old = local64_cmpxchg(&cb->pos, pos, pos | LKST_POS_SWITCHING);
 		if (*old == pos)

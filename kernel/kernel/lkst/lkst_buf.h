@@ -153,6 +153,8 @@ struct lkst_cpu_buffer {
 struct lkst_slot {
 	struct lkst_page *page;
 	struct lkst_brec *rec;
+	struct lkst_block *block;	/* the block of page */
+	u64 where;			/* pos >> LKST_POS_PAGE_SHIFT there */
 };
 
 #define LKST_RESERVE_RETRY	((struct lkst_brec *)1)
@@ -161,7 +163,7 @@ void lkst_page_publish(struct lkst_cpu_buffer *cb, struct lkst_page *pg);
 
 struct lkst_brec *lkst_buf_reserve_switch(struct lkst_cpu_buffer *cb,
 					  u64 old, u32 len,
-					  struct lkst_page **page);
+					  struct lkst_slot *slot);
 
 /*
  * Reserve @len bytes (LKST_BREC_SIZE(nr_args)) in this CPU's buffer.
@@ -187,8 +189,7 @@ static __always_inline bool lkst_buf_reserve_inline(struct lkst_cpu_buffer *cb,
 		if (unlikely(!blk || (old & LKST_POS_SWITCHING)))
 			goto drop;
 		if (unlikely(lkst_pos_offset(old) + len > LKST_PAGE_SIZE)) {
-			slot->rec = lkst_buf_reserve_switch(cb, old, len,
-							    &slot->page);
+			slot->rec = lkst_buf_reserve_switch(cb, old, len, slot);
 			if (slot->rec != LKST_RESERVE_RETRY)
 				return slot->rec != NULL;
 			old = local64_read(&cb->pos);
@@ -202,6 +203,8 @@ static __always_inline bool lkst_buf_reserve_inline(struct lkst_cpu_buffer *cb,
 				       old + len + (1ULL << LKST_POS_COUNT_SHIFT));
 		if (likely(seen == old)) {
 			slot->page = pg;
+			slot->block = blk;
+			slot->where = old >> LKST_POS_PAGE_SHIFT;
 			slot->rec = (struct lkst_brec *)((char *)pg +
 							 lkst_pos_offset(old));
 			return true;
@@ -221,23 +224,52 @@ drop:
 	return false;
 }
 
+/* Raise @pg's commit to @used bytes unless a reset changed its tag. */
+static __always_inline void lkst_page_commit_to(struct lkst_page *pg,
+						u32 tag, u32 used)
+{
+	u32 old = READ_ONCE(pg->commit), seen;
+
+	while ((old & ~0x1fffu) == tag && used > LKST_COMMIT_BYTES(old)) {
+		seen = cmpxchg_local(&pg->commit, old, tag | used);
+		if (seen == old)
+			break;
+		old = seen;	/* a nested writer published first */
+	}
+}
+
 /*
  * Complete a reserved record whose other words the caller has stored with
  * WRITE_ONCE, @info (LKST_BREC_INFO()) last; the last writer of the page
- * to complete makes what the page holds visible to readers.
+ * to complete makes what the page holds visible to readers: up to the
+ * write position while the page is still the current one (the common
+ * case, inline), else lkst_page_publish() decides.
  */
 static __always_inline void lkst_buf_commit(struct lkst_cpu_buffer *cb,
 					    const struct lkst_slot *slot,
 					    u32 info)
 {
+	struct lkst_page *pg = slot->page;
 	u32 writers;
+	u64 gen, pos;
 
 	WRITE_ONCE(slot->rec->info, info);
 	smp_wmb();	/* the record before the commit that covers it */
-	writers = READ_ONCE(slot->page->writers) - 1;
-	WRITE_ONCE(slot->page->writers, writers);
-	if (likely(!writers))
-		lkst_page_publish(cb, slot->page);
+	writers = READ_ONCE(pg->writers) - 1;
+	WRITE_ONCE(pg->writers, writers);
+	if (unlikely(writers))
+		return;
+	gen = READ_ONCE(pg->gen);
+	barrier();	/* the generation before what it tags */
+	pos = local64_read(&cb->pos);
+	if (unlikely((pos >> LKST_POS_PAGE_SHIFT) != slot->where ||
+		     (pos & LKST_POS_SWITCHING) || (gen & 1) ||
+		     rcu_dereference_sched(cb->blocks[lkst_pos_block(pos)]) !=
+		     slot->block)) {
+		lkst_page_publish(cb, pg);
+		return;
+	}
+	lkst_page_commit_to(pg, LKST_COMMIT_TAG(gen), lkst_pos_offset(pos));
 }
 
 /* Out-of-line forms, for handlers' tests, KUnit and the host tests. */
