@@ -102,7 +102,7 @@ static __always_inline bool lkst_cpu_may_record(void)
 /*
  * Write one record into this CPU's buffer: the arguments go once, from the
  * caller's registers, into the record, the trailing zero ones left out;
- * the clock is read last, right before the commit word is stored.
+ * the clock is read last, right before the record is completed.
  */
 static __always_inline void lkst_write(unsigned int event, unsigned int ctx,
 				       u64 a1, u64 a2, u64 a3, u64 a4,

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lkst per-CPU buffers: moving to the next page, and the reader's copy.
+ * lkst per-CPU buffers: moving to the next page, publishing a page's
+ * commit, and the reader's copy.
  *
- * A page is reset only by the writer that holds the buffer's SWITCHING
- * flag: it makes the page's generation odd, counts the records the page
- * held as overwritten, zeroes the page, numbers it after the page it
- * leaves and makes the generation even again before any record goes in.
- * A reader reads the generation, the records up to the first one not yet
- * committed (a zero commit word), and the generation again: what it copied
- * is whole if the generation did not change.
+ * A writer empties the page it moves to while the page's generation is
+ * odd: it counts the records the page held as overwritten, numbers it
+ * after the page it leaves and makes the generation even again.  Nothing
+ * is zeroed: a page's commit, published by the last of its writers to
+ * complete, says how many of its bytes hold complete records.  A reader
+ * reads the generation, the commit, the records below it, and the
+ * generation again: what it copied is whole if the generation did not
+ * change.
  */
 #include "lkst_buf.h"
 

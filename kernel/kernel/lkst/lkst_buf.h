@@ -9,11 +9,11 @@
  * Writer rules: only the CPU that owns a buffer writes to it (hooks run
  * with preemption off), but an IRQ or NMI may interrupt a writer and write
  * into the same buffer.  A writer reserves its bytes with one local
- * compare-and-exchange of the write position, fills them and commits with
- * one store of the record's first word.  Pages are the unit of reuse, as
- * ftrace's sub-buffers are: when a page is full the writer resets the next
- * one (its records are lost together) and a reader copies a page under the
- * page's generation, which every reset changes.
+ * compare-and-exchange of the write position and fills them; the last
+ * writer of a page to complete publishes the page's commit.  Pages are the
+ * unit of reuse, as ftrace's sub-buffers are: when a page is full the
+ * writer empties the next one (its records are lost together) and a reader
+ * copies a page under the page's generation, which every reset changes.
  */
 #ifndef _LKST_BUF_H
 #define _LKST_BUF_H

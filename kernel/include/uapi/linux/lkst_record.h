@@ -32,11 +32,11 @@ struct lkst_record {
 
 /*
  * A record as it lies in the kernel's per-CPU buffers: sized by its
- * arguments, the trailing zero ones left out (they read as 0).  info is
- * the commit word, 0 until the record is complete: LKST_BREC_VALID, the
- * number of arguments stored, the context and the event.  Records follow
- * each other in 4 KiB pages (LKST_PAGE_SIZE), after the page's head; the
- * copies user space gets are struct lkst_record.
+ * arguments, the trailing zero ones left out (they read as 0).  info
+ * holds LKST_BREC_VALID, the number of arguments stored, the context and
+ * the event.  Records follow each other in 4 KiB pages (LKST_PAGE_SIZE),
+ * after the page's head, up to the page's commit; the copies user space
+ * gets are struct lkst_record.
  */
 struct lkst_brec {
 	__u32 info;
