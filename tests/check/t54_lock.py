@@ -5,7 +5,7 @@ import os
 import sys
 from collections import Counter
 
-from lkstcheck import EV, check, covers, done, read_csv
+from lkstcheck import EV, check, covers, done, read_csv, read_log_cpus
 from scenario_facts import read_facts, rows_since_mark
 
 covers("LOCK_MUTEX_CONTENDED", "LOCK_MUTEX_ACQUIRED",
@@ -18,6 +18,10 @@ writers = {int(t) for t in prog["rwsem_writer_tids"].split()}
 readers = {int(t) for t in prog["rwsem_reader_tids"].split()}
 workload = mutex_tids | writers | readers | {int(prog["pid"])}
 rows = rows_since_mark(d, "t54_lock")
+# The scenario gives each CPU room for the whole workload: a record lost
+# to overwriting would make the counts below a matter of luck.
+for cpu, c in read_log_cpus(os.path.join(d, "trace.log")).items():
+    check(c["lost"] == 0, f"cpu {cpu}: {c['lost']} records of the workload were overwritten")
 # The wait is measured inside the two records: its start is read just
 # after CONTENDED is recorded, its end just before ACQUIRED is, so it is
 # never longer than the records are apart (SLACK_NS: the clock's own

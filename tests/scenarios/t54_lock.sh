@@ -3,6 +3,9 @@
 # (mincore).
 . /scenarios/common.inc
 
+# 4 MiB per CPU: the read-write phase writes tens of thousands of lock
+# records on one CPU, which would overwrite the mutex phase's in 512 KiB.
+step lkbuf resize -s 4M
 lkm read -m 0 | lkm write -m 24 -n lock || { echo "FAIL: write"; exit 1; }
 step lkm config -m 24 lock default USER_MARK default
 step lkm set -m 24
@@ -13,4 +16,5 @@ step lkm set -m 0
 step lkbuf read -f trace.log
 lkbuf print -r -C -f trace.log >trace.csv || { echo "FAIL: print"; exit 1; }
 step lkm delete -m 24
+step lkbuf resize -s 512K
 cat prog.txt
