@@ -1,36 +1,43 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Do maskset requests wait for a buffer reader?  One thread drains CPU 0's
- * buffer, which holds a large extra block (every drain scans all its
- * slots), while another reads masksets under the lock that maskset
- * switches and their static-key updates take, and counts the reads that
- * began and ended inside one drain call.  A request that shares a lock
- * with the drain can never do that.  Then it times whole switches, for the
- * record.  Prints the figures:
+ * buffer into memory registered with userfaultfd, so the drain stops inside
+ * its copy to user space, holding the buffer lock, until this program lets
+ * it go.  While it is stopped there, the main thread reads masksets and
+ * switches them (which also updates static keys): every one of those
+ * requests must complete, and the drain must still be stopped after them.
+ * A request that shared a lock with the drain would hang here, so the
+ * program gives up after a time limit and says so.  Prints the figures:
  *
- *   lkst_switchdrain [-s BLOCK_BYTES] [-d DRAINS]
- *   drains D, drain_ms_max X, maskset_reads R, reads_inside_a_drain K,
- *   read_ms_max Y, switch_ms_max Z
+ *   lkst_switchdrain [-r READS] [-t SECONDS]
+ *   drain stopped in its copy: maskset_reads R, switches S completed
+ *   inside it, read_ms_max X, switch_ms_max Y
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/userfaultfd.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/lkst_ioctl.h>
 #include <linux/lkst_record.h>
 
+#define NR_SWITCHES 6
+
 static int fd;
-static int drains_wanted = 5;
-/* Odd while a drain call is in progress; bumped at its start and end. */
-static unsigned long drain_gen;
-static int draining_done;
-static double drain_ms_max;
+static void *trap;		/* the drain's destination, never populated */
+static size_t trap_len;
+static int drain_returned;
+static int drain_error;
+static unsigned int time_limit_s = 120;
 
 static double now_ms(void)
 {
@@ -42,55 +49,89 @@ static double now_ms(void)
 
 static void *drainer(void *arg)
 {
-	static struct lkst_record records[64];
-	static __u64 seqs[64];
 	struct lkst_buffer_drain req;
-	double t;
-	int i;
 
 	(void)arg;
-	for (i = 0; i < drains_wanted; i++) {
-		memset(&req, 0, sizeof(req));
-		req.cpu = 0;
-		req.records = (unsigned long)records;
-		req.seqs = (unsigned long)seqs;
-		req.max_records = 64;
-		t = now_ms();
-		__atomic_add_fetch(&drain_gen, 1, __ATOMIC_SEQ_CST);
-		if (ioctl(fd, LKST_IOC_BUFFER_DRAIN, &req)) {
-			perror("lkst_switchdrain: BUFFER_DRAIN");
-			exit(1);
-		}
-		__atomic_add_fetch(&drain_gen, 1, __ATOMIC_SEQ_CST);
-		t = now_ms() - t;
-		if (t > drain_ms_max)
-			drain_ms_max = t;
-		usleep(20000);	/* let switches start outside a drain too */
-	}
-	__atomic_store_n(&draining_done, 1, __ATOMIC_SEQ_CST);
+	memset(&req, 0, sizeof(req));
+	req.cpu = 0;
+	req.records = (unsigned long)trap;
+	req.max_records = trap_len / sizeof(struct lkst_record);
+	if (ioctl(fd, LKST_IOC_BUFFER_DRAIN, &req))
+		__atomic_store_n(&drain_error, errno, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&drain_returned, 1, __ATOMIC_SEQ_CST);
 	return NULL;
+}
+
+static void *watchdog(void *arg)
+{
+	(void)arg;
+	sleep(time_limit_s);
+	printf("FAIL: a maskset request still waits after %u s: it shares a lock with the drain\n",
+	       time_limit_s);
+	fflush(stdout);
+	_exit(1);
+}
+
+static int trap_drain(int uffd)
+{
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg = { .mode = UFFDIO_REGISTER_MODE_MISSING };
+
+	if (ioctl(uffd, UFFDIO_API, &api)) {
+		perror("lkst_switchdrain: UFFDIO_API");
+		return -1;
+	}
+	trap_len = 64 * sizeof(struct lkst_record);
+	trap = mmap(NULL, trap_len, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (trap == MAP_FAILED) {
+		perror("lkst_switchdrain: mmap");
+		return -1;
+	}
+	reg.range.start = (unsigned long)trap;
+	reg.range.len = trap_len;
+	if (ioctl(uffd, UFFDIO_REGISTER, &reg)) {
+		perror("lkst_switchdrain: UFFDIO_REGISTER");
+		return -1;
+	}
+	return 0;
+}
+
+/* Wait until the drain faults on the trap: it is then inside its copy. */
+static int wait_for_fault(int uffd, struct uffd_msg *msg)
+{
+	struct pollfd pfd = { .fd = uffd, .events = POLLIN };
+
+	if (poll(&pfd, 1, 60 * 1000) != 1) {
+		printf("FAIL: the drain never copied a record (is CPU 0's buffer empty?)\n");
+		return -1;
+	}
+	if (read(uffd, msg, sizeof(*msg)) != sizeof(*msg) ||
+	    msg->event != UFFD_EVENT_PAGEFAULT) {
+		perror("lkst_switchdrain: reading the fault");
+		return -1;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	struct lkst_block_create blk = { .cpu = 0, .next = LKST_NO_NEXT };
-	struct lkst_block_link del = { .cpu = 0 };
 	static struct lkst_maskset_desc desc;
+	struct uffdio_zeropage zero;
 	struct lkst_version ver;
-	unsigned long gen_before, gen_after;
-	unsigned int reads = 0, inside = 0, i;
+	unsigned int reads_wanted = 2000, reads, switches;
 	double t, read_ms_max = 0, switch_ms_max = 0;
+	pthread_t drain_thread, watchdog_thread;
+	struct uffd_msg msg;
 	__u32 maskset, restore;
-	pthread_t thread;
-	int opt;
+	int uffd, opt;
 
-	blk.size = 32u << 20;
-	while ((opt = getopt(argc, argv, "s:d:")) != -1) {
+	while ((opt = getopt(argc, argv, "r:t:")) != -1) {
 		switch (opt) {
-		case 's': blk.size = strtoul(optarg, NULL, 0); break;
-		case 'd': drains_wanted = atoi(optarg); break;
+		case 'r': reads_wanted = strtoul(optarg, NULL, 0); break;
+		case 't': time_limit_s = strtoul(optarg, NULL, 0); break;
 		default:
-			fprintf(stderr, "usage: lkst_switchdrain [-s BLOCK_BYTES] [-d DRAINS]\n");
+			fprintf(stderr, "usage: lkst_switchdrain [-r READS] [-t SECONDS]\n");
 			return 2;
 		}
 	}
@@ -100,29 +141,31 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	restore = ver.active_maskset;
-	if (ioctl(fd, LKST_IOC_BLOCK_CREATE, &blk)) {
-		perror("lkst_switchdrain: BLOCK_CREATE");
+	uffd = syscall(__NR_userfaultfd, O_CLOEXEC);
+	if (uffd < 0) {
+		perror("lkst_switchdrain: userfaultfd");
 		return 1;
 	}
-	pthread_create(&thread, NULL, drainer, NULL);
-	while (!__atomic_load_n(&draining_done, __ATOMIC_SEQ_CST)) {
+	if (trap_drain(uffd))
+		return 1;
+	pthread_create(&watchdog_thread, NULL, watchdog, NULL);
+	pthread_create(&drain_thread, NULL, drainer, NULL);
+	if (wait_for_fault(uffd, &msg))
+		return 1;
+
+	for (reads = 0; reads < reads_wanted; reads++) {
 		desc.id = reads % LKST_MASKSET_FIRST_USER;
-		gen_before = __atomic_load_n(&drain_gen, __ATOMIC_SEQ_CST);
 		t = now_ms();
 		if (ioctl(fd, LKST_IOC_MASKSET_READ, &desc)) {
 			perror("lkst_switchdrain: MASKSET_READ");
 			return 1;
 		}
 		t = now_ms() - t;
-		gen_after = __atomic_load_n(&drain_gen, __ATOMIC_SEQ_CST);
-		reads++;
-		inside += gen_before == gen_after && gen_before % 2;
 		if (t > read_ms_max)
 			read_ms_max = t;
 	}
-	pthread_join(thread, NULL);
-	for (i = 0; i < 6; i++) {
-		maskset = i % 2 ? LKST_MASKSET_RDEFAULT : LKST_MASKSET_RNOTHING;
+	for (switches = 0; switches < NR_SWITCHES; switches++) {
+		maskset = switches % 2 ? LKST_MASKSET_RDEFAULT : LKST_MASKSET_RNOTHING;
 		t = now_ms();
 		if (ioctl(fd, LKST_IOC_MASKSET_SET, &maskset)) {
 			perror("lkst_switchdrain: MASKSET_SET");
@@ -132,15 +175,31 @@ int main(int argc, char **argv)
 		if (t > switch_ms_max)
 			switch_ms_max = t;
 	}
-	ioctl(fd, LKST_IOC_MASKSET_SET, &restore);
-	del.block = blk.block;
-	if (ioctl(fd, LKST_IOC_BLOCK_DELETE, &del)) {
-		perror("lkst_switchdrain: BLOCK_DELETE");
+	if (ioctl(fd, LKST_IOC_MASKSET_SET, &restore)) {
+		perror("lkst_switchdrain: MASKSET_SET (restore)");
 		return 1;
 	}
-	printf("drains %d, drain_ms_max %.1f, maskset_reads %u, "
-	       "reads_inside_a_drain %u, read_ms_max %.1f, switch_ms_max %.1f\n",
-	       drains_wanted, drain_ms_max, reads, inside, read_ms_max,
-	       switch_ms_max);
+	if (__atomic_load_n(&drain_returned, __ATOMIC_SEQ_CST)) {
+		printf("FAIL: the drain returned before it was let go\n");
+		return 1;
+	}
+
+	/* Let the drain go: zero pages under the whole destination. */
+	zero.range.start = (unsigned long)trap;
+	zero.range.len = trap_len;
+	zero.mode = 0;
+	if (ioctl(uffd, UFFDIO_ZEROPAGE, &zero)) {
+		perror("lkst_switchdrain: UFFDIO_ZEROPAGE");
+		return 1;
+	}
+	pthread_join(drain_thread, NULL);
+	if (drain_error) {
+		errno = drain_error;
+		perror("lkst_switchdrain: BUFFER_DRAIN");
+		return 1;
+	}
+	printf("drain stopped in its copy: maskset_reads %u, switches %u "
+	       "completed inside it, read_ms_max %.1f, switch_ms_max %.1f\n",
+	       reads, switches, read_ms_max, switch_ms_max);
 	return 0;
 }
