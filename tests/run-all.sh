@@ -134,7 +134,7 @@ scenario() {
 
 # 5. one boot running every scenario except demo
 if [ $guest_ok = 1 ]; then
-	names=$(cd tests/scenarios 2>/dev/null && ls -1 *.sh 2>/dev/null | LC_ALL=C sort | sed 's/\.sh$//' | grep -vx -e demo -e bench_suite -e panic -e late_cpu -e oops_handler -e lockdown -e boot_options)
+	names=$(cd tests/scenarios 2>/dev/null && ls -1 *.sh 2>/dev/null | LC_ALL=C sort | sed 's/\.sh$//' | grep -vx -e demo -e bench_suite -e panic -e persist -e late_cpu -e oops_handler -e lockdown -e boot_options)
 	list=$(echo $names | tr ' ' ',')
 	boot "$out/scenarios" "lkst.maskset=rdefault lkst.bufsize=512K lkst_run=$list" "${TEST_QEMU_TIMEOUT:-1800}"
 
@@ -167,6 +167,14 @@ if [ $guest_ok = 1 ]; then
 			tests/qemu/run.sh "$out/panic" >"$out/panic.log" 2>&1
 		check "scenario: panic (oops and panic recorded, dumped at panic)" 60 \
 			python3 tests/check/panic_console.py "$out/panic/console.log"
+	fi
+	# Buffers kept across a warm reboot: a crash, a reset, a second boot.
+	if [ -f tests/scenarios/persist.sh ]; then
+		KERNEL=$kernel INITRD=$initrd TIMEOUT=600 REBOOT=1 \
+			APPEND="reserve_mem=16M:4096:lkst lkst.persist=lkst panic=1 lkst_run=persist" \
+			tests/qemu/run.sh "$out/persist" >"$out/persist.log" 2>&1
+		scenario "$out/persist" persist
+		persist_line=$(grep -h '^persist: ' "$out/scenario-persist.log" || true)
 	fi
 	# Boot-time tracing chosen on the command line: the events, the mode.
 	if [ -f tests/scenarios/boot_options.sh ]; then
@@ -252,6 +260,7 @@ echo
 echo "$pass passed, $fail failed"
 [ -z "${hooks_line:-}" ] || echo "$hooks_line"
 [ -z "${coverage_line:-}" ] || echo "$coverage_line"
+[ -z "${persist_line:-}" ] || echo "$persist_line"
 grep -h '^differential:' "$out/scenario-t99_differential.log" 2>/dev/null | tail -n 1 || true
 hardening_line
 [ $fail -eq 0 ]

@@ -188,12 +188,14 @@ static void drain_buf_free(struct drain_buf *b)
 /*
  * One DRAIN of @cpu from @cursor, settled (see lkst_drain.h): the kept
  * records are first in b, in order.  req keeps the kernel's counters.
+ * cmd is BUFFER_DRAIN, or PREVIOUS_DRAIN for the previous boot's trace,
+ * which takes the same struct with the same semantics.
  */
-static void drain_cpu(int fd, unsigned int cpu, __u64 cursor, unsigned int flags,
-		      struct drain_buf *b, struct lkst_buffer_drain *req,
-		      struct lkst_drain_result *res)
+static void drain_cpu(int fd, unsigned long cmd, unsigned int cpu, __u64 cursor,
+		      unsigned int flags, struct drain_buf *b,
+		      struct lkst_buffer_drain *req, struct lkst_drain_result *res)
 {
-	char what[48];
+	char what[64];
 	int ret;
 
 	for (;;) {
@@ -203,9 +205,13 @@ static void drain_cpu(int fd, unsigned int cpu, __u64 cursor, unsigned int flags
 		req->records = (__u64)(uintptr_t)b->records;
 		req->seqs = (__u64)(uintptr_t)b->seqs;
 		req->max_records = b->cap > UINT32_MAX ? UINT32_MAX : b->cap;
-		ret = lkst_dev_ioctl(fd, LKST_IOC_BUFFER_DRAIN, req);
+		ret = lkst_dev_ioctl(fd, cmd, req);
+		if (ret == -ENOENT && cmd == LKST_IOC_PREVIOUS_DRAIN)
+			lkst_die(LKST_EXIT_DEVICE, "the previous boot's trace was released while cpu %u was read; nothing was saved",
+				 cpu);
 		if (ret) {
-			snprintf(what, sizeof(what), "reading the buffer of cpu %u", cpu);
+			snprintf(what, sizeof(what), "reading the %sbuffer of cpu %u",
+				 cmd == LKST_IOC_PREVIOUS_DRAIN ? "previous boot's " : "", cpu);
 			lkst_die_errno(-ret, what);
 		}
 		if (!(req->flags & LKST_DRAIN_TRUNCATED))
@@ -237,19 +243,47 @@ static void sleep_ms(long ms)
  * a slot for well under a millisecond), then once more counting such gaps
  * as lost.
  */
-static void drain_cpu_settled(int fd, unsigned int cpu, __u64 cursor, unsigned int flags,
-			      struct drain_buf *b, struct lkst_buffer_drain *req,
-			      struct lkst_drain_result *res)
+static void drain_cpu_settled(int fd, unsigned long cmd, unsigned int cpu, __u64 cursor,
+			      unsigned int flags, struct drain_buf *b,
+			      struct lkst_buffer_drain *req, struct lkst_drain_result *res)
 {
 	int tries;
 
 	for (tries = 0; tries < STALL_RETRIES; tries++) {
-		drain_cpu(fd, cpu, cursor, flags, b, req, res);
+		drain_cpu(fd, cmd, cpu, cursor, flags, b, req, res);
 		if (!res->stalled)
 			return;
 		sleep_ms(1);
 	}
-	drain_cpu(fd, cpu, cursor, flags | LKST_DRAIN_FINAL, b, req, res);
+	drain_cpu(fd, cmd, cpu, cursor, flags | LKST_DRAIN_FINAL, b, req, res);
+}
+
+/* The log being written, removed if lkbuf exits before committing it. */
+static struct lkst_log_writer *unfinished_log;
+
+static void abort_unfinished_log(void)
+{
+	if (unfinished_log)
+		lkst_log_abort(unfinished_log);
+}
+
+static void create_log(struct lkst_log_writer *w, const char *path,
+		       const struct lkst_log_header *h)
+{
+	struct lkst_err err;
+
+	if (lkst_log_create(w, path, h, &err))
+		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	unfinished_log = w;
+}
+
+static void commit_log(struct lkst_log_writer *w)
+{
+	struct lkst_err err;
+
+	unfinished_log = NULL;	/* a failed commit removes the file itself */
+	if (lkst_log_commit(w, &err))
+		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 }
 
 struct save_totals {
@@ -257,8 +291,9 @@ struct save_totals {
 	unsigned int cpus;
 };
 
-static void save_cpu(int fd, unsigned int cpu, struct lkst_log_writer *w,
-		     struct save_totals *totals)
+/* cmd and flags: see drain_cpu(). */
+static void save_cpu(int fd, unsigned long cmd, unsigned int cpu, unsigned int flags,
+		     struct lkst_log_writer *w, struct save_totals *totals)
 {
 	struct lkst_buffer_drain req;
 	struct lkst_drain_result res;
@@ -266,7 +301,7 @@ static void save_cpu(int fd, unsigned int cpu, struct lkst_log_writer *w,
 	struct drain_buf b = { NULL, NULL, 0 };
 	struct lkst_err err;
 
-	drain_cpu_settled(fd, cpu, 0, LKST_DRAIN_FROM_OLDEST, &b, &req, &res);
+	drain_cpu_settled(fd, cmd, cpu, 0, flags, &b, &req, &res);
 	memset(&section, 0, sizeof(section));
 	section.cpu = cpu;
 	section.nr_records = res.nr;
@@ -289,7 +324,12 @@ static void save_cpu(int fd, unsigned int cpu, struct lkst_log_writer *w,
 	totals->cpus++;
 }
 
+/*
+ * prev: the previous boot's trace, whose clock and anchor the header takes
+ * (its trace clock started at that boot); NULL for this boot's.
+ */
 static void init_log_header(int fd, const struct lkst_version *version,
+			    const struct lkst_previous_info *prev,
 			    unsigned int nr_cpus, struct lkst_log_header *h)
 {
 	struct lkst_clock_anchor anchor;
@@ -297,12 +337,17 @@ static void init_log_header(int fd, const struct lkst_version *version,
 	int ret;
 
 	memset(&anchor, 0, sizeof(anchor));
-	ret = lkst_dev_ioctl(fd, LKST_IOC_CLOCK_ANCHOR, &anchor);
-	if (ret)
-		lkst_die_errno(-ret, "reading the clock anchor");
+	if (prev) {
+		anchor.trace_ns = prev->anchor_trace_ns;
+		anchor.realtime_ns = prev->anchor_realtime_ns;
+	} else {
+		ret = lkst_dev_ioctl(fd, LKST_IOC_CLOCK_ANCHOR, &anchor);
+		if (ret)
+			lkst_die_errno(-ret, "reading the clock anchor");
+	}
 	lkst_log_header_init(h);
 	h->nr_cpus = nr_cpus;
-	h->clock = version->clock;
+	h->clock = prev ? prev->clock : version->clock;
 	h->abi_version = version->abi_version;
 	h->nr_event_ids = version->nr_event_ids;
 	h->anchor_trace_ns = anchor.trace_ns;
@@ -313,27 +358,18 @@ static void init_log_header(int fd, const struct lkst_version *version,
 	}
 }
 
-static int verb_read(int argc, const char **argv)
+/* The live buffers of every CPU that has blocks, or of cpu_arg only. */
+static void read_current(const char *file, const char *cpu_arg)
 {
-	char *file = NULL, *cpu_arg = NULL;
-	struct poptOption options[] = {
-		{ "file", 'f', POPT_ARG_STRING, &file, 0, "log file to write", "FILE" },
-		{ "cpu", 'c', POPT_ARG_STRING, &cpu_arg, 0, "save only this CPU", "CPU" },
-		LKST_POPT_TAIL
-	};
-	poptContext ctx = lkst_parse_options(argc, argv, options, NULL);
 	struct save_totals totals = { 0, 0, 0, 0, 0 };
 	struct lkst_version version;
 	struct lkst_log_header header;
 	struct lkst_log_writer writer;
 	struct lkst_cpu_info info;
-	struct lkst_err err;
 	unsigned int cpu, first = 0, last, nr_cpus = 0;
 	unsigned char *wanted;
 	int fd;
 
-	lkst_no_positional(ctx);
-	lkst_require(file, "-f FILE", "read");
 	if (cpu_arg) {
 		first = cpu_option(cpu_arg, "read");
 		fd = open_checked_cpu(first, &version);
@@ -351,14 +387,13 @@ static int verb_read(int argc, const char **argv)
 		wanted[cpu] = info.nr_blocks || cpu_arg;
 		nr_cpus += wanted[cpu];
 	}
-	init_log_header(fd, &version, nr_cpus, &header);
-	if (lkst_log_create(&writer, file, &header, &err))
-		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	init_log_header(fd, &version, NULL, nr_cpus, &header);
+	create_log(&writer, file, &header);
 	for (cpu = first; cpu <= last; cpu++)
 		if (wanted[cpu])
-			save_cpu(fd, cpu, &writer, &totals);
-	if (lkst_log_commit(&writer, &err))
-		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+			save_cpu(fd, LKST_IOC_BUFFER_DRAIN, cpu, LKST_DRAIN_FROM_OLDEST,
+				 &writer, &totals);
+	commit_log(&writer);
 	fprintf(stderr, "lkbuf: saved %llu records of %u CPUs to %s; %llu overwritten, %llu dropped since boot\n",
 		totals.records, totals.cpus, file, totals.overwritten, totals.dropped);
 	if (totals.lost)
@@ -366,6 +401,86 @@ static int verb_read(int argc, const char **argv)
 			totals.lost);
 	free(wanted);
 	close(fd);
+}
+
+/*
+ * The previous boot's trace (lkst.persist=), every CPU it had, drained as
+ * the live buffers are; released (release) only once the log is
+ * committed, so a failed save loses nothing.
+ */
+static void read_previous(const char *file, int release)
+{
+	struct save_totals totals = { 0, 0, 0, 0, 0 };
+	struct lkst_previous_info prev;
+	struct lkst_version version;
+	struct lkst_log_header header;
+	struct lkst_log_writer writer;
+	unsigned int cpu;
+	int fd, ret;
+
+	fd = lkst_dev_open(&version);
+	memset(&prev, 0, sizeof(prev));
+	ret = lkst_dev_ioctl(fd, LKST_IOC_PREVIOUS_INFO, &prev);
+	if (ret == -ENOENT)
+		lkst_die(LKST_EXIT_DEVICE, "no previous boot's trace is kept (boot with reserve_mem=SIZE:ALIGN:NAME lkst.persist=NAME; see dmesg for why)");
+	if (ret)
+		lkst_die_errno(-ret, "reading the previous boot's trace");
+	init_log_header(fd, &version, &prev, prev.nr_cpus, &header);
+	create_log(&writer, file, &header);
+	/* Nothing is in flight in a stopped boot's trace: no waiting for it. */
+	for (cpu = 0; cpu < prev.nr_cpus; cpu++)
+		save_cpu(fd, LKST_IOC_PREVIOUS_DRAIN, cpu,
+			 LKST_DRAIN_FROM_OLDEST | LKST_DRAIN_FINAL, &writer, &totals);
+	commit_log(&writer);
+	fprintf(stderr, "lkbuf: saved %llu records of the previous boot's %u CPUs to %s; %llu overwritten, %llu dropped in that boot\n",
+		totals.records, totals.cpus, file, totals.overwritten, totals.dropped);
+	if (totals.lost)
+		fprintf(stderr, "lkbuf: %llu records between the oldest and the newest saved are missing (overwritten, or on pages refused at boot)\n",
+			totals.lost);
+	if (prev.refused_pages)
+		fprintf(stderr, "lkbuf: %u %s failed validation at boot and %s left out\n",
+			prev.refused_pages, prev.refused_pages == 1 ? "page" : "pages",
+			prev.refused_pages == 1 ? "was" : "were");
+	if (!(prev.flags & LKST_PREVIOUS_COUNTS_SAVED))
+		fprintf(stderr, "lkbuf: the previous boot did not panic, so its counts of dropped events were not saved: dropped is 0\n");
+	if (release) {
+		ret = lkst_dev_ioctl(fd, LKST_IOC_PREVIOUS_RELEASE, NULL);
+		if (ret == -ENOENT)
+			fprintf(stderr, "lkbuf: the previous boot's trace was already released by someone else\n");
+		else if (ret)
+			lkst_die_errno(-ret, "releasing the previous boot's trace (the log is saved)");
+		else
+			fprintf(stderr, "lkbuf: released the previous boot's trace\n");
+	}
+	close(fd);
+}
+
+static int verb_read(int argc, const char **argv)
+{
+	char *file = NULL, *cpu_arg = NULL;
+	int previous = 0, release = 0;
+	struct poptOption options[] = {
+		{ "file", 'f', POPT_ARG_STRING, &file, 0, "log file to write", "FILE" },
+		{ "cpu", 'c', POPT_ARG_STRING, &cpu_arg, 0, "save only this CPU", "CPU" },
+		{ "previous-boot", '\0', POPT_ARG_NONE, &previous, 0,
+		  "save the previous boot's trace, kept across a warm reboot "
+		  "(lkst.persist=), instead of the live buffers", NULL },
+		{ "release", '\0', POPT_ARG_NONE, &release, 0,
+		  "with --previous-boot: free the kept trace once the log is saved", NULL },
+		LKST_POPT_TAIL
+	};
+	poptContext ctx = lkst_parse_options(argc, argv, options, NULL);
+
+	lkst_no_positional(ctx);
+	lkst_require(file, "-f FILE", "read");
+	if (previous && cpu_arg)
+		lkst_die(LKST_EXIT_USAGE, "read --previous-boot saves every CPU the previous boot had; leave out -c");
+	if (release && !previous)
+		lkst_die(LKST_EXIT_USAGE, "--release frees the previous boot's trace; give it with --previous-boot");
+	if (previous)
+		read_previous(file, release);
+	else
+		read_current(file, cpu_arg);
 	poptFreeContext(ctx);
 	return LKST_EXIT_OK;
 }
@@ -888,7 +1003,7 @@ static unsigned int record_drain(struct recorder *r, unsigned int flags)
 	for (i = 0; i < r->nr_cpus; i++) {
 		struct record_cpu *c = &r->cpus[i];
 
-		drain_cpu(r->fd, c->cpu, c->cursor,
+		drain_cpu(r->fd, LKST_IOC_BUFFER_DRAIN, c->cpu, c->cursor,
 			  flags | (c->started ? 0 : LKST_DRAIN_FROM_LAST_GAP), &r->buf, &req, &res);
 		if (!c->started) {
 			c->started = 1;
@@ -955,9 +1070,8 @@ static void record_write_file(struct recorder *r)
 	}
 	r->files++;
 	snprintf(path, sizeof(path), RECORD_NAME_FMT, r->dir, r->files);
-	init_log_header(r->fd, &r->version, r->nr_cpus, &header);
-	if (lkst_log_create(&w, path, &header, &err))
-		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	init_log_header(r->fd, &r->version, NULL, r->nr_cpus, &header);
+	create_log(&w, path, &header);
 	for (i = 0; i < r->nr_cpus; i++) {
 		struct record_cpu *c = &r->cpus[i];
 		size_t at = c->head + take[i];
@@ -981,8 +1095,7 @@ static void record_write_file(struct recorder *r)
 		c->head = at;
 		c->file_start = section.seq_end;
 	}
-	if (lkst_log_commit(&w, &err))
-		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	commit_log(&w);
 	free(take);
 	r->kept++;
 	record_remove_old(r);
@@ -1120,7 +1233,7 @@ static int verb_record(int argc, const char **argv)
 
 static const struct lkst_verb verbs[] = {
 	{ "list", verb_list, "list each CPU's blocks and counters" },
-	{ "read", verb_read, "save the buffers to a log file (-f FILE [-c CPU])" },
+	{ "read", verb_read, "save the buffers, or the previous boot's trace, to a log file (-f FILE [-c CPU] | --previous-boot -f FILE [--release])" },
 	{ "print", verb_print, "print a log file (-f FILE [-r] [-C] [-S] [-V] [-e EVENTS] [-p PIDS] [-n COMMS] [-t START,END])" },
 	{ "info", verb_info, "describe a log file: host, kernel, clock, per-CPU counts (-f FILE)" },
 	{ "record", verb_record, "drain the buffers into rotating log files until SIGINT or SIGTERM (-o DIR [--rotate SIZE] [--keep N] [--interval MS])" },
@@ -1138,5 +1251,6 @@ static const struct lkst_verb verbs[] = {
 int main(int argc, char **argv)
 {
 	lkst_progname = "lkbuf";
+	atexit(abort_unfinished_log);
 	return lkst_run_verb(argc, argv, verbs);
 }

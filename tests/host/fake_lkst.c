@@ -11,6 +11,13 @@
  * many as its blocks' nr say; record n has time 1000 * (n + 1) + cpu and
  * arg[0] n.  Every BUFFER_DRAIN first writes $FAKE_LKST_RATE more records
  * (default 0), so `lkbuf record` sees a buffer that fills and overwrites.
+ *
+ * A previous boot's trace (PREVIOUS_*) of 3 CPUs is kept until released:
+ * see prev_* below.  $FAKE_LKST_PREVIOUS: unset, kept without saved
+ * counts; "panic", with them; "none", none kept (ENOENT).
+ * $FAKE_LKST_PREVIOUS_FAIL=CPU makes that CPU's PREVIOUS_DRAIN fail with
+ * EIO.  RELEASE writes to $FAKE_LKST_STATE.release whether the files
+ * $FAKE_LKST_LOG and $FAKE_LKST_LOG.tmp exist at that moment.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -41,6 +48,7 @@ struct fake_state {
 	__u64 hits[LKST_NR_EVENT_IDS], dropped[LKST_NR_EVENT_IDS];
 	__u64 next_seq[NR_CPUS];
 	__u32 mode[NR_CPUS];
+	int prev_released;
 };
 
 static struct fake_state st;
@@ -228,6 +236,124 @@ static int drain_ioctl(struct lkst_buffer_drain *d)
 	return 0;
 }
 
+/*
+ * The previous boot had 3 CPUs (this one has 2).  Bit n of prev_kept[cpu]:
+ * record n is kept.  cpu 0 wrapped (0 and 1 overwritten), cpu 1 wrote
+ * nothing, record 2 of cpu 2 was on the page refused at boot.
+ */
+#define PREV_CPUS	3
+#define PREV_ANCHOR_TRACE_NS	123456789ull
+#define PREV_ANCHOR_REALTIME_NS	1700000000987654321ull
+static const __u64 prev_next_seq[PREV_CPUS] = { 5, 0, 4 };
+static const unsigned int prev_kept[PREV_CPUS] = { 0x1c, 0, 0xb };
+static const __u64 prev_saved_overwritten[PREV_CPUS] = { 2, 0, 0 };
+static const __u64 prev_saved_dropped[PREV_CPUS] = { 3, 0, 1 };
+
+/* 0 when kept and in the mode $FAKE_LKST_PREVIOUS says; else ENOENT. */
+static int prev_mode(int *panic)
+{
+	const char *mode = getenv("FAKE_LKST_PREVIOUS");
+
+	*panic = mode && !strcmp(mode, "panic");
+	return (mode && !strcmp(mode, "none")) || st.prev_released ? ENOENT : 0;
+}
+
+static void prev_record(struct lkst_record *r, __u64 seq, __u32 cpu)
+{
+	memset(r, 0, sizeof(*r));
+	r->time_ns = 7000000 + 1000 * seq + cpu;
+	r->pid = 200 + seq;
+	r->event = 0x31;
+	r->context = cpu;
+	r->arg[0] = seq;
+	r->arg[1] = 0x5eed;
+}
+
+static int prev_info_ioctl(struct lkst_previous_info *pi)
+{
+	int panic, err = prev_mode(&panic);
+
+	if (err)
+		return err;
+	memset(pi, 0, sizeof(*pi));
+	pi->nr_cpus = PREV_CPUS;
+	pi->flags = panic ? LKST_PREVIOUS_COUNTS_SAVED : 0;
+	pi->clock = LKST_CLOCK_MONOTONIC;
+	pi->refused_pages = 1;
+	pi->anchor_trace_ns = PREV_ANCHOR_TRACE_NS;
+	pi->anchor_realtime_ns = PREV_ANCHOR_REALTIME_NS;
+	for (int c = 0; c < PREV_CPUS; c++)
+		pi->nr_records += __builtin_popcount(prev_kept[c]);
+	return 0;
+}
+
+/* Like drain_ioctl: newest first, TRUNCATED when records[] is too small. */
+static int prev_drain_ioctl(struct lkst_buffer_drain *d)
+{
+	const char *fail = getenv("FAKE_LKST_PREVIOUS_FAIL");
+	struct lkst_record *r = (void *)(unsigned long)d->records;
+	__u64 *seqs = (void *)(unsigned long)d->seqs;
+	int panic, err = prev_mode(&panic);
+	unsigned int kept;
+	__u64 seq;
+
+	if (err)
+		return err;
+	if (d->cpu >= PREV_CPUS)
+		return EINVAL;
+	if (fail && strtoul(fail, NULL, 0) == d->cpu)
+		return EIO;
+	kept = prev_kept[d->cpu];
+	d->flags = 0;
+	d->nr_busy = 0;
+	d->nr_records = 0;
+	d->next_seq = prev_next_seq[d->cpu];
+	d->capacity = 8;
+	for (seq = d->next_seq; seq-- > d->cursor;) {
+		if (!(kept & (1u << seq)))
+			continue;
+		if (d->nr_records == d->max_records) {
+			d->flags |= LKST_DRAIN_TRUNCATED;
+			break;
+		}
+		prev_record(&r[d->nr_records], seq, d->cpu);
+		seqs[d->nr_records++] = seq;
+	}
+	d->written = d->next_seq;
+	d->overwritten = panic ? prev_saved_overwritten[d->cpu] :
+		d->next_seq - __builtin_popcount(kept);
+	d->dropped = panic ? prev_saved_dropped[d->cpu] : 0;
+	return 0;
+}
+
+static int exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+static int prev_release_ioctl(void)
+{
+	const char *log = getenv("FAKE_LKST_LOG");
+	char path[4096], tmp[4096];
+	int panic, err = prev_mode(&panic);
+	FILE *f;
+
+	if (err)
+		return err;
+	snprintf(path, sizeof(path), "%s.release", state_path());
+	f = fopen(path, "w");
+	if (!f)
+		return EIO;
+	if (log) {
+		snprintf(tmp, sizeof(tmp), "%s.tmp", log);
+		fprintf(f, "log %s, tmp %s\n", exists(log) ? "present" : "absent",
+			exists(tmp) ? "present" : "absent");
+	}
+	fclose(f);
+	st.prev_released = 1;
+	return 0;
+}
+
 static int block_ioctl(unsigned long cmd, void *arg)
 {
 	struct lkst_block_info *bi = arg;
@@ -378,6 +504,12 @@ static int fake_ioctl(unsigned long cmd, void *arg)
 		return 0;
 	case LKST_IOC_MARK:
 		return mark_ioctl(arg);
+	case LKST_IOC_PREVIOUS_INFO:
+		return prev_info_ioctl(arg);
+	case LKST_IOC_PREVIOUS_DRAIN:
+		return prev_drain_ioctl(arg);
+	case LKST_IOC_PREVIOUS_RELEASE:
+		return prev_release_ioctl();
 	case LKST_IOC_MASKSET_READ: case LKST_IOC_MASKSET_WRITE:
 	case LKST_IOC_MASKSET_CONFIG: case LKST_IOC_MASKSET_SET:
 	case LKST_IOC_MASKSET_DELETE:
@@ -395,6 +527,7 @@ static int is_change(unsigned long cmd)
 	       cmd == LKST_IOC_BLOCK_DELETE || cmd == LKST_IOC_BLOCK_JUMP ||
 	       cmd == LKST_IOC_EVENT_STAT_RESET || cmd == LKST_IOC_MARK ||
 	       cmd == LKST_IOC_BUFFER_MODE || cmd == LKST_IOC_BUFFER_RESIZE ||
+	       cmd == LKST_IOC_PREVIOUS_RELEASE ||
 	       (cmd == LKST_IOC_BUFFER_DRAIN && getenv("FAKE_LKST_RATE"));
 }
 

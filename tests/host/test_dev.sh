@@ -120,5 +120,40 @@ check "record refuses a used directory" "'$lkbuf' record -o '$tmp/rec3'; [ \$? -
 check "record refuses a tiny rotate size" "'$lkbuf' record -o '$tmp/rec4' --rotate 100; [ \$? -eq 1 ] && grep -q \"bad rotate size '100'\" '$tmp/err'"
 check "record needs -o" "'$lkbuf' record; [ \$? -eq 1 ] && grep -q 'needs -o DIR' '$tmp/err'"
 
+# read --previous-boot: the fake keeps a previous boot's trace of 3 CPUs
+# (fake_lkst.c, prev_*), anchored at trace time 0.123456789, with record n
+# of cpu c at time 7000000 + 1000 n + c and arg 0x5eed.
+export FAKE_LKST_STATE="$tmp/state3"
+prev="'$lkbuf' read --previous-boot"
+cat >"$tmp/prev.want" <<'EOT'
+7000002,2,200,irq,SYSCALL_EXIT,0x31,0x0,0x5eed,,,,
+7001002,2,201,irq,SYSCALL_EXIT,0x31,0x1,0x5eed,,,,
+7002000,0,202,task,SYSCALL_EXIT,0x31,0x2,0x5eed,,,,
+7003000,0,203,task,SYSCALL_EXIT,0x31,0x3,0x5eed,,,,
+7003002,2,203,irq,SYSCALL_EXIT,0x31,0x3,0x5eed,,,,
+7004000,0,204,task,SYSCALL_EXIT,0x31,0x4,0x5eed,,,,
+EOT
+cat >"$tmp/prev.info" <<'EOT'
+cpu 0     3 records, numbers 2..4, 0 lost; since boot: written 5, overwritten 2, dropped 0
+cpu 1     0 records, 0 lost; since boot: written 0, overwritten 0, dropped 0
+cpu 2     3 records, numbers 0..3, 1 lost; since boot: written 4, overwritten 1, dropped 0
+total     6 records of 3 CPUs, 1 lost
+EOT
+check "previous: saves its records" "$prev -f '$tmp/p1' && '$lkbuf' print -C -r -f '$tmp/p1' | sed 1d | cmp - '$tmp/prev.want'"
+check "previous: a section per CPU of that boot, its counts" "'$lkbuf' info -f '$tmp/p1' | grep -E '^(cpu|total) ' | cmp - '$tmp/prev.info'"
+check "previous: its clock anchor, this kernel's release" "'$lkbuf' info -f '$tmp/p1' >'$tmp/p1.info' && grep -qx 'anchor    trace time 0.123456789 was 2023-11-14 22:13:20.987654321 UTC' '$tmp/p1.info' && grep -qx \"kernel    \$(uname -r)\" '$tmp/p1.info' && grep -qx 'clock     CLOCK_MONOTONIC' '$tmp/p1.info'"
+check "previous: summary" "$prev -f '$tmp/p2' && grep -qx \"lkbuf: saved 6 records of the previous boot's 3 CPUs to $tmp/p2; 3 overwritten, 0 dropped in that boot\" '$tmp/err'"
+check "previous: refused pages" "$prev -f '$tmp/p2' && grep -qx 'lkbuf: 1 page failed validation at boot and was left out' '$tmp/err'"
+check "previous: dropped not saved without a panic" "$prev -f '$tmp/p2' && grep -q 'counts of dropped events were not saved: dropped is 0' '$tmp/err'"
+check "previous: counts saved at panic" "FAKE_LKST_PREVIOUS=panic $prev -f '$tmp/p3' && ! grep -q 'not saved' '$tmp/err' && grep -q '2 overwritten, 4 dropped in that boot' '$tmp/err' && '$lkbuf' info -f '$tmp/p3' | grep -q '^cpu 0 .* overwritten 2, dropped 3\$'"
+check "previous: none kept" "FAKE_LKST_PREVIOUS=none $prev -f '$tmp/p4'; [ \$? -eq 2 ] && [ \$(wc -l <'$tmp/err') -eq 1 ] && grep -qx \"lkbuf: no previous boot's trace is kept (boot with reserve_mem=SIZE:ALIGN:NAME lkst.persist=NAME; see dmesg for why)\" '$tmp/err' && [ ! -e '$tmp/p4' ] && [ ! -e '$tmp/p4.tmp' ]"
+check "previous: refuses -c" "$prev -c 0 -f '$tmp/p5'; [ \$? -eq 1 ] && grep -q 'saves every CPU the previous boot had; leave out -c' '$tmp/err' && [ ! -e '$tmp/p5' ]"
+check "previous: --release needs --previous-boot" "'$lkbuf' read --release -f '$tmp/p5'; [ \$? -eq 1 ] && grep -q 'give it with --previous-boot' '$tmp/err' && [ ! -e '$tmp/p5' ]"
+check "previous: no release without --release" "[ ! -e '$tmp/state3.release' ]"
+check "previous: a failed drain writes nothing, releases nothing" "FAKE_LKST_PREVIOUS_FAIL=1 $prev --release -f '$tmp/p6'; [ \$? -eq 2 ] && [ ! -e '$tmp/p6' ] && [ ! -e '$tmp/p6.tmp' ] && [ ! -e '$tmp/state3.release' ]"
+check "previous: a log that cannot be created releases nothing" "$prev --release -f '$tmp/nodir/p7'; [ \$? -eq 1 ] && [ ! -e '$tmp/state3.release' ] && $prev -f '$tmp/p7'"
+check "previous: --release after the log is committed" "FAKE_LKST_LOG='$tmp/p8' $prev --release -f '$tmp/p8' && grep -qx 'log present, tmp absent' '$tmp/state3.release' && grep -q 'released the previous boot' '$tmp/err' && '$lkbuf' print -C -r -f '$tmp/p8' | sed 1d | cmp - '$tmp/prev.want'"
+check "previous: gone once released" "$prev -f '$tmp/p9'; [ \$? -eq 2 ] && grep -q 'no previous boot' '$tmp/err'"
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

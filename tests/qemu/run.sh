@@ -7,7 +7,9 @@
 #   OUTDIR gets console.log and the extracted results (OUTDIR/NAME/...).
 # env: TIMEOUT (s, default 300), MEM (512M), SMP (2), QEMU_VERBOSE=1 shows
 #   the whole console live (otherwise only the init's lines), QEMU_EXTRA:
-#   more QEMU options (make bench: -icount shift=0,sleep=off).
+#   more QEMU options (make bench: -icount shift=0,sleep=off), REBOOT=1: a
+#   guest reboot (panic=N) resets the machine, keeping its RAM, instead of
+#   ending QEMU; the results come from the last boot.
 # exit: 0 ok; 1 boot failed/timed out/no results; 3 console check failed.
 set -euo pipefail
 
@@ -43,7 +45,8 @@ set +e
 # ACCEL=tcg runs the guest's vCPUs on separate host threads anyway.
 timeout -k 10 "$TIMEOUT" qemu-system-x86_64 \
 	-accel "${ACCEL:-tcg,thread=single}" -smp "${SMP:-2}" -m "${MEM:-512M}" \
-	-display none -monitor none -serial stdio -nic none -no-reboot \
+	-display none -monitor none -serial stdio -nic none \
+	$([ "${REBOOT:-0}" = 1 ] || echo -no-reboot) \
 	-kernel "$KERNEL" -initrd "$INITRD" -append "$append" \
 	-drive "file=$disk,format=raw,if=virtio" \
 	-drive "file=$scratch,format=raw,if=virtio" ${QEMU_EXTRA:-} </dev/null 2>&1 |

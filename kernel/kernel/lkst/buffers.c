@@ -110,7 +110,8 @@ static struct lkst_block *lkst_block_alloc(unsigned int cpu, unsigned int id,
 
 static void lkst_block_free(struct lkst_block *blk)
 {
-	vfree(blk->pages);
+	if (!blk->persistent)
+		vfree(blk->pages);
 	kfree(blk);
 }
 
@@ -144,12 +145,26 @@ static int lkst_cpu_first_block(unsigned int cpu, unsigned int block_size)
 	struct lkst_block *blk;
 	unsigned int id;
 
+	void *persist_pages;
+	u32 nr_pages;
+
 	for (id = 0; id < LKST_MAX_BLOCKS; id++)
 		if (rcu_access_pointer(cb->blocks[id]))
 			return 0;	/* online before: keeps its blocks */
-	blk = lkst_block_alloc(cpu, 0, block_size, LKST_NO_NEXT);
-	if (!blk)
-		return -ENOMEM;
+	persist_pages = lkst_persist_pages(cpu, &nr_pages);
+	if (persist_pages) {
+		blk = kzalloc_node(sizeof(*blk), GFP_KERNEL, cpu_to_node(cpu));
+		if (!blk)
+			return -ENOMEM;
+		blk->nr_pages = nr_pages;
+		blk->next = LKST_NO_NEXT;
+		blk->persistent = true;
+		blk->pages = persist_pages;	/* emptied by lkst_persist_init() */
+	} else {
+		blk = lkst_block_alloc(cpu, 0, block_size, LKST_NO_NEXT);
+		if (!blk)
+			return -ENOMEM;
+	}
 	lkst_buf_init_first_page(cb, blk);
 	rcu_assign_pointer(cb->blocks[0], blk);
 	return 0;
@@ -173,6 +188,7 @@ int __init lkst_buffers_init(unsigned int block_size)
 	unsigned int cpu;
 	int ret = 0;
 
+	lkst_persist_init();
 	cpus_read_lock();
 	lkst_first_block_size = block_size;
 	for_each_online_cpu(cpu) {
@@ -296,16 +312,14 @@ static u64 lkst_nr_pages(struct lkst_block *const *blocks)
  * Walk the records of @cb (of block @only_block unless negative) from
  * @cursor on into @rd, under lkst_buf_mutex.  -ENOSPC: @rd was full.
  */
-static int lkst_read_records(struct lkst_cpu_buffer *cb, int only_block,
-			     u64 cursor, bool stop_at_hole,
-			     struct lkst_reader *rd, u64 *next_seq)
+static int lkst_read_blocks(struct lkst_block *const *blocks, int only_block,
+			    u64 cursor, bool stop_at_hole,
+			    struct lkst_reader *rd, u64 *next_seq)
 {
-	struct lkst_block *blocks[LKST_MAX_BLOCKS];
 	struct lkst_page_ref *refs;
 	u64 nr_pages, nr;
 	int ret;
 
-	lkst_cpu_blocks(cb, blocks);
 	if (only_block >= 0 && !blocks[only_block])
 		return -ENOENT;
 	nr_pages = lkst_nr_pages(blocks);
@@ -327,6 +341,17 @@ static int lkst_read_records(struct lkst_cpu_buffer *cb, int only_block,
 			return err;
 	}
 	return ret;
+}
+
+static int lkst_read_records(struct lkst_cpu_buffer *cb, int only_block,
+			     u64 cursor, bool stop_at_hole,
+			     struct lkst_reader *rd, u64 *next_seq)
+{
+	struct lkst_block *blocks[LKST_MAX_BLOCKS];
+
+	lkst_cpu_blocks(cb, blocks);
+	return lkst_read_blocks(blocks, only_block, cursor, stop_at_hole, rd,
+				next_seq);
 }
 
 /* Copy a block's committed records to user space, oldest first. */
@@ -398,6 +423,75 @@ int lkst_buffer_drain(struct lkst_buffer_drain *req)
 unlock:
 	mutex_unlock(&lkst_buf_mutex);
 	kvfree(rd);
+	return ret;
+}
+
+int lkst_previous_info_get(struct lkst_previous_info *info)
+{
+	int ret;
+
+	mutex_lock(&lkst_buf_mutex);
+	ret = lkst_previous_info(info);
+	mutex_unlock(&lkst_buf_mutex);
+	return ret;
+}
+
+/*
+ * The previous boot's records of one CPU, as a drain gives them: nothing
+ * writes there any more, so there is no record in flight to stop at.
+ */
+int lkst_previous_drain(struct lkst_buffer_drain *req)
+{
+	struct lkst_block *blocks[LKST_MAX_BLOCKS] = {};
+	struct lkst_reader *rd;
+	int ret;
+
+	rd = kvzalloc(sizeof(*rd), GFP_KERNEL);
+	if (!rd)
+		return -ENOMEM;
+	rd->records = u64_to_user_ptr(req->records);
+	rd->seqs = u64_to_user_ptr(req->seqs);
+	rd->max = req->max_records;
+
+	mutex_lock(&lkst_buf_mutex);
+	blocks[0] = lkst_previous_block(req->cpu);
+	ret = blocks[0] ? 0 : lkst_previous_block(0) ? -EINVAL : -ENOENT;
+	if (ret)
+		goto unlock;
+	req->flags = 0;
+	req->nr_busy = 0;
+	req->__pad = 0;
+	ret = lkst_read_blocks(blocks, -1, req->cursor, false, rd,
+			       &req->next_seq);
+	if (ret == -ENOSPC) {
+		req->flags |= LKST_DRAIN_TRUNCATED;
+		ret = 0;
+	}
+	if (ret)
+		goto unlock;
+	req->capacity = (u64)blocks[0]->nr_pages * LKST_PAGE_MAX_RECORDS;
+	req->nr_records = rd->copied;
+	req->written = lkst_previous_end(blocks[0]);
+	if (!lkst_previous_counts(req->cpu, &req->overwritten, &req->dropped)) {
+		req->overwritten = req->written - lkst_previous_held(blocks[0]);
+		req->dropped = 0;
+	}
+unlock:
+	mutex_unlock(&lkst_buf_mutex);
+	kvfree(rd);
+	return ret;
+}
+
+int lkst_previous_release(void)
+{
+	int ret = 0;
+
+	mutex_lock(&lkst_buf_mutex);
+	if (lkst_previous_block(0))
+		lkst_previous_free();
+	else
+		ret = -ENOENT;
+	mutex_unlock(&lkst_buf_mutex);
 	return ret;
 }
 

@@ -165,6 +165,14 @@ static long lkst_dev_ioctl(struct file *file, unsigned int cmd,
 	case LKST_IOC_BUFFER_RESIZE:
 		return LKST_STRUCT_CMD(struct lkst_buffer_resize,
 				       lkst_buffer_resize, false);
+	case LKST_IOC_PREVIOUS_INFO:
+		return LKST_STRUCT_CMD(struct lkst_previous_info,
+				       lkst_previous_info_get, true);
+	case LKST_IOC_PREVIOUS_DRAIN:
+		return LKST_STRUCT_CMD(struct lkst_buffer_drain,
+				       lkst_previous_drain, true);
+	case LKST_IOC_PREVIOUS_RELEASE:
+		return lkst_previous_release();
 	default:
 		return -ENOTTY;
 	}

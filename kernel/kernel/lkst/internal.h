@@ -48,4 +48,22 @@ int lkst_buffer_drain(struct lkst_buffer_drain *req);
 int lkst_buffer_mode(const struct lkst_buffer_mode *req);
 int lkst_buffer_resize(const struct lkst_buffer_resize *req);
 
+/* The persistent region (persist.c) and the previous boot's trace. */
+void lkst_persist_init(void);
+void *lkst_persist_pages(unsigned int cpu, u32 *nr_pages);
+struct lkst_block *lkst_previous_block(unsigned int cpu);
+int lkst_previous_info(struct lkst_previous_info *info);
+bool lkst_previous_counts(unsigned int cpu, u64 *overwritten, u64 *dropped);
+u64 lkst_previous_end(const struct lkst_block *blk);
+u64 lkst_previous_held(const struct lkst_block *blk);
+void lkst_previous_free(void);
+int lkst_previous_info_get(struct lkst_previous_info *info);
+int lkst_previous_drain(struct lkst_buffer_drain *req);
+int lkst_previous_release(void);
+/* The region's format and its validation, also for KUnit. */
+void lkst_persist_format(void *region, u64 pages, u32 nr_cpus);
+void *lkst_persist_cpu_pages(void *region, unsigned int cpu, u32 *nr_pages);
+const char *lkst_persist_refusal(void *region, u64 pages);
+u32 lkst_persist_check_pages(struct lkst_block *blk, u64 *nr_records);
+
 #endif /* _LKST_INTERNAL_H */

@@ -72,6 +72,7 @@ struct lkst_block {
 	u32 id;
 	u32 nr_pages;
 	u32 next;			/* LKST_NO_NEXT: wrap onto itself */
+	bool persistent;		/* pages in the region: not freed */
 	void *pages;			/* nr_pages * LKST_PAGE_SIZE bytes */
 };
 

@@ -341,6 +341,78 @@ static void lkst_buf_control_rejects_bad_requests(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lkst_buffer_drain(&drain), -EINVAL);
 }
 
+/*
+ * A persistent region: an empty one is refused, a formatted one is
+ * trusted, and what a writer put in its pages passes the page checks
+ * until a head byte, a commit, a record or a page number is corrupted.
+ */
+static void lkst_persist_validates(struct kunit *test)
+{
+	const u64 pages = 16;
+	struct lkst_block *copy = test_block(test, 0, 1, LKST_NO_NEXT);
+	struct lkst_block *blk = test_block(test, 0, 1, LKST_NO_NEXT);
+	struct lkst_cpu_buffer *cb;
+	struct lkst_brec *rec;
+	void *region;
+	size_t bytes;
+	u64 seq, nr;
+	u32 nr_pages;
+
+	region = vzalloc(pages * LKST_PAGE_SIZE);
+	KUNIT_ASSERT_NOT_NULL(test, region);
+	KUNIT_EXPECT_STREQ(test, lkst_persist_refusal(region, pages),
+			   "no trace there (a cold boot, or never written)");
+	lkst_persist_format(region, pages, 2);
+	KUNIT_EXPECT_NULL(test, lkst_persist_refusal(region, pages));
+	KUNIT_EXPECT_NOT_NULL(test, lkst_persist_refusal(region, 2));
+
+	/* CPU 1's pages, written as the writers do: 4 full pages and 10. */
+	blk->pages = lkst_persist_cpu_pages(region, 1, &nr_pages);
+	blk->nr_pages = nr_pages;
+	KUNIT_ASSERT_EQ(test, nr_pages, 7);
+	cb = test_buffer(test, blk);
+	for (seq = 0; seq < 4 * PER_PAGE + 10; seq++)
+		KUNIT_ASSERT_TRUE(test, test_write(cb, seq, FULL));
+	bytes = (size_t)nr_pages * LKST_PAGE_SIZE;
+	copy->pages = kunit_kzalloc(test, bytes, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, copy->pages);
+	copy->nr_pages = nr_pages;
+
+#define CHECK_COPY(refused, records)					\
+	do {								\
+		memcpy(copy->pages, blk->pages, bytes);			\
+		nr = 0;							\
+		KUNIT_EXPECT_EQ(test, lkst_persist_check_pages(copy, &nr), \
+				refused);				\
+		KUNIT_EXPECT_EQ(test, nr, records);			\
+	} while (0)
+
+	CHECK_COPY(0, 4 * PER_PAGE + 10);
+	/* A commit beyond the page. */
+	lkst_block_page(blk, 1)->commit += LKST_PAGE_SIZE;
+	CHECK_COPY(1, 3 * PER_PAGE + 10);
+	lkst_block_page(blk, 1)->commit -= LKST_PAGE_SIZE;
+	/* A record claiming more arguments than there are. */
+	rec = (struct lkst_brec *)((char *)lkst_block_page(blk, 2) +
+				   LKST_PAGE_HEAD);
+	rec->info |= 7;
+	CHECK_COPY(1, 3 * PER_PAGE + 10);
+	rec->info &= ~7u;
+	rec->info |= FULL;
+	/* A page numbered like another one. */
+	lkst_block_page(blk, 3)->first_seq = lkst_block_page(blk, 2)->first_seq;
+	CHECK_COPY(1, 3 * PER_PAGE + 10);
+	lkst_block_page(blk, 3)->first_seq += PER_PAGE;
+	CHECK_COPY(0, 4 * PER_PAGE + 10);
+#undef CHECK_COPY
+
+	/* One byte of the head changed: its checksum no longer matches. */
+	((u8 *)region)[60] ^= 1;
+	KUNIT_EXPECT_STREQ(test, lkst_persist_refusal(region, pages),
+			   "head checksum mismatch");
+	vfree(region);
+}
+
 static struct kunit_case lkst_buf_cases[] = {
 	KUNIT_CASE(lkst_buf_fills_in_order),
 	KUNIT_CASE(lkst_buf_wraps_page_by_page),
@@ -351,6 +423,7 @@ static struct kunit_case lkst_buf_cases[] = {
 	KUNIT_CASE(lkst_buf_stop_mode_keeps_oldest),
 	KUNIT_CASE(lkst_buf_jumps),
 	KUNIT_CASE(lkst_buf_control_rejects_bad_requests),
+	KUNIT_CASE(lkst_persist_validates),
 	{}
 };
 

@@ -204,6 +204,31 @@ struct lkst_buffer_drain {
 	__u64 busy_seqs[LKST_DRAIN_MAX_BUSY];	/* out: numbers in flight */
 };
 
+/*
+ * The previous boot's trace, found at boot in the persistent region
+ * (lkst.persist=NAME with reserve_mem=SIZE:ALIGN:NAME) and validated, then
+ * kept read-only while this boot traces into the region afresh.  All three
+ * fail with ENOENT when no previous trace is kept.
+ *
+ * PREVIOUS_INFO describes it.  PREVIOUS_DRAIN copies one CPU's records as
+ * BUFFER_DRAIN does (cpu below nr_cpus, in; cursor, records, seqs,
+ * max_records as there); written, overwritten and dropped are the
+ * previous boot's counters: saved at panic (LKST_PREVIOUS_COUNTS_SAVED),
+ * otherwise written is next_seq, overwritten the numbers held by no kept
+ * record and dropped 0.  PREVIOUS_RELEASE frees the copy.
+ */
+#define LKST_PREVIOUS_COUNTS_SAVED	(1u << 0)	/* saved at panic */
+
+struct lkst_previous_info {
+	__u32 nr_cpus;			/* out: CPUs the previous boot had */
+	__u32 flags;			/* out: LKST_PREVIOUS_* */
+	__u32 clock;			/* out: LKST_CLOCK_* of its records */
+	__u32 refused_pages;		/* out: pages that failed validation */
+	__u64 anchor_trace_ns;		/* out: its trace clock and */
+	__u64 anchor_realtime_ns;	/*      CLOCK_REALTIME, read together */
+	__u64 nr_records;		/* out: records kept, all CPUs */
+};
+
 /* cpu may be LKST_ALL_CPUS; mode is LKST_MODE_*. */
 struct lkst_buffer_mode {
 	__u32 cpu;			/* in */
@@ -275,5 +300,8 @@ struct lkst_clock_anchor {
 #define LKST_IOC_BUFFER_MODE	_IOW(LKST_IOC_MAGIC, 0x38, struct lkst_buffer_mode)
 #define LKST_IOC_BUFFER_RESIZE	_IOW(LKST_IOC_MAGIC, 0x39, struct lkst_buffer_resize)
 #define LKST_IOC_MARK		_IOW(LKST_IOC_MAGIC, 0x40, struct lkst_mark)
+#define LKST_IOC_PREVIOUS_INFO	_IOR(LKST_IOC_MAGIC, 0x50, struct lkst_previous_info)
+#define LKST_IOC_PREVIOUS_DRAIN	_IOWR(LKST_IOC_MAGIC, 0x51, struct lkst_buffer_drain)
+#define LKST_IOC_PREVIOUS_RELEASE _IO(LKST_IOC_MAGIC, 0x52)
 
 #endif /* _UAPI_LINUX_LKST_IOCTL_H */

@@ -1,0 +1,50 @@
+# Buffers kept across a warm reboot.  Run by tests/run-all.sh in a boot of
+# its own (reserve_mem=8M:4096:lkst lkst.persist=lkst panic=1, run.sh with
+# REBOOT=1 so that the panic resets the guest instead of ending QEMU):
+#   first boot (cold RAM): the kernel finds no previous trace; a known
+#     workload is recorded, read once (before.log, kept on the scratch
+#     disk), marked once more, and then an oops panics the machine;
+#   second boot: the same scenario finds the previous boot's trace, saves
+#     it with lkbuf read --previous-boot, and tests/check/persist.py
+#     compares it with before.log.
+. /scenarios/common.inc
+
+dmesg | grep "lkst: persist" >"persist-dmesg-$(date +%s%N).txt"
+if lkbuf read --previous-boot -f previous.log --release 2>previous.err; then
+	echo "second boot: the previous boot's trace"
+	cat previous.err
+	tar -xf /dev/vdb -C . before.log marks.txt ||
+		{ echo "FAIL: no first-boot results on /dev/vdb"; exit 1; }
+	step lkbuf print -C -f previous.log >previous.csv
+	step lkbuf print -C -f before.log >before.csv
+	# Released: asked again, there is none.
+	if lkbuf read --previous-boot -f again.log 2>again.err; then
+		echo "FAIL: a released previous trace was read again"; exit 1
+	fi
+	cat again.err
+	exit 0
+fi
+cat previous.err
+echo "first boot: a workload, then a crash"
+grep -q "holds no previous trace" persist-dmesg-*.txt ||
+	{ echo "FAIL: the cold boot did not say it found no previous trace"; exit 1; }
+lkm read -m 0 | lkm write -m 7 -n persist || { echo "FAIL: write"; exit 1; }
+step lkm config -m 7 oops default USER_MARK default SYSCALL_ENTRY default SYSCALL_EXIT default
+step lkm set -m 7
+i=0
+while [ $i -lt 300 ]; do
+	lkbuf mark "persist-$i" || { echo "FAIL: mark $i"; exit 1; }
+	i=$((i + 1))
+done
+echo 300 >marks.txt
+step lkbuf read -f before.log
+step lkbuf mark after-the-read
+tar -cf /dev/vdb before.log marks.txt && sync ||
+	{ echo "FAIL: cannot keep before.log on /dev/vdb"; exit 1; }
+crash=/sys/kernel/debug/provoke-crash/DIRECT
+[ -w $crash ] || { echo "FAIL: $crash missing (CONFIG_LKDTM)"; exit 1; }
+echo 1 >/proc/sys/kernel/panic_on_oops
+echo "lkst-persist: provoking an oops" >/dev/kmsg
+echo ACCESS_NULL >$crash
+echo "FAIL: still running after the oops"
+exit 1
