@@ -22,7 +22,7 @@ HAVE_HANDLERS := $(wildcard handlers/Kbuild handlers/Makefile)
 KERNEL_DEP ?= kernel
 
 .PHONY: all deps kernel kernel-tree kernel-kasan kernel-bench initramfs-kasan patches docs count-hooks \
-	utils handlers initramfs demo \
+	utils handlers initramfs initramfs-kdump demo \
 	test torture bench initramfs-bench checkpatch clean distclean help
 
 all: kernel utils handlers initramfs
@@ -89,6 +89,10 @@ endif
 
 initramfs: utils handlers
 	@SCENARIO_DIR=$(SCENARIO_DIR) $(TOOLS)/mk-initramfs.sh $(INITRAMFS)
+
+# The test initramfs plus the kdump capture kernel and its initramfs.
+initramfs-kdump: kernel initramfs
+	@$(TOOLS)/mk-kdump-initramfs.sh $(INITRAMFS) $(BZIMAGE) $(CURDIR)/build/initramfs-kdump.cpio.gz
 
 demo: deps kernel utils handlers initramfs
 	@rm -rf out/demo

@@ -134,7 +134,7 @@ scenario() {
 
 # 5. one boot running every scenario except demo
 if [ $guest_ok = 1 ]; then
-	names=$(cd tests/scenarios 2>/dev/null && ls -1 *.sh 2>/dev/null | LC_ALL=C sort | sed 's/\.sh$//' | grep -vx -e demo -e bench_suite -e panic -e persist -e late_cpu -e oops_handler -e lockdown -e boot_options)
+	names=$(cd tests/scenarios 2>/dev/null && ls -1 *.sh 2>/dev/null | LC_ALL=C sort | sed 's/\.sh$//' | grep -vx -e demo -e bench_suite -e panic -e persist -e kdump -e late_cpu -e oops_handler -e lockdown -e boot_options)
 	list=$(echo $names | tr ' ' ',')
 	boot "$out/scenarios" "lkst.maskset=rdefault lkst.bufsize=512K lkst_run=$list" "${TEST_QEMU_TIMEOUT:-1800}"
 
@@ -175,6 +175,20 @@ if [ $guest_ok = 1 ]; then
 			tests/qemu/run.sh "$out/persist" >"$out/persist.log" 2>&1
 		scenario "$out/persist" persist
 		persist_line=$(grep -h '^persist: ' "$out/scenario-persist.log" || true)
+	fi
+	# A trace taken out of a kdump vmcore: a panic, the capture kernel
+	# saving /proc/vmcore, lkbuf extract on the host.
+	if [ -f tests/scenarios/kdump.sh ] &&
+		check "kdump: the test initramfs with the capture kernel" 300 \
+			tools/build/mk-kdump-initramfs.sh "$initrd" "$kernel" build/initramfs-kdump.cpio.gz; then
+		KERNEL=$kernel INITRD=build/initramfs-kdump.cpio.gz TIMEOUT=900 MEM=384M \
+			SCRATCH_SIZE=512M KEEP_SCRATCH=1 \
+			APPEND="crashkernel=80M crash_kexec_post_notifiers lkst.bufsize=8M lkst.panic_dump=300 lkst_run=kdump" \
+			tests/qemu/run.sh "$out/kdump" >"$out/kdump.log" 2>&1
+		check "scenario: kdump (trace extracted from the vmcore)" 600 \
+			python3 tests/check/kdump.py "$out/kdump" "$(dirname "$kernel")/../../../vmlinux" utils/lkbuf
+		vmcore_line=$(grep -h '^vmcore: ' "$out"/scenario__kdump*.log || true)
+		rm -f "$out/kdump/scratch.img" "$out/kdump/vmcore"
 	fi
 	# Boot-time tracing chosen on the command line: the events, the mode.
 	if [ -f tests/scenarios/boot_options.sh ]; then
@@ -261,6 +275,7 @@ echo "$pass passed, $fail failed"
 [ -z "${hooks_line:-}" ] || echo "$hooks_line"
 [ -z "${coverage_line:-}" ] || echo "$coverage_line"
 [ -z "${persist_line:-}" ] || echo "$persist_line"
+[ -z "${vmcore_line:-}" ] || echo "$vmcore_line"
 grep -h '^differential:' "$out/scenario-t99_differential.log" 2>/dev/null | tail -n 1 || true
 hardening_line
 [ $fail -eq 0 ]

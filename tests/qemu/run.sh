@@ -9,7 +9,8 @@
 #   the whole console live (otherwise only the init's lines), QEMU_EXTRA:
 #   more QEMU options (make bench: -icount shift=0,sleep=off), REBOOT=1: a
 #   guest reboot (panic=N) resets the machine, keeping its RAM, instead of
-#   ending QEMU; the results come from the last boot.
+#   ending QEMU; the results come from the last boot.  SCRATCH_SIZE (64M):
+#   the scratch disk's size; KEEP_SCRATCH=1 keeps OUTDIR/scratch.img.
 # exit: 0 ok; 1 boot failed/timed out/no results; 3 console check failed.
 set -euo pipefail
 
@@ -33,7 +34,7 @@ truncate -s 256M "$disk"
 # A second, scratch disk (/dev/vdb) for swap and block I/O scenarios.
 scratch="$out/scratch.img"
 rm -f "$scratch"
-truncate -s 64M "$scratch"
+truncate -s "${SCRATCH_SIZE:-64M}" "$scratch"
 
 append="console=ttyS0 panic=-1 ${APPEND:-}"
 echo "  QEMU    $append (timeout ${TIMEOUT}s, log: $log)"
@@ -70,7 +71,8 @@ fi
 # The guest's init rewrites the tar after each scenario and adds .lkst-done
 # last: without it the results are partial (kept, but the run failed).
 if tar -xf "$disk" -C "$out" --no-same-owner 2>/dev/null && [ -f "$out/.lkst-done" ]; then
-	rm -f "$disk" "$scratch"
+	rm -f "$disk"
+	[ "${KEEP_SCRATCH:-0}" = 1 ] || rm -f "$scratch"
 else
 	echo "run.sh: no complete results tar on the guest disk ($disk kept)" >&2
 	fail=1

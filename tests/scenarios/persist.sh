@@ -9,7 +9,7 @@
 #     compares it with before.log.
 . /scenarios/common.inc
 
-dmesg | grep "lkst: persist" >"persist-dmesg-$(date +%s%N).txt"
+dmesg | grep "lkst: persist" >persist-dmesg.txt
 if lkbuf read --previous-boot -f previous.log --release 2>previous.err; then
 	echo "second boot: the previous boot's trace"
 	cat previous.err
@@ -26,7 +26,7 @@ if lkbuf read --previous-boot -f previous.log --release 2>previous.err; then
 fi
 cat previous.err
 echo "first boot: a workload, then a crash"
-grep -q "holds no previous trace" persist-dmesg-*.txt ||
+grep -q "holds no previous trace" persist-dmesg.txt ||
 	{ echo "FAIL: the cold boot did not say it found no previous trace"; exit 1; }
 lkm read -m 0 | lkm write -m 7 -n persist || { echo "FAIL: write"; exit 1; }
 step lkm config -m 7 oops default USER_MARK default SYSCALL_ENTRY default SYSCALL_EXIT default

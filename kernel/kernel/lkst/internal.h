@@ -48,6 +48,9 @@ int lkst_buffer_drain(struct lkst_buffer_drain *req);
 int lkst_buffer_mode(const struct lkst_buffer_mode *req);
 int lkst_buffer_resize(const struct lkst_buffer_resize *req);
 
+extern struct lkst_clock_anchor lkst_saved_clock_anchor;
+void lkst_save_clock_anchor(void);
+
 /* The persistent region (persist.c) and the previous boot's trace. */
 void lkst_persist_init(void);
 void *lkst_persist_pages(unsigned int cpu, u32 *nr_pages);

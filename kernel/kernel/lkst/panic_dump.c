@@ -15,6 +15,7 @@
 #include <linux/printk.h>
 #include <linux/rcupdate.h>
 #include <linux/string.h>
+#include <linux/timekeeping.h>
 #include "internal.h"
 
 static unsigned int lkst_panic_dump_records;
@@ -84,6 +85,10 @@ static void lkst_dump_cpu(unsigned int cpu, unsigned int max)
 	struct lkst_record rec;
 	u32 page, i, nr_pages = 0, offset;
 
+	/* What a log of these buffers (a vmcore's) must count as lost. */
+	pr_emerg("lkst-dump: cpu%u counts: overwritten %llu dropped %llu\n",
+		 cpu, (u64)local64_read(&cb->overwritten) + READ_ONCE(cb->discarded),
+		 (u64)local64_read(&cb->dropped));
 	if (lkst_pos_block(pos) >= LKST_MAX_BLOCKS)
 		return;
 	blk = rcu_dereference_sched(cb->blocks[lkst_pos_block(pos)]);
@@ -124,6 +129,7 @@ static int lkst_panic_notify(struct notifier_block *nb, unsigned long event,
 {
 	unsigned int cpu;
 
+	lkst_save_clock_anchor();
 	if (!lkst_panic_dump_records)
 		return NOTIFY_DONE;
 	/* Other CPUs are stopped; stop recording here so the dump holds still. */
@@ -142,8 +148,22 @@ static struct notifier_block lkst_panic_nb = {
 	.priority = INT_MAX,
 };
 
+/*
+ * The trace clock and CLOCK_REALTIME read together, for a log taken from a
+ * vmcore (lkbuf extract reads it by its symbol): saved at boot and again
+ * at panic, the later reading being the closer to the last records.
+ */
+struct lkst_clock_anchor lkst_saved_clock_anchor;
+
+void lkst_save_clock_anchor(void)
+{
+	lkst_saved_clock_anchor.trace_ns = ktime_get_mono_fast_ns();
+	lkst_saved_clock_anchor.realtime_ns = ktime_get_real_fast_ns();
+}
+
 static int __init lkst_panic_dump_init(void)
 {
+	lkst_save_clock_anchor();
 	atomic_notifier_chain_register(&panic_notifier_list, &lkst_panic_nb);
 	return 0;
 }

@@ -356,6 +356,9 @@ static int lkst_persist_panic(struct notifier_block *nb, unsigned long event,
 		head->cpus[cpu].dropped = local64_read(&cb->dropped);
 	}
 	head->flags |= LKST_PREVIOUS_COUNTS_SAVED;
+	/* A reading closer to the last records than the one at boot. */
+	head->anchor_trace_ns = ktime_get_mono_fast_ns();
+	head->anchor_realtime_ns = ktime_get_real_fast_ns();
 	head->head_crc = lkst_head_crc(head);
 	return NOTIFY_DONE;
 }
