@@ -3,8 +3,9 @@
  * lkst per-CPU buffers: blocks of 4 KiB pages holding records sized by
  * their arguments (struct lkst_brec, 16 to 64 bytes), each block with an
  * optional next block.  This file and lkst_buf.c build in the kernel and,
- * with tests/host/lkst_host_compat.h, on the host, so the lockless write
- * path can be stress-tested with threads and signals under sanitizers.
+ * with utils/lkst_host_compat.h, on the host, so the lockless write
+ * path can be stress-tested with threads and signals under sanitizers,
+ * and `lkbuf extract` reads the pages of a vmcore with the same code.
  *
  * Writer rules: only the CPU that owns a buffer writes to it (hooks run
  * with preemption off), but an IRQ or NMI may interrupt a writer and write

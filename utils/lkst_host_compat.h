@@ -2,7 +2,8 @@
 /*
  * Host stand-ins for the kernel primitives lkst_buf.[ch] use, so the
  * buffer code can be tested in user space with threads (other CPUs) and
- * signal handlers (IRQ/NMI nesting on the same CPU).
+ * signal handlers (IRQ/NMI nesting on the same CPU), and so lkbuf extract
+ * reads the pages it copies out of a vmcore with the kernel's own reader.
  *
  * Every access the kernel code marks as shared (READ_ONCE, WRITE_ONCE,
  * local64_*, cmpxchg_local) is a GCC __atomic builtin, so ThreadSanitizer
