@@ -22,14 +22,14 @@ HAVE_HANDLERS := $(wildcard handlers/Kbuild handlers/Makefile)
 KERNEL_DEP ?= kernel
 
 .PHONY: all deps kernel kernel-tree kernel-kasan kernel-bench initramfs-kasan patches docs count-hooks \
-	utils handlers initramfs initramfs-kdump demo \
+	utils handlers initramfs initramfs-kdump demo install uninstall \
 	test torture bench initramfs-bench checkpatch clean distclean help
 
 all: kernel utils handlers initramfs
 
 help:
-	@echo "targets: deps kernel patches docs count-hooks utils handlers initramfs demo test torture bench checkpatch clean distclean"
-	@echo "vars: KSRC=tree (skips extraction) SERIES=file KCONFIG_FRAGMENTS='...' QEMU_TIMEOUT=s"
+	@echo "targets: deps kernel patches docs count-hooks utils handlers initramfs demo test torture bench checkpatch install uninstall clean distclean"
+	@echo "vars: KSRC=tree (skips extraction) SERIES=file KCONFIG_FRAGMENTS='...' QEMU_TIMEOUT=s PREFIX=/usr/local DESTDIR="
 
 deps:
 	@$(TOOLS)/deps.sh
@@ -78,6 +78,14 @@ patches:
 utils:
 	$(MAKE) -C utils
 	$(MAKE) -C utils static
+
+# The host programs: lkm, lkbuf and their man pages (utils), lkst-procstate,
+# lkst-pagemap and their gnuplot scripts (tools/visualize).  PREFIX
+# (/usr/local) and DESTDIR reach both through the command line or the
+# environment; uninstall removes exactly what install put there.
+install uninstall:
+	$(MAKE) -C utils $@
+	$(MAKE) -C tools/visualize $@
 
 handlers: $(KERNEL_DEP)
 ifneq ($(HAVE_HANDLERS),)

@@ -35,6 +35,9 @@ run sh "$here/test_cli.sh" .
 run sh "$here/test_dev.sh" .
 run sh "$here/test_convert.sh" .
 run sh "$here/test_manpages.sh"
+# make install / uninstall from the top into a scratch DESTDIR, the installed
+# tools run away from the source tree.
+run sh "$here/test_install.sh"
 # The log reader's fuzzer, briefly, when make found clang to build it.
 if [ -n "$FUZZ" ]; then
 	run sh "$here/run_fuzz.sh" "$FUZZ" "${FUZZ_TEST_SECONDS:-10}" fuzz-seed

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 
 #include "common.h"
+#include "lkst_log.h"
 
 void *viz_xcalloc(size_t n, size_t size)
 {
@@ -105,9 +106,36 @@ void viz_script_path(const char *given, const char *name, char *script, size_t l
 	exe[n] = '\0';
 	slash = strrchr(exe, '/');
 	*slash = '\0';
+	/* Built in the source tree: the script sits next to the program. */
 	if ((size_t)snprintf(script, len, "%s/%s", exe, name) >= len)
 		lkst_die(LKST_EXIT_USAGE, "program path too long; give --script PATH");
+	if (!access(script, R_OK))
+		return;
+	/* Installed (make install): PREFIX/bin/PROGRAM, PREFIX/share/lkst/NAME. */
+	if ((size_t)snprintf(script, len, "%s/" VIZ_DATADIR_REL "/%s", exe, name) >= len)
+		lkst_die(LKST_EXIT_USAGE, "program path too long; give --script PATH");
+	if (!access(script, R_OK))
+		return;
+	lkst_die(LKST_EXIT_USAGE, "cannot find %s in %s or %s/" VIZ_DATADIR_REL
+		 "; give --script PATH", name, exe, exe);
 }
+
+static void print_version(poptContext ctx, enum poptCallbackReason reason,
+			  const struct poptOption *opt, const char *arg, const void *data)
+{
+	(void)ctx; (void)reason; (void)opt; (void)arg; (void)data;
+	printf("%s (lkst) tracer ABI %u, log format %u (reads %u-%u)\n",
+	       lkst_progname, LKST_ABI_VERSION, LKST_LOG_VERSION,
+	       LKST_LOG_VERSION_MIN, LKST_LOG_VERSION);
+	exit(LKST_EXIT_OK);
+}
+
+struct poptOption viz_version_table[] = {
+	{ NULL, '\0', POPT_ARG_CALLBACK, (void *)print_version, 0, NULL, NULL },
+	{ "version", '\0', POPT_ARG_NONE, NULL, 0,
+	  "print the tracer ABI and log format versions and exit", NULL },
+	POPT_TABLEEND
+};
 
 void viz_gnuplot(const char *vars, const char *script, const char *data,
 		 const char *output)

@@ -2,7 +2,8 @@
 /*
  * What lkst-procstate and lkst-pagemap share around their models: the
  * input and selection options, their checks, and drawing with gnuplot
- * (the data file next to the picture, the script next to the program).
+ * (the data file next to the picture, the script next to the program or
+ * installed) and --version.
  */
 #ifndef LKST_VIZ_COMMON_H
 #define LKST_VIZ_COMMON_H
@@ -46,8 +47,18 @@ void viz_unquote(char *s);
 /* out.png -> out.dat (malloc'ed): the data file sits next to the picture. */
 char *viz_data_path(const char *output);
 
-/* script (PATH_MAX): --script if given, else name next to the binary. */
+/*
+ * script (PATH_MAX): --script if given, else name next to the binary (the
+ * source tree), else in VIZ_DATADIR_REL from the binary's directory (where
+ * make install puts it: PREFIX/bin and PREFIX/share/lkst).  Dies if none.
+ */
+#define VIZ_DATADIR_REL "../share/lkst"
 void viz_script_path(const char *given, const char *name, char *script, size_t len);
+
+/* --version: prints the versions lkst_progname speaks, as lkm's, and exits. */
+extern struct poptOption viz_version_table[];
+#define VIZ_POPT_VERSION						\
+	{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, viz_version_table, 0, NULL, NULL }
 
 /*
  * Runs gnuplot -e vars script, which reads data and writes output (paths

@@ -480,7 +480,8 @@ int main(int argc, char **argv)
 		{ "frames", '\0', POPT_ARG_INT, &o.frames, 0,
 		  "stop --live after this many frames", "N" },
 		{ "script", '\0', POPT_ARG_STRING, &o.script, 0,
-		  "gnuplot script (default: pagemap.gp next to the program)", "FILE" },
+		  "gnuplot script (default: pagemap.gp next to the program or in ../share/lkst)", "FILE" },
+		VIZ_POPT_VERSION,
 		LKST_POPT_TAIL
 	};
 	struct lkst_err err;

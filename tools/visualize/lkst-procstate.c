@@ -277,7 +277,8 @@ int main(int argc, char **argv)
 		  "time window in seconds (trace clock)", "START,END" },
 		{ "idle", '\0', POPT_ARG_NONE, &o.idle, 0, "include the idle tasks (pid 0, per CPU)", NULL },
 		{ "script", '\0', POPT_ARG_STRING, &o.script, 0,
-		  "gnuplot script (default: procstate.gp next to the program)", "FILE" },
+		  "gnuplot script (default: procstate.gp next to the program or in ../share/lkst)", "FILE" },
+		VIZ_POPT_VERSION,
 		LKST_POPT_TAIL
 	};
 	poptContext ctx;

@@ -868,7 +868,8 @@ static bool __init lkst_init_boot_events(const char *list)
 /* Early, so that tracing selected on the command line starts before init. */
 static int __init lkst_init(void)
 {
-	unsigned int i;
+	unsigned int i, first_kib = lkst_boot_bufsize >> 10;
+	u32 first_pages;
 	int ret;
 
 	for (i = 0; i < LKST_NR_EVENTS; i++)
@@ -899,8 +900,12 @@ static int __init lkst_init(void)
 	rcu_assign_pointer(lkst_active, &lkst_masksets[lkst_boot_maskset]);
 	lkst_sync_keys();
 	mutex_unlock(&lkst_mutex);
-	pr_info("%u events, %u-byte records, %u KiB per CPU, %s mode, maskset %s\n",
-		lkst_nr_events(), LKST_RECORD_SIZE, lkst_boot_bufsize >> 10,
+	/* A persistent region gives each CPU its share instead. */
+	if (lkst_persist_pages(0, &first_pages))
+		first_kib = first_pages * (LKST_PAGE_SIZE >> 10);
+	pr_info("%u events, records of %u-%u bytes, %u KiB per CPU, %s mode, maskset %s\n",
+		lkst_nr_events(), LKST_BREC_SIZE(0),
+		LKST_BREC_SIZE(LKST_NR_ARGS), first_kib,
 		lkst_boot_mode == LKST_MODE_STOP ? "stop" : "overwrite",
 		lkst_masksets[lkst_boot_maskset].name);
 	return 0;

@@ -1,0 +1,188 @@
+#!/bin/sh
+# make install / make uninstall of the host programs, from the top of the
+# repository into a DESTDIR with PREFIX=/usr:
+#   - exactly the expected files and directories, with their modes, and
+#     copies of the sources (nothing stray);
+#   - the installed tools, run from another directory with the installed
+#     bin first in PATH, print their --version; lkbuf prints a log made by
+#     utils/gen_log; the visualizers draw PNGs from gen_log's log and
+#     tools/visualize's mkpagelog log with their installed gnuplot scripts
+#     (a broken or missing installed script makes them fail, so they do
+#     not fall back to the source tree);
+#   - man finds the installed pages by MANPATH and renders them without
+#     warnings (groff -ww alone when man is missing);
+#   - make uninstall removes all of it and nothing else.
+# Run by tests/host/run_tests.sh (make -C utils test); works from any
+# directory.  Ends with "N passed, M failed".
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd) || exit 1
+passed=0
+failed=0
+
+ok() { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
+check() {	# check DESCRIPTION COMMAND...
+	what=$1; shift
+	if "$@"; then ok; else fail "$what"; fi
+}
+is_png() {
+	[ -s "$1" ] && [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]
+}
+# show FILE: the tail of a log, indented, after a failure.
+show() { tail -n 20 "$1" | sed 's/^/    | /'; }
+
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+dest=$tmp/dest
+run=$tmp/run		# the installed tools' working directory
+mkdir -p "$run"
+bin=$dest/usr/bin
+data=$dest/usr/share/lkst
+man1=$dest/usr/share/man/man1
+TOOLS="lkm lkbuf lkst-procstate lkst-pagemap"
+
+# The inputs, made with the source tree's writers.
+if ! make -s -C "$top/utils" gen_log >"$tmp/build.log" 2>&1 ||
+   ! make -s -C "$top/tools/visualize" obj/mkpagelog >>"$tmp/build.log" 2>&1 ||
+   ! "$top/utils/gen_log" "$run/trace.log" 4000 2 >>"$tmp/build.log" 2>&1 ||
+   ! "$top/tools/visualize/obj/mkpagelog" "$run/pages.log" >>"$tmp/build.log" 2>&1; then
+	fail "building the test logs (gen_log, mkpagelog)"; show "$tmp/build.log"
+fi
+
+# ---- the default PREFIX is /usr/local ------------------------------------
+# (MAKEFLAGS may carry a PREFIX given to the make that runs this test.)
+env -u PREFIX -u MAKEFLAGS -u MFLAGS make -C "$top" install DESTDIR="$tmp/dflt" >"$tmp/dflt.log" 2>&1
+check "make install without PREFIX: usr/local/bin/lkst-procstate" \
+	[ -x "$tmp/dflt/usr/local/bin/lkst-procstate" ]
+check "make install without PREFIX: usr/local/share/man/man1/lkbuf.1" \
+	[ -f "$tmp/dflt/usr/local/share/man/man1/lkbuf.1" ]
+rm -rf "$tmp/dflt"
+
+# ---- install ----------------------------------------------------------------
+if make -C "$top" install DESTDIR="$dest" PREFIX=/usr >"$tmp/install.log" 2>&1; then ok; else
+	fail "make install DESTDIR=$dest PREFIX=/usr exited $?"; show "$tmp/install.log"
+fi
+
+# Every file and directory, with its type and mode: nothing more, nothing less.
+cat >"$tmp/want" <<'EOF'
+d 755 usr
+d 755 usr/bin
+f 755 usr/bin/lkbuf
+f 755 usr/bin/lkm
+f 755 usr/bin/lkst-pagemap
+f 755 usr/bin/lkst-procstate
+d 755 usr/share
+d 755 usr/share/lkst
+f 644 usr/share/lkst/pagemap.gp
+f 644 usr/share/lkst/procstate.gp
+d 755 usr/share/man
+d 755 usr/share/man/man1
+f 644 usr/share/man/man1/lkbuf.1
+f 644 usr/share/man/man1/lkm.1
+EOF
+listing() {	# "type mode path" of everything under $dest
+	(cd "$dest" 2>/dev/null && find . -mindepth 1 -printf '%y %m %P\n' | LC_ALL=C sort -k3)
+}
+listing >"$tmp/got"
+if diff -u "$tmp/want" "$tmp/got" >"$tmp/list.diff"; then ok; else
+	fail "installed files differ from the list (- expected, + installed):"; show "$tmp/list.diff"
+fi
+for f in utils/lkm utils/lkbuf tools/visualize/lkst-procstate tools/visualize/lkst-pagemap; do
+	check "bin/${f##*/} is the built $f" cmp -s "$top/$f" "$bin/${f##*/}"
+done
+for f in procstate.gp pagemap.gp; do
+	check "share/lkst/$f is tools/visualize/$f" cmp -s "$top/tools/visualize/$f" "$data/$f"
+done
+for f in lkm.1 lkbuf.1; do
+	check "share/man/man1/$f is utils/$f" cmp -s "$top/utils/$f" "$man1/$f"
+done
+
+# ---- the installed tools, away from the source tree ----------------------
+# Only the installed bin and the system's (gnuplot); cwd is $run.
+inst() { (cd "$run" && env PATH="$bin:/usr/bin:/bin" "$@"); }
+
+for t in $TOOLS; do
+	check "$t resolves to the installed copy" \
+		[ "$(inst sh -c "command -v $t")" = "$bin/$t" ]
+	v=$(inst "$t" --version 2>&1)
+	if printf '%s\n' "$v" | grep -qE "^$t \(lkst\) tracer ABI [0-9]+, log format [0-9]+"; then ok; else
+		fail "installed $t --version: $v"
+	fi
+done
+
+inst lkbuf print -f trace.log >"$tmp/print.txt" 2>&1
+rc=$?
+check "installed lkbuf print -f trace.log exits 0" [ $rc -eq 0 ]
+check "installed lkbuf print prints gen_log's 4000 records" [ "$(wc -l <"$tmp/print.txt")" -ge 4000 ]
+[ $rc -eq 0 ] || show "$tmp/print.txt"
+
+inst lkst-procstate -f trace.log -o ps.png --summary >"$tmp/ps.txt" 2>"$tmp/ps.err"
+rc=$?
+check "installed lkst-procstate -o exits 0" [ $rc -eq 0 ]
+check "installed lkst-procstate draws ps.png" is_png "$run/ps.png"
+check "installed lkst-procstate prints the summary" grep -q 'lkw-spin1' "$tmp/ps.txt"
+[ $rc -eq 0 ] || show "$tmp/ps.err"
+
+inst lkst-pagemap -f pages.log -c t-mem -o pm.png >"$tmp/pm.txt" 2>"$tmp/pm.err"
+rc=$?
+check "installed lkst-pagemap -o exits 0" [ $rc -eq 0 ]
+check "installed lkst-pagemap draws pm.png" is_png "$run/pm.png"
+[ $rc -eq 0 ] || show "$tmp/pm.err"
+
+# The scripts they ran are the installed ones: broken, they fail naming it;
+# gone, they fail (no copy elsewhere is used).
+for p in procstate pagemap; do
+	case $p in procstate) set -- -f trace.log ;; pagemap) set -- -f pages.log -c t-mem ;; esac
+	[ -f "$data/$p.gp" ] || continue	# already failed above
+	cp "$data/$p.gp" "$tmp/$p.gp.keep"
+	printf 'exit status 3\n' >"$data/$p.gp"
+	inst "lkst-$p" "$@" -o x.png >"$tmp/x.txt" 2>&1
+	rc=$?
+	check "lkst-$p fails with a broken installed $p.gp" [ $rc -ne 0 ]
+	check "lkst-$p names the installed $p.gp" grep -qF "$bin/../share/lkst/$p.gp" "$tmp/x.txt"
+	rm -f "$data/$p.gp"
+	inst "lkst-$p" "$@" -o x.png >"$tmp/x.txt" 2>&1
+	rc=$?
+	check "lkst-$p fails without an installed $p.gp" [ $rc -ne 0 ]
+	check "lkst-$p says it cannot find $p.gp" grep -q "cannot find $p.gp" "$tmp/x.txt"
+	cp "$tmp/$p.gp.keep" "$data/$p.gp"
+	chmod 644 "$data/$p.gp"
+done
+
+# ---- man pages ---------------------------------------------------------------
+for t in lkm lkbuf; do
+	page=$man1/$t.1
+	if command -v man >/dev/null 2>&1; then
+		check "man finds $t.1 under the installed MANPATH" \
+			[ "$(MANPATH=$dest/usr/share/man man -w "$t" 2>/dev/null)" = "$page" ]
+		MANWIDTH=80 man --warnings=all -l "$page" >"$tmp/man.out" 2>"$tmp/man.err"
+		rc=$?
+		check "man -l $t.1 exits 0" [ $rc -eq 0 ]
+		check "man -l $t.1 renders the page" grep -q "$t" "$tmp/man.out"
+		if [ -s "$tmp/man.err" ]; then fail "man -l $t.1 warns:"; show "$tmp/man.err"; else ok; fi
+	fi
+	if command -v groff >/dev/null 2>&1; then
+		groff -man -Tutf8 -ww -z "$page" >"$tmp/groff.err" 2>&1
+		rc=$?
+		if [ $rc -eq 0 ] && [ ! -s "$tmp/groff.err" ]; then ok; else
+			fail "groff -man -ww $t.1 (exit $rc):"; show "$tmp/groff.err"
+		fi
+	elif ! command -v man >/dev/null 2>&1; then
+		echo "SKIP: neither man nor groff to render $t.1 (apt-get install man-db)"
+	fi
+done
+
+# ---- uninstall ---------------------------------------------------------------
+# A file install did not put there stays.
+echo keep >"$bin/not-ours"
+if make -C "$top" uninstall DESTDIR="$dest" PREFIX=/usr >"$tmp/uninstall.log" 2>&1; then ok; else
+	fail "make uninstall exited $?"; show "$tmp/uninstall.log"
+fi
+check "uninstall leaves files it did not install" [ -f "$bin/not-ours" ]
+rm -f "$bin/not-ours"
+left=$(cd "$dest" && find . \! -type d)
+if [ -z "$left" ]; then ok; else fail "files left after uninstall: $left"; fi
+check "uninstall removes share/lkst" [ ! -e "$data" ]
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
