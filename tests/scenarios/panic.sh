@@ -8,12 +8,7 @@ lkm read -m 0 | lkm write -m 7 -n crash || { echo "FAIL: write"; exit 1; }
 step lkm config -m 7 oops default USER_MARK default SYSCALL_ENTRY default SYSCALL_EXIT default
 step lkm set -m 7
 step lkbuf mark before-the-crash
-crash=/sys/kernel/debug/provoke-crash/DIRECT
-[ -w $crash ] || { echo "FAIL: $crash missing (CONFIG_LKDTM)"; exit 1; }
 echo 1 >/proc/sys/kernel/panic_on_oops
-echo "lkst-panic: provoking an oops" >/dev/kmsg
 # A NULL dereference: the most common oops, where the page fault
 # handler dies without going through do_trap().
-echo ACCESS_NULL >$crash
-echo "FAIL: still running after the oops"
-exit 1
+provoke_crash "lkst-panic: provoking an oops" ACCESS_NULL

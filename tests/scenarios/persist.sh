@@ -13,7 +13,7 @@ dmesg | grep "lkst: persist" >persist-dmesg.txt
 if lkbuf read --previous-boot -f previous.log --release 2>previous.err; then
 	echo "second boot: the previous boot's trace"
 	cat previous.err
-	tar -xf /dev/vdb -C . before.log marks.txt ||
+	tar -xf /dev/vdb -C . before.log ||
 		{ echo "FAIL: no first-boot results on /dev/vdb"; exit 1; }
 	step lkbuf print -C -f previous.log >previous.csv
 	step lkbuf print -C -f before.log >before.csv
@@ -28,23 +28,8 @@ cat previous.err
 echo "first boot: a workload, then a crash"
 grep -q "holds no previous trace" persist-dmesg.txt ||
 	{ echo "FAIL: the cold boot did not say it found no previous trace"; exit 1; }
-lkm read -m 0 | lkm write -m 7 -n persist || { echo "FAIL: write"; exit 1; }
-step lkm config -m 7 oops default USER_MARK default SYSCALL_ENTRY default SYSCALL_EXIT default
-step lkm set -m 7
-i=0
-while [ $i -lt 300 ]; do
-	lkbuf mark "persist-$i" || { echo "FAIL: mark $i"; exit 1; }
-	i=$((i + 1))
-done
-echo 300 >marks.txt
-step lkbuf read -f before.log
-step lkbuf mark after-the-read
-tar -cf /dev/vdb before.log marks.txt && sync ||
+crash_workload persist
+tar -cf /dev/vdb before.log && sync ||
 	{ echo "FAIL: cannot keep before.log on /dev/vdb"; exit 1; }
-crash=/sys/kernel/debug/provoke-crash/DIRECT
-[ -w $crash ] || { echo "FAIL: $crash missing (CONFIG_LKDTM)"; exit 1; }
 echo 1 >/proc/sys/kernel/panic_on_oops
-echo "lkst-persist: provoking an oops" >/dev/kmsg
-echo ACCESS_NULL >$crash
-echo "FAIL: still running after the oops"
-exit 1
+provoke_crash "lkst-persist: provoking an oops" ACCESS_NULL

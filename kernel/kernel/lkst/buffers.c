@@ -381,6 +381,44 @@ int lkst_block_read(struct lkst_block_read *req)
 	return ret;
 }
 
+/* A reader for the records[] and seqs[] a drain request gives. */
+static struct lkst_reader *lkst_drain_reader(const struct lkst_buffer_drain *req)
+{
+	struct lkst_reader *rd = kvzalloc(sizeof(*rd), GFP_KERNEL);
+
+	if (rd) {
+		rd->records = u64_to_user_ptr(req->records);
+		rd->seqs = u64_to_user_ptr(req->seqs);
+		rd->max = req->max_records;
+	}
+	return rd;
+}
+
+/*
+ * The walk of a drain request over @blocks, under lkst_buf_mutex: its
+ * records, next_seq, capacity and flags (TRUNCATED when records[] was
+ * too small).
+ */
+static int lkst_drain_blocks(struct lkst_block *const *blocks,
+			     struct lkst_buffer_drain *req, bool stop_at_hole,
+			     struct lkst_reader *rd)
+{
+	int ret;
+
+	req->flags = 0;
+	req->nr_busy = 0;
+	req->__pad = 0;
+	ret = lkst_read_blocks(blocks, -1, req->cursor, stop_at_hole, rd,
+			       &req->next_seq);
+	if (ret == -ENOSPC) {
+		req->flags |= LKST_DRAIN_TRUNCATED;
+		ret = 0;
+	}
+	req->capacity = lkst_nr_pages(blocks) * LKST_PAGE_MAX_RECORDS;
+	req->nr_records = rd->copied;
+	return ret;
+}
+
 /*
  * Copy the CPU's committed records numbered from the cursor on, in order,
  * stopping before one still being written (see struct lkst_buffer_drain).
@@ -396,31 +434,17 @@ int lkst_buffer_drain(struct lkst_buffer_drain *req)
 
 	if (!cb)
 		return -EINVAL;
-	rd = kvzalloc(sizeof(*rd), GFP_KERNEL);
+	rd = lkst_drain_reader(req);
 	if (!rd)
 		return -ENOMEM;
-	rd->records = u64_to_user_ptr(req->records);
-	rd->seqs = u64_to_user_ptr(req->seqs);
-	rd->max = req->max_records;
-
 	mutex_lock(&lkst_buf_mutex);
-	req->flags = 0;
-	req->nr_busy = 0;
-	req->__pad = 0;
-	ret = lkst_read_records(cb, -1, req->cursor, true, rd, &req->next_seq);
-	if (ret == -ENOSPC) {
-		req->flags |= LKST_DRAIN_TRUNCATED;
-		ret = 0;
-	}
-	if (ret)
-		goto unlock;
 	lkst_cpu_blocks(cb, blocks);
-	req->capacity = lkst_nr_pages(blocks) * LKST_PAGE_MAX_RECORDS;
-	req->nr_records = rd->copied;
-	req->written = lkst_buf_next_seq(cb, blocks);
-	req->overwritten = lkst_lost_records(cb);
-	req->dropped = local64_read(&cb->dropped);
-unlock:
+	ret = lkst_drain_blocks(blocks, req, true, rd);
+	if (!ret) {
+		req->written = lkst_buf_next_seq(cb, blocks);
+		req->overwritten = lkst_lost_records(cb);
+		req->dropped = local64_read(&cb->dropped);
+	}
 	mutex_unlock(&lkst_buf_mutex);
 	kvfree(rd);
 	return ret;
@@ -446,37 +470,23 @@ int lkst_previous_drain(struct lkst_buffer_drain *req)
 	struct lkst_reader *rd;
 	int ret;
 
-	rd = kvzalloc(sizeof(*rd), GFP_KERNEL);
+	rd = lkst_drain_reader(req);
 	if (!rd)
 		return -ENOMEM;
-	rd->records = u64_to_user_ptr(req->records);
-	rd->seqs = u64_to_user_ptr(req->seqs);
-	rd->max = req->max_records;
-
 	mutex_lock(&lkst_buf_mutex);
 	blocks[0] = lkst_previous_block(req->cpu);
 	ret = blocks[0] ? 0 : lkst_previous_block(0) ? -EINVAL : -ENOENT;
-	if (ret)
-		goto unlock;
-	req->flags = 0;
-	req->nr_busy = 0;
-	req->__pad = 0;
-	ret = lkst_read_blocks(blocks, -1, req->cursor, false, rd,
-			       &req->next_seq);
-	if (ret == -ENOSPC) {
-		req->flags |= LKST_DRAIN_TRUNCATED;
-		ret = 0;
+	if (!ret)
+		ret = lkst_drain_blocks(blocks, req, false, rd);
+	if (!ret) {
+		req->written = lkst_previous_end(blocks[0]);
+		if (!lkst_previous_counts(req->cpu, &req->overwritten,
+					  &req->dropped)) {
+			req->overwritten = req->written -
+					   lkst_previous_held(blocks[0]);
+			req->dropped = 0;
+		}
 	}
-	if (ret)
-		goto unlock;
-	req->capacity = (u64)blocks[0]->nr_pages * LKST_PAGE_MAX_RECORDS;
-	req->nr_records = rd->copied;
-	req->written = lkst_previous_end(blocks[0]);
-	if (!lkst_previous_counts(req->cpu, &req->overwritten, &req->dropped)) {
-		req->overwritten = req->written - lkst_previous_held(blocks[0]);
-		req->dropped = 0;
-	}
-unlock:
 	mutex_unlock(&lkst_buf_mutex);
 	kvfree(rd);
 	return ret;
