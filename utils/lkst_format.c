@@ -3,6 +3,7 @@
  * Text forms of records and masksets.  Pure: no device access.
  */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -302,7 +303,11 @@ void lkst_field_text(const struct lkst_record *rec, const struct lkst_field *f,
 
 /* ---- Buffered output ------------------------------------------------ */
 
-/* Room a record needs at most: 6 args of key, escaped and quoted value. */
+/*
+ * Room a record needs at most: 6 args of key, escaped and quoted value
+ * (under 2 KiB), and the excess of the fixed-size copies past its end
+ * (up to 64 bytes, see put_fixed).
+ */
 #define RECORD_MAX	4096
 
 void lkst_outbuf_init(struct lkst_outbuf *o, FILE *fp)
@@ -334,30 +339,120 @@ static inline void put_str(struct lkst_outbuf *o, const char *s)
 	put_mem(o, s, strlen(s));
 }
 
-static void put_u64(struct lkst_outbuf *o, unsigned long long v)
+/*
+ * The first n bytes of src, which has size bytes (n <= size): a copy of
+ * constant size, much cheaper than one of n bytes, whose excess lands in
+ * the room the buffer keeps past a record (RECORD_MAX) and is overwritten.
+ */
+static inline void put_fixed(struct lkst_outbuf *o, const void *src, size_t size, size_t n)
 {
-	char tmp[24];
-	int n = sizeof(tmp);
-
-	do {
-		tmp[--n] = '0' + v % 10;
-		v /= 10;
-	} while (v);
-	put_mem(o, tmp + n, sizeof(tmp) - n);
+	memcpy(o->buf + o->len, src, size);
+	o->len += n;
 }
 
-/* Zero-padded to width digits. */
-static void put_u64_width(struct lkst_outbuf *o, unsigned long long v, int width)
-{
-	char tmp[24];
-	int n = sizeof(tmp);
+/*
+ * Numbers are written by hand: they are most of every record, and printf's
+ * generality costs several times more.  Eight digits at a time are made in
+ * one 64-bit word, the first digit in its lowest byte (little-endian); the
+ * output buffer has room past a record (RECORD_MAX), so a word is stored
+ * whole and only the digits wanted are counted.
+ */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define WORD_DIGITS	1
+#else
+#define WORD_DIGITS	0
+static const char dec_pairs[] =
+	"0001020304050607080910111213141516171819"
+	"2021222324252627282930313233343536373839"
+	"4041424344454647484950515253545556575859"
+	"6061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+#endif
 
-	while (v || width > 0) {
-		tmp[--n] = '0' + v % 10;
-		v /= 10;
-		width--;
+static inline unsigned int dec_digits(uint32_t v)	/* v < 10^8 */
+{
+	if (v < 10000)
+		return v < 100 ? 1 + (v >= 10) : 3 + (v >= 1000);
+	return v < 1000000 ? 5 + (v >= 100000) : 7 + (v >= 10000000);
+}
+
+/* The 8 decimal digits of v < 10^8, zero padded, as text in a word. */
+static inline uint64_t dec8(uint32_t v)
+{
+	uint64_t y = (uint64_t)(v / 10000) | (uint64_t)(v % 10000) << 32;
+	uint64_t q = (y * 5243 >> 19) & 0x0000007f0000007full;	/* 4 digits / 100 */
+	uint64_t z = q | (y - q * 100) << 16;
+	uint64_t d = (z * 103 >> 10) & 0x000f000f000f000full;	/* 2 digits / 10 */
+
+	return (d | (z - d * 10) << 8) + 0x3030303030303030ull;
+}
+
+/* The last len (<= 8) digits of v < 10^8, zero padded, at p. */
+static inline void dec_put(char *p, uint32_t v, unsigned int len)
+{
+#if WORD_DIGITS
+	uint64_t w = dec8(v) >> (8 * (8 - len));
+
+	memcpy(p, &w, 8);
+#else
+	char *end = p + len;
+
+	for (; len >= 2; len -= 2) {
+		end -= 2;
+		memcpy(end, &dec_pairs[2 * (v % 100)], 2);
+		v /= 100;
 	}
-	put_mem(o, tmp + n, sizeof(tmp) - n);
+	if (len)
+		end[-1] = '0' + v % 10;
+#endif
+}
+
+/* Decimal. */
+static void put_dec(struct lkst_outbuf *o, unsigned long long v)
+{
+	char *p = o->buf + o->len;
+	unsigned int n;
+
+	if (v < 100000000) {
+		n = dec_digits(v);
+		dec_put(p, v, n);
+	} else if (v < 10000000000000000ull) {
+		uint32_t hi = v / 100000000;
+
+		n = dec_digits(hi);
+		dec_put(p, hi, n);
+		dec_put(p + n, v % 100000000, 8);
+		n += 8;
+	} else {
+		uint32_t top = v / 10000000000000000ull;
+
+		n = dec_digits(top);
+		dec_put(p, top, n);
+		dec_put(p + n, v / 100000000 % 100000000, 8);
+		dec_put(p + n + 8, v % 100000000, 8);
+		n += 16;
+	}
+	o->len += n;
+}
+
+/* v < 10^width, as exactly width (<= 9) digits, zero padded. */
+static void put_dec_fixed(struct lkst_outbuf *o, uint32_t v, unsigned int width)
+{
+	if (width > 8) {
+		put_char(o, '0' + v / 100000000);
+		v %= 100000000;
+		width = 8;
+	}
+	dec_put(o->buf + o->len, v, width);
+	o->len += width;
+}
+
+static inline void put_u64(struct lkst_outbuf *o, unsigned long long v)
+{
+	if (v < 10)
+		put_char(o, '0' + v);
+	else
+		put_dec(o, v);
 }
 
 static void put_s64(struct lkst_outbuf *o, long long v)
@@ -370,20 +465,48 @@ static void put_s64(struct lkst_outbuf *o, long long v)
 	}
 }
 
-/* "0x" and at least min_digits hex digits, like printf's 0x%0Nllx. */
-static void put_hex(struct lkst_outbuf *o, unsigned long long v, int min_digits)
+#if WORD_DIGITS
+/* The 8 hex digits of v, as text in a word. */
+static inline uint64_t hex8(uint32_t v)
 {
-	char tmp[18];
-	int n = sizeof(tmp);
+	uint64_t x = v, letters;
 
-	do {
-		tmp[--n] = hex_digits[v & 15];
+	x = (x | x << 16) & 0x0000ffff0000ffffull;
+	x = (x | x << 8) & 0x00ff00ff00ff00ffull;
+	x = (x | x << 4) & 0x0f0f0f0f0f0f0f0full;
+	x = __builtin_bswap64(x);			/* first digit in the lowest byte */
+	letters = ((x + 0x0606060606060606ull) >> 4) & 0x0101010101010101ull;
+	return x + 0x3030303030303030ull + letters * ('a' - '0' - 10);
+}
+#endif
+
+/* "0x" and at least min_digits hex digits, like printf's 0x%0Nllx. */
+static void put_hex(struct lkst_outbuf *o, unsigned long long v, unsigned int min_digits)
+{
+	unsigned int n = (64 - __builtin_clzll(v | 1) + 3) / 4;
+	char *p = o->buf + o->len;
+
+	n = n < min_digits ? min_digits : n;
+	p[0] = '0';
+	p[1] = 'x';
+	o->len += 2 + n;
+#if WORD_DIGITS
+	if (n <= 8) {
+		uint64_t w = hex8(v) >> (8 * (8 - n));
+
+		memcpy(p + 2, &w, 8);
+	} else {
+		uint64_t hi = hex8(v >> 32) >> (8 * (16 - n)), lo = hex8(v);
+
+		memcpy(p + 2, &hi, 8);
+		memcpy(p + 2 + n - 8, &lo, 8);
+	}
+#else
+	for (p += 2 + n; n; n--) {
+		*--p = hex_digits[v & 15];
 		v >>= 4;
-		min_digits--;
-	} while (v || min_digits > 0);
-	put_char(o, '0');
-	put_char(o, 'x');
-	put_mem(o, tmp + n, sizeof(tmp) - n);
+	}
+#endif
 }
 
 static void put_csv_field(struct lkst_outbuf *o, const char *field)
@@ -403,7 +526,7 @@ static void put_csv_field(struct lkst_outbuf *o, const char *field)
 	put_char(o, '"');
 }
 
-/* Task states repeat: the last few decodings are kept. */
+/* Task states repeat: the last decodings are kept, by a hash of the state. */
 static void put_state(struct lkst_outbuf *o, unsigned long long state)
 {
 	static struct {
@@ -411,8 +534,8 @@ static void put_state(struct lkst_outbuf *o, unsigned long long state)
 		int valid;
 		size_t len;
 		char text[LKST_FIELD_TEXT_LEN];	/* every bit named: 222 */
-	} cache[8];
-	unsigned int slot = (state ^ (state >> 8) ^ (state >> 13)) & 7;
+	} cache[64];
+	unsigned int slot = (state * 0x9e3779b97f4a7c15ull) >> 58;
 
 	if (!cache[slot].valid || cache[slot].state != state) {
 		lkst_format_state(state, cache[slot].text, sizeof(cache[slot].text));
@@ -420,7 +543,10 @@ static void put_state(struct lkst_outbuf *o, unsigned long long state)
 		cache[slot].state = state;
 		cache[slot].valid = 1;
 	}
-	put_mem(o, cache[slot].text, cache[slot].len);
+	if (cache[slot].len <= 64)
+		put_fixed(o, cache[slot].text, 64, cache[slot].len);
+	else
+		put_mem(o, cache[slot].text, cache[slot].len);
 }
 
 /*
@@ -453,13 +579,65 @@ int lkst_record_is_error(const struct lkst_record *rec)
 	       (long long)rec->arg[1] < 0 && (long long)rec->arg[1] >= -4095;
 }
 
+/*
+ * Bytes up to the first NUL (at most n) that escape_bytes would copy as
+ * they are and that CSV need not quote: written directly; 0 if any byte
+ * needs more (then the caller escapes as usual).
+ */
+static int put_plain(struct lkst_outbuf *o, const unsigned char bytes[LKST_NR_ARGS * 8],
+		     size_t n, int csv)
+{
+	size_t i;
+
+	for (i = 0; i < n && bytes[i]; i++) {
+		unsigned char c = bytes[i];
+
+		if (c < 0x20 || c > 0x7e || c == '\\' || (csv && (c == ',' || c == '"')))
+			return 0;
+	}
+	put_fixed(o, bytes, LKST_NR_ARGS * 8, i);
+	return 1;
+}
+
+/*
+ * A command name (COMM and the COMM2 after it) or a run of TEXT arguments
+ * from index on, escaped; csv quotes it if it must be.
+ */
+static __attribute__((noinline)) void
+put_text_arg(struct lkst_outbuf *o, const struct lkst_record *rec,
+	     const struct lkst_event_info *ev, unsigned int index, int csv)
+{
+	unsigned char bytes[LKST_NR_ARGS * 8];
+	char text[LKST_NR_ARGS * 8 * 4 + 1];
+	unsigned int n;
+
+	if (ev->args[index].type == LKST_ARG_COMM) {
+		n = 2;
+		memcpy(bytes, &rec->arg[index], 8);
+		memset(bytes + 8, 0, 8);
+		if (index + 1 < LKST_NR_ARGS)
+			memcpy(bytes + 8, &rec->arg[index + 1], 8);
+	} else if (!text_continues(ev, index)) {
+		n = text_run(ev, index);
+		memcpy(bytes, &rec->arg[index], n * 8);
+	} else {
+		return;
+	}
+	if (put_plain(o, bytes, n * 8, csv))
+		return;
+	escape_bytes(bytes, n * 8, text, sizeof(text));
+	if (csv)
+		put_csv_field(o, text);
+	else
+		put_str(o, text);
+}
+
 /* One argument's value; csv quotes the fields that may need it. */
-static void put_arg(struct lkst_outbuf *o, const struct lkst_record *rec,
-		    const struct lkst_event_info *ev, unsigned int index,
-		    const struct lkst_format_opts *opts, int csv)
+static inline void put_arg(struct lkst_outbuf *o, const struct lkst_record *rec,
+			   const struct lkst_event_info *ev, unsigned int index,
+			   const struct lkst_format_opts *opts, int csv)
 {
 	unsigned long long value = rec->arg[index];
-	char text[LKST_NR_ARGS * 8 * 4 + 1];
 
 	if (!ev || opts->raw) {
 		put_hex(o, value, 1);
@@ -494,19 +672,7 @@ static void put_arg(struct lkst_outbuf *o, const struct lkst_record *rec,
 		break;
 	case LKST_ARG_COMM:
 	case LKST_ARG_TEXT:
-		if (ev->args[index].type == LKST_ARG_COMM)
-			lkst_format_comm(value,
-					 index + 1 < LKST_NR_ARGS ? rec->arg[index + 1] : 0,
-					 text, sizeof(text));
-		else if (!text_continues(ev, index))
-			lkst_format_text(&rec->arg[index], text_run(ev, index),
-					 text, sizeof(text));
-		else
-			break;
-		if (csv)
-			put_csv_field(o, text);
-		else
-			put_str(o, text);
+		put_text_arg(o, rec, ev, index, csv);
 		break;
 	case LKST_ARG_HEX:
 	default:
@@ -517,13 +683,44 @@ static void put_arg(struct lkst_outbuf *o, const struct lkst_record *rec,
 
 /* ---- Records -------------------------------------------------------- */
 
+/*
+ * Times of records in a row share their leading digits: the number above
+ * the last eight digits (or the seconds) is kept from the record before.
+ */
+struct digits_cache {
+	unsigned long long value;	/* ~0: none */
+	unsigned int len;
+	char text[8];
+};
+
+/* v < 10^8 from the cache; false if it is not that small. */
+static inline int put_cached(struct lkst_outbuf *o, struct digits_cache *c,
+			     unsigned long long v)
+{
+	if (v >= 100000000)
+		return 0;
+	if (v != c->value) {
+		c->len = dec_digits(v);
+		dec_put(c->text, v, c->len);
+		c->value = v;
+	}
+	memcpy(o->buf + o->len, c->text, 8);
+	o->len += c->len;
+	return 1;
+}
+
 static void put_time(struct lkst_outbuf *o, unsigned long long ns,
 		     const struct lkst_format_opts *opts)
 {
+	static struct digits_cache high = { .value = ~0ull }, secs = { .value = ~0ull };
+
 	if (opts->seconds) {
-		put_u64(o, ns / 1000000000ull);
+		if (!put_cached(o, &secs, ns / 1000000000ull))
+			put_u64(o, ns / 1000000000ull);
 		put_char(o, '.');
-		put_u64_width(o, ns % 1000000000ull, 9);
+		put_dec_fixed(o, ns % 1000000000ull, 9);
+	} else if (ns >= 100000000 && put_cached(o, &high, ns / 100000000)) {
+		put_dec_fixed(o, ns % 100000000, 8);
 	} else {
 		put_u64(o, ns);
 	}
@@ -559,18 +756,93 @@ static void put_clock_time(struct lkst_outbuf *o, unsigned long long ns,
 	}
 	put_str(o, hms);
 	put_char(o, '.');
-	put_u64_width(o, frac / 1000, 6);
+	put_dec_fixed(o, frac / 1000, 6);
 }
 
-static void put_mnemonic(struct lkst_outbuf *o, const struct lkst_record *rec,
-			 const struct lkst_event_info *ev)
+/*
+ * What the formats need of an event, worked out once per ID: its name
+ * (the mnemonic or UNKNOWN_0xNN), which arguments are shown with and
+ * without -r, and the text form's "key=" of each.
+ */
+#define TEXT_KEY_LEN	64
+
+struct event_fmt {
+	int ready;
+	const struct lkst_event_info *ev;
+	size_t name_len;
+	const char *name;
+	char name_text[32];		/* the name if it fits, NUL padded */
+	unsigned char shown[2][LKST_NR_ARGS];	/* [opts->raw] */
+	unsigned char key_len[LKST_NR_ARGS];
+	char key[LKST_NR_ARGS][TEXT_KEY_LEN];	/* "key=" */
+};
+
+static void event_fmt_init(struct event_fmt *f, unsigned int id)
 {
+	static const struct lkst_format_opts cooked = { 0 }, raw = { .raw = 1 };
+	const struct lkst_event_info *ev = lkst_event_by_id(id);
+	unsigned int i, n;
+	const char *p;
+
+	f->ev = ev;
+	memset(f->name_text, 0, sizeof(f->name_text));
 	if (ev) {
-		put_str(o, ev->mnemonic);
+		f->name = ev->mnemonic;
+		strncpy(f->name_text, ev->mnemonic, sizeof(f->name_text) - 1);
 	} else {
-		put_str(o, "UNKNOWN_");
-		put_hex(o, rec->event, 2);
+		snprintf(f->name_text, sizeof(f->name_text), "UNKNOWN_0x%02x", id);
+		f->name = f->name_text;
 	}
+	f->name_len = strlen(f->name);
+	for (i = 0; i < LKST_NR_ARGS; i++) {
+		f->shown[0][i] = arg_is_shown(ev, i, &cooked);
+		f->shown[1][i] = arg_is_shown(ev, i, &raw);
+		/* "prev pid" -> "prev_pid", so text pairs split cleanly on spaces. */
+		if (!ev || !ev->args[i].desc || !ev->args[i].desc[0]) {
+			n = snprintf(f->key[i], TEXT_KEY_LEN, "arg%u", i + 1);
+		} else {
+			for (n = 0, p = ev->args[i].desc; *p && n < 63; p++, n++)
+				f->key[i][n] = isspace((unsigned char)*p) || *p == '=' ? '_' : *p;
+		}
+		f->key[i][n++] = '=';
+		f->key_len[i] = n;
+	}
+	f->ready = 1;
+}
+
+static inline void put_event_name(struct lkst_outbuf *o, const struct event_fmt *f)
+{
+	if (f->name_len < sizeof(f->name_text))
+		put_fixed(o, f->name_text, sizeof(f->name_text), f->name_len);
+	else
+		put_mem(o, f->name, f->name_len);
+}
+
+/* The event's formats; IDs past the table's are worked out every time. */
+static const struct event_fmt *event_fmt(unsigned int id, struct event_fmt *spare)
+{
+	static struct event_fmt fmts[LKST_NR_EVENT_IDS];
+
+	if (id >= LKST_NR_EVENT_IDS) {
+		event_fmt_init(spare, id);
+		return spare;
+	}
+	if (!fmts[id].ready)
+		event_fmt_init(&fmts[id], id);
+	return &fmts[id];
+}
+
+static inline void put_context(struct lkst_outbuf *o, unsigned int context)
+{
+	static const struct {
+		char name[8];
+		size_t len;
+	} names[] = { { "task", 4 }, { "softirq", 7 }, { "irq", 3 }, { "nmi", 3 } };
+
+	if (context < 4)
+		put_mem(o, names[context].name, names[context].len);
+	else
+		put_str(o, lkst_context_name(context));
 }
 
 void lkst_csv_field(FILE *out, const char *field)
@@ -606,7 +878,10 @@ void lkst_format_csv_header(FILE *out, const struct lkst_format_opts *opts)
 static void format_csv(struct lkst_outbuf *o, const struct lkst_record *rec,
 		       unsigned int cpu, const struct lkst_format_opts *opts)
 {
-	const struct lkst_event_info *ev = lkst_event_by_id(rec->event);
+	struct event_fmt spare;
+	const struct event_fmt *f = event_fmt(rec->event, &spare);
+	const unsigned char *shown = f->shown[!!opts->raw];
+	const struct lkst_event_info *ev = f->ev;
 	unsigned int i;
 
 	put_time(o, rec->time_ns, opts);
@@ -615,45 +890,30 @@ static void format_csv(struct lkst_outbuf *o, const struct lkst_record *rec,
 	put_char(o, ',');
 	put_u64(o, rec->pid);
 	put_char(o, ',');
-	put_str(o, lkst_context_name(rec->context));
+	put_context(o, rec->context);
 	put_char(o, ',');
-	put_mnemonic(o, rec, ev);
+	put_event_name(o, f);
 	put_char(o, ',');
 	put_hex(o, rec->event, 2);
 	for (i = 0; i < LKST_NR_ARGS; i++) {
-		int shown = arg_is_shown(ev, i, opts);
-
 		if (opts->verbose) {
 			put_char(o, ',');
-			if (shown && ev && ev->args[i].desc)
+			if (shown[i] && ev && ev->args[i].desc)
 				put_csv_field(o, ev->args[i].desc);
 		}
 		put_char(o, ',');
-		if (shown)
+		if (shown[i])
 			put_arg(o, rec, ev, i, opts, 1);
 	}
 	put_char(o, '\n');
 }
 
-/* "prev pid" -> "prev_pid", so text pairs split cleanly on spaces. */
-static void put_text_key(struct lkst_outbuf *o, const struct lkst_event_info *ev,
-			 unsigned int index)
-{
-	const char *p;
-
-	if (!ev || !ev->args[index].desc || !ev->args[index].desc[0]) {
-		put_str(o, "arg");
-		put_u64(o, index + 1);
-		return;
-	}
-	for (p = ev->args[index].desc; *p && p - ev->args[index].desc < 63; p++)
-		put_char(o, isspace((unsigned char)*p) || *p == '=' ? '_' : *p);
-}
-
 static void format_text(struct lkst_outbuf *o, const struct lkst_record *rec,
 			unsigned int cpu, const struct lkst_format_opts *opts)
 {
-	const struct lkst_event_info *ev = lkst_event_by_id(rec->event);
+	struct event_fmt spare;
+	const struct event_fmt *f = event_fmt(rec->event, &spare);
+	const unsigned char *shown = f->shown[!!opts->raw];
 	unsigned int i;
 
 	if (opts->human) {
@@ -661,34 +921,33 @@ static void format_text(struct lkst_outbuf *o, const struct lkst_record *rec,
 			lkst_comm_map_name(opts->comms, rec->pid, cpu) : NULL;
 
 		put_clock_time(o, rec->time_ns, opts);
-		put_str(o, "  #");
+		put_mem(o, "  #", 3);
 		put_u64(o, cpu);
-		put_str(o, "  ");
+		put_mem(o, "  ", 2);
 		put_u64(o, rec->pid);
-		put_str(o, "  ");
+		put_mem(o, "  ", 2);
 		put_str(o, comm ? comm : "?");
-		put_str(o, "  ");
+		put_mem(o, "  ", 2);
 	} else {
 		put_time(o, rec->time_ns, opts);
-		put_str(o, " cpu=");
+		put_mem(o, " cpu=", 5);
 		put_u64(o, cpu);
-		put_str(o, " pid=");
+		put_mem(o, " pid=", 5);
 		put_u64(o, rec->pid);
-		put_str(o, " ctx=");
-		put_str(o, lkst_context_name(rec->context));
+		put_mem(o, " ctx=", 5);
+		put_context(o, rec->context);
 		put_char(o, ' ');
 	}
 	/* On the mnemonic: the time stays the first field. */
 	if (lkst_record_is_error(rec))
 		put_char(o, '!');
-	put_mnemonic(o, rec, ev);
+	put_event_name(o, f);
 	for (i = 0; i < LKST_NR_ARGS; i++) {
-		if (!arg_is_shown(ev, i, opts))
+		if (!shown[i])
 			continue;
 		put_char(o, ' ');
-		put_text_key(o, ev, i);
-		put_char(o, '=');
-		put_arg(o, rec, ev, i, opts, 0);
+		put_fixed(o, f->key[i], sizeof(f->key[i]), f->key_len[i]);
+		put_arg(o, rec, f->ev, i, opts, 0);
 	}
 	put_char(o, '\n');
 }

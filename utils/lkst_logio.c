@@ -4,9 +4,13 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lkst_logio.h"
@@ -72,12 +76,9 @@ int lkst_log_create(struct lkst_log_writer *w, const char *path,
 	return 0;
 }
 
-/* The section's numbers account for its range (see lkst_log.h). */
-static int check_seq_range(const struct lkst_log_cpu *c, const __u64 *seqs,
-			   struct lkst_err *err)
+/* The section's counts fill its range of sequence numbers (see lkst_log.h). */
+static int check_seq_count(const struct lkst_log_cpu *c, struct lkst_err *err)
 {
-	uint64_t i;
-
 	if (c->seq_end < c->seq_start || c->lost > c->seq_end - c->seq_start ||
 	    c->nr_records != c->seq_end - c->seq_start - c->lost) {
 		lkst_seterr(err, "cpu %u: %llu records and %llu lost do not fill sequence numbers %llu..%llu; the file is corrupt",
@@ -87,7 +88,16 @@ static int check_seq_range(const struct lkst_log_cpu *c, const __u64 *seqs,
 			    (unsigned long long)c->seq_end);
 		return -1;
 	}
-	for (i = 0; seqs && i < c->nr_records; i++) {
+	return 0;
+}
+
+/* Numbers from..to-1 of the section are in its range and increasing. */
+static int check_seqs(const struct lkst_log_cpu *c, const __u64 *seqs,
+		      uint64_t from, uint64_t to, struct lkst_err *err)
+{
+	uint64_t i;
+
+	for (i = from; i < to; i++) {
 		if (seqs[i] < c->seq_start || seqs[i] >= c->seq_end ||
 		    (i && seqs[i] <= seqs[i - 1])) {
 			lkst_seterr(err, "cpu %u: record %llu has sequence number %llu, out of order or outside %llu..%llu; the file is corrupt",
@@ -99,6 +109,15 @@ static int check_seq_range(const struct lkst_log_cpu *c, const __u64 *seqs,
 		}
 	}
 	return 0;
+}
+
+/* The section's numbers account for its range (see lkst_log.h). */
+static int check_seq_range(const struct lkst_log_cpu *c, const __u64 *seqs,
+			   struct lkst_err *err)
+{
+	if (check_seq_count(c, err))
+		return -1;
+	return seqs ? check_seqs(c, seqs, 0, c->nr_records, err) : 0;
 }
 
 int lkst_log_write_cpu_seqs(struct lkst_log_writer *w, const struct lkst_log_cpu *cpu,
@@ -226,29 +245,62 @@ static int check_header(const struct lkst_log_header *h, size_t len,
 	return 0;
 }
 
-static int check_records(const struct lkst_log_section *s, struct lkst_err *err)
-{
-	uint64_t i;
+/*
+ * A mapped image is read twice, to validate it and to print it: both give
+ * back (MADV_DONTNEED) what they have passed every RELEASE_RECORDS records,
+ * so the process keeps a bounded part of the file mapped however big it is.
+ * The pages stay in the page cache and come back on the next touch.  An
+ * image in memory of our own (mapped == 0) is never released.
+ */
+#define RELEASE_RECORDS	(1u << 14)	/* 1 MiB of records */
 
-	for (i = 0; i < s->info.nr_records; i++) {
-		if (s->records[i].context > LKST_CTX_NMI) {
-			lkst_seterr(err, "corrupt record %llu of cpu %u: context %u (0..3 are valid); the file is damaged",
-				    (unsigned long long)i, s->info.cpu,
-				    s->records[i].context);
-			return -1;
+static void release_range(int mapped, const void *start, const void *end)
+{
+	static uintptr_t page;
+	uintptr_t from, to;
+
+	if (!mapped)
+		return;
+	if (!page)
+		page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	from = ((uintptr_t)start + page - 1) & ~(page - 1);
+	to = (uintptr_t)end & ~(page - 1);
+	if (from < to)
+		madvise((void *)from, to - from, MADV_DONTNEED);
+}
+
+/* Every record's context is valid; notes whether they are in time order. */
+static int check_records(struct lkst_log_section *s, int mapped, struct lkst_err *err)
+{
+	const struct lkst_record *r = s->records;
+	uint64_t i, n = s->info.nr_records, from, to;
+	int ordered = 1;
+
+	for (from = 0; from < n; from = to) {
+		to = n - from > RELEASE_RECORDS ? from + RELEASE_RECORDS : n;
+		for (i = from; i < to; i++) {
+			if (r[i].context > LKST_CTX_NMI) {
+				lkst_seterr(err, "corrupt record %llu of cpu %u: context %u (0..3 are valid); the file is damaged",
+					    (unsigned long long)i, s->info.cpu,
+					    r[i].context);
+				return -1;
+			}
+			ordered &= !i || r[i].time_ns >= r[i - 1].time_ns;
 		}
+		release_range(mapped, &r[from], &r[to]);
 	}
+	s->time_ordered = ordered;
 	return 0;
 }
 
 /* Reads one CPU section of a version @version file at *offset; advances *offset. */
 static int parse_section(const unsigned char *image, size_t len, size_t *offset,
-			 unsigned int version, unsigned int index,
+			 unsigned int version, unsigned int index, int mapped,
 			 struct lkst_log_section *s, struct lkst_err *err)
 {
 	size_t left = len - *offset, hsize = section_size(version);
 	size_t per_record = sizeof(struct lkst_record) + (version == 1 ? 0 : sizeof(__u64));
-	uint64_t room;
+	uint64_t room, from, to, n;
 
 	if (left < hsize) {
 		lkst_seterr(err, "truncated: CPU section %u is cut short (%zu of %zu header bytes); the file is incomplete",
@@ -261,31 +313,38 @@ static int parse_section(const unsigned char *image, size_t len, size_t *offset,
 	left -= hsize;
 
 	room = left / per_record;
-	if (s->info.nr_records > LKST_LOG_MAX_CPU_RECORDS) {
+	n = s->info.nr_records;
+	if (n > LKST_LOG_MAX_CPU_RECORDS) {
 		lkst_seterr(err, "corrupt: cpu %u claims %llu records, more than any buffer holds; the file is damaged",
-			    s->info.cpu, (unsigned long long)s->info.nr_records);
+			    s->info.cpu, (unsigned long long)n);
 		return -1;
 	}
-	if (s->info.nr_records > room) {
+	if (n > room) {
 		lkst_seterr(err, "truncated: expected %llu records for cpu %u, found %llu; the file is incomplete",
-			    (unsigned long long)s->info.nr_records, s->info.cpu,
+			    (unsigned long long)n, s->info.cpu,
 			    (unsigned long long)room);
 		return -1;
 	}
 	s->records = (const struct lkst_record *)(image + *offset);
-	*offset += s->info.nr_records * sizeof(struct lkst_record);
+	*offset += n * sizeof(struct lkst_record);
 	s->seqs = NULL;
 	if (version > 1) {
 		s->seqs = (const __u64 *)(image + *offset);
-		*offset += s->info.nr_records * sizeof(__u64);
-		if (check_seq_range(&s->info, s->seqs, err))
+		*offset += n * sizeof(__u64);
+		if (check_seq_count(&s->info, err))
 			return -1;
+		for (from = 0; from < n; from = to) {
+			to = n - from > RELEASE_RECORDS ? from + RELEASE_RECORDS : n;
+			if (check_seqs(&s->info, s->seqs, from, to, err))
+				return -1;
+			release_range(mapped, &s->seqs[from], &s->seqs[to]);
+		}
 	}
-	return check_records(s, err);
+	return check_records(s, mapped, err);
 }
 
-int lkst_log_parse(void *image, size_t len, struct lkst_log *log,
-		   struct lkst_err *err)
+static int parse_image(void *image, size_t len, int mapped, struct lkst_log *log,
+		       struct lkst_err *err)
 {
 	const unsigned char *bytes = image;
 	size_t offset, magic_len = len < LKST_LOG_MAGIC_LEN ? len : LKST_LOG_MAGIC_LEN;
@@ -321,7 +380,7 @@ int lkst_log_parse(void *image, size_t len, struct lkst_log *log,
 	}
 	offset = sizeof(log->header);
 	for (i = 0; i < log->nr_sections; i++) {
-		if (parse_section(bytes, len, &offset, log->header.version, i,
+		if (parse_section(bytes, len, &offset, log->header.version, i, mapped,
 				  &log->sections[i], err))
 			goto fail;
 	}
@@ -331,6 +390,8 @@ int lkst_log_parse(void *image, size_t len, struct lkst_log *log,
 		goto fail;
 	}
 	log->image = image;
+	log->image_len = len;
+	log->mapped = mapped;
 	return 0;
 fail:
 	free(log->sections);
@@ -338,19 +399,244 @@ fail:
 	return -1;
 }
 
-static void *read_file(int fd, size_t *len, struct lkst_err *err, const char *path)
+int lkst_log_parse(void *image, size_t len, struct lkst_log *log,
+		   struct lkst_err *err)
 {
-	size_t cap = 1 << 16, used = 0;
-	unsigned char *buf = malloc(cap), *bigger;
+	return parse_image(image, len, 0, log, err);
+}
+
+/* ---- Mapping a file ---------------------------------------------------- */
+
+/*
+ * A mapped file that shrinks under us (another program truncates it, or
+ * its storage fails) raises SIGBUS where its pages are gone: for the
+ * mappings of logs that ends the program with a message, not a crash.
+ */
+#define MAX_MAPPED 8
+
+static struct mapped_log {
+	uintptr_t start, end;		/* end 0: a free slot */
+	size_t msg_len;
+	char msg[384];
+} mapped_logs[MAX_MAPPED];
+static unsigned int nr_mapped;
+static struct sigaction saved_sigbus;
+
+static void on_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	uintptr_t addr = (uintptr_t)si->si_addr;
+	unsigned int i;
+
+	(void)uc;
+	for (i = 0; i < MAX_MAPPED; i++) {
+		if (mapped_logs[i].end && addr >= mapped_logs[i].start &&
+		    addr < mapped_logs[i].end) {
+			if (write(STDERR_FILENO, mapped_logs[i].msg, mapped_logs[i].msg_len) < 0) {
+				/* nothing more to say */
+			}
+			_exit(LKST_EXIT_USAGE);
+		}
+	}
+	/* Not in a log: the disposition from before, as if unhandled. */
+	sigaction(SIGBUS, &saved_sigbus, NULL);
+	raise(sig);
+}
+
+static void watch_mapping(const void *start, size_t len, const char *path)
+{
+	struct sigaction sa;
+	unsigned int i;
+	int n;
+
+	for (i = 0; i < MAX_MAPPED && mapped_logs[i].end; i++)
+		;
+	if (i == MAX_MAPPED)
+		return;		/* unwatched: a shrinking file ends with SIGBUS */
+	if (!nr_mapped) {
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = on_sigbus;
+		sa.sa_flags = SA_SIGINFO;
+		sigemptyset(&sa.sa_mask);
+		if (sigaction(SIGBUS, &sa, &saved_sigbus))
+			return;
+	}
+	n = snprintf(mapped_logs[i].msg, sizeof(mapped_logs[i].msg),
+		     "%s: %s: the file cannot be read any more (cut short by another program while being read, or an I/O error); what was printed is incomplete\n",
+		     lkst_progname, path);
+	if (n < 0)
+		n = 0;
+	if ((size_t)n >= sizeof(mapped_logs[i].msg))
+		n = sizeof(mapped_logs[i].msg) - 1;
+	mapped_logs[i].msg_len = n;
+	mapped_logs[i].start = (uintptr_t)start;
+	mapped_logs[i].end = (uintptr_t)start + len;
+	nr_mapped++;
+}
+
+static void unwatch_mapping(const void *start)
+{
+	unsigned int i;
+
+	for (i = 0; i < MAX_MAPPED; i++) {
+		if (mapped_logs[i].end && mapped_logs[i].start == (uintptr_t)start) {
+			mapped_logs[i].end = 0;
+			if (!--nr_mapped)
+				sigaction(SIGBUS, &saved_sigbus, NULL);
+			return;
+		}
+	}
+}
+
+/* A read-only private mapping of a regular file; NULL if it cannot be mapped. */
+static void *map_file(int fd, size_t *len)
+{
+	struct stat st;
+	void *image;
+
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+	    (unsigned long long)st.st_size > SIZE_MAX)
+		return NULL;
+	image = mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (image == MAP_FAILED)
+		return NULL;
+	/* Each section is read front to back: read ahead far. */
+	madvise(image, st.st_size, MADV_SEQUENTIAL);
+	*len = st.st_size;
+	return image;
+}
+
+/* ---- Reading what cannot be mapped (a pipe, a device) ------------------ */
+
+/*
+ * Follows the header and the section headers as the bytes come in, to know
+ * how long the log is before all of it is there: reading stops where it
+ * must end, at the first bytes of what cannot be a log, or at the limit.
+ */
+struct stream_walk {
+	int have_header, done, bad;
+	unsigned int version;
+	uint32_t section, nr_sections;
+	uint64_t offset;		/* of the next section; done: the length */
+};
+
+/* Bytes needed before the walk can go on (done: the length). */
+static uint64_t stream_need(const struct stream_walk *w)
+{
+	if (!w->have_header)
+		return sizeof(struct lkst_log_header);
+	return w->offset + (w->done ? 0 : section_size(w->version));
+}
+
+/* The least the whole log can take: every section left has a header. */
+static uint64_t stream_least(const struct stream_walk *w)
+{
+	if (!w->have_header)
+		return sizeof(struct lkst_log_header);
+	return w->offset + (uint64_t)(w->nr_sections - w->section) * section_size(w->version);
+}
+
+static void walk_stream(struct stream_walk *w, const unsigned char *buf, size_t used)
+{
+	struct lkst_log_header h;
+	size_t per_record;
+	uint64_t nr;
+
+	while (!w->done && !w->bad) {
+		if (!w->have_header) {
+			if (!used)
+				return;
+			/* Not a log: refused at its first bytes (/dev/zero, yes). */
+			if (memcmp(buf, LKST_LOG_MAGIC,
+				   used < LKST_LOG_MAGIC_LEN ? used : LKST_LOG_MAGIC_LEN)) {
+				w->bad = 1;
+				return;
+			}
+			if (used < sizeof(h))
+				return;
+			memcpy(&h, buf, sizeof(h));
+			if (h.byte_order != LKST_LOG_BYTE_ORDER ||
+			    h.version < LKST_LOG_VERSION_MIN || h.version > LKST_LOG_VERSION ||
+			    h.header_size != sizeof(h) ||
+			    h.record_size != sizeof(struct lkst_record)) {
+				w->bad = 1;
+				return;
+			}
+			w->have_header = 1;
+			w->version = h.version;
+			w->nr_sections = h.nr_cpus;
+			w->offset = sizeof(h);
+			continue;
+		}
+		if (w->section == w->nr_sections) {
+			w->done = 1;
+			return;
+		}
+		if (used < stream_need(w))
+			return;
+		memcpy(&nr, buf + w->offset + offsetof(struct lkst_log_cpu, nr_records),
+		       sizeof(nr));
+		if (nr > LKST_LOG_MAX_CPU_RECORDS) {
+			w->bad = 1;
+			return;
+		}
+		per_record = sizeof(struct lkst_record) + (w->version == 1 ? 0 : sizeof(__u64));
+		w->offset += section_size(w->version) + nr * per_record;
+		w->section++;
+	}
+}
+
+/* Bytes read past the end of a complete log to count them for the message. */
+#define STREAM_EXTRA	(1u << 20)
+
+/*
+ * Reads a log from what cannot be mapped.  Stops at EOF, at the first
+ * bytes of something that is not a log (the parser says why), or a little
+ * past the end its sections give (*endless when more follows); refuses
+ * a log bigger than LKST_LOG_MAX_READ.
+ */
+static void *read_stream(int fd, const char *path, size_t *len, int *endless,
+			 struct stream_walk *w, struct lkst_err *err)
+{
+	size_t cap = 0, used = 0, want;
+	unsigned char *buf = NULL, *bigger;
+	uint64_t need;
 	ssize_t n;
 
-	while (buf) {
+	*endless = 0;
+	memset(w, 0, sizeof(*w));
+	for (;;) {
+		walk_stream(w, buf, used);
+		if (w->bad)
+			break;
+		need = stream_need(w);
+		if (w->done && used > need + STREAM_EXTRA) {
+			*endless = 1;
+			break;
+		}
+		if (stream_least(w) > LKST_LOG_MAX_READ) {
+			lkst_seterr(err, "%s: the log claims more than %llu MiB (%u CPU sections), the most lkbuf reads from a pipe or a device; if it is that big, save it to a file and give the file, else it is corrupt",
+				    path, LKST_LOG_MAX_READ >> 20, w->nr_sections);
+			free(buf);
+			return NULL;
+		}
 		if (used == cap) {
-			bigger = realloc(buf, cap * 2);
-			if (!bigger)
-				break;
+			/* Room for what the sections need, at least twice the last. */
+			want = cap ? cap * 2 : 1 << 16;
+			if (!w->done && need > want)
+				want = need;
+			if (w->done && need + STREAM_EXTRA + 1 < want)
+				want = need + STREAM_EXTRA + 1;
+			if (want > LKST_LOG_MAX_READ + STREAM_EXTRA + 1)
+				want = LKST_LOG_MAX_READ + STREAM_EXTRA + 1;
+			bigger = realloc(buf, want);
+			if (!bigger) {
+				free(buf);
+				lkst_seterr(err, "out of memory reading %s; free some memory, or save it to a file and give the file",
+					    path);
+				return NULL;
+			}
 			buf = bigger;
-			cap *= 2;
+			cap = want;
 		}
 		n = read(fd, buf + used, cap - used);
 		if (n < 0 && errno == EINTR)
@@ -361,33 +647,25 @@ static void *read_file(int fd, size_t *len, struct lkst_err *err, const char *pa
 			free(buf);
 			return NULL;
 		}
-		if (n == 0) {
-			*len = used;
-			return buf;
-		}
+		if (n == 0)
+			break;
 		used += n;
-		/*
-		 * Not a log: stop at its first bytes, so that /dev/zero or an
-		 * endless pipe is refused (by the parser's magic check) instead
-		 * of filling memory.
-		 */
-		if (used >= LKST_LOG_MAGIC_LEN &&
-		    memcmp(buf, LKST_LOG_MAGIC, LKST_LOG_MAGIC_LEN)) {
-			*len = used;
-			return buf;
-		}
 	}
-	free(buf);
-	lkst_seterr(err, "out of memory reading %s; free some memory", path);
-	return NULL;
+	if (!buf && !(buf = malloc(1))) {
+		lkst_seterr(err, "out of memory reading %s; free some memory", path);
+		return NULL;
+	}
+	*len = used;
+	return buf;
 }
 
 int lkst_log_load(const char *path, struct lkst_log *log, struct lkst_err *err)
 {
+	struct stream_walk walk;
 	struct lkst_err why;
+	int fd, endless = 0;
 	size_t len = 0;
 	void *image;
-	int fd;
 
 	memset(log, 0, sizeof(*log));
 	fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -396,13 +674,32 @@ int lkst_log_load(const char *path, struct lkst_log *log, struct lkst_err *err)
 			    strerror(errno));
 		return -1;
 	}
-	image = read_file(fd, &len, err, path);
+	image = map_file(fd, &len);
+	if (image) {
+		close(fd);
+		watch_mapping(image, len, path);
+		if (parse_image(image, len, 1, log, &why)) {
+			lkst_seterr(err, "%s: %s", path, why.msg);
+			unwatch_mapping(image);
+			munmap(image, len);
+			return -1;
+		}
+		return 0;
+	}
+	image = read_stream(fd, path, &len, &endless, &walk, err);
 	close(fd);
 	if (!image)
 		return -1;
-	if (lkst_log_parse(image, len, log, &why)) {
+	/* Endless: what its sections hold must be right, and nothing may follow. */
+	if (parse_image(image, endless ? stream_need(&walk) : len, 0, log, &why)) {
 		lkst_seterr(err, "%s: %s", path, why.msg);
 		free(image);
+		return -1;
+	}
+	if (endless) {
+		lkst_seterr(err, "%s: more than %u MiB after the last CPU section, and no end; the input is corrupt",
+			    path, STREAM_EXTRA >> 20);
+		lkst_log_free(log);
 		return -1;
 	}
 	return 0;
@@ -411,7 +708,12 @@ int lkst_log_load(const char *path, struct lkst_log *log, struct lkst_err *err)
 void lkst_log_free(struct lkst_log *log)
 {
 	free(log->sections);
-	free(log->image);
+	if (log->mapped) {
+		unwatch_mapping(log->image);
+		munmap(log->image, log->image_len);
+	} else {
+		free(log->image);
+	}
 	memset(log, 0, sizeof(*log));
 }
 
@@ -441,6 +743,9 @@ static int init_run(const struct lkst_log_section *sec, struct lkst_log_run *run
 	run->sec = sec;
 	run->order = NULL;
 	run->next = 0;
+	run->release = 0;
+	if (sec->time_ordered)
+		return 0;
 	for (i = 1; i < n; i++)
 		if (sec->records[i].time_ns < sec->records[i - 1].time_ns)
 			break;
@@ -467,14 +772,69 @@ static int init_run(const struct lkst_log_section *sec, struct lkst_log_run *run
 	return 0;
 }
 
+/*
+ * The merge picks the run whose next record is first by time, then by CPU,
+ * then by section: a min-heap of those keys, one entry per run with records
+ * left (no two keys are equal, so the order is the one a scan would give).
+ */
+static int head_before(const struct lkst_log_head *a, const struct lkst_log_head *b)
+{
+	if (a->time_ns != b->time_ns)
+		return a->time_ns < b->time_ns;
+	if (a->cpu != b->cpu)
+		return a->cpu < b->cpu;
+	return a->run < b->run;
+}
+
+static void sift_down(struct lkst_log_head *heap, unsigned int len, unsigned int i)
+{
+	struct lkst_log_head h = heap[i];
+	unsigned int c;
+
+	while ((c = 2 * i + 1) < len) {
+		if (c + 1 < len && head_before(&heap[c + 1], &heap[c]))
+			c++;
+		if (!head_before(&heap[c], &h))
+			break;
+		heap[i] = heap[c];
+		i = c;
+	}
+	heap[i] = h;
+}
+
+static void build_heap(struct lkst_log_merge *m)
+{
+	unsigned int s, i;
+
+	m->heap_len = 0;
+	for (s = 0; s < m->log->nr_sections; s++) {
+		const struct lkst_log_run *run = &m->runs[s];
+
+		if (run->next >= run->sec->info.nr_records)
+			continue;
+		m->heap[m->heap_len].time_ns = lkst_log_run_record(run, run->next)->time_ns;
+		m->heap[m->heap_len].cpu = run->sec->info.cpu;
+		m->heap[m->heap_len].run = s;
+		m->heap_len++;
+	}
+	for (i = m->heap_len / 2; i-- > 0;)
+		sift_down(m->heap, m->heap_len, i);
+}
+
 int lkst_log_merge_init(struct lkst_log_merge *m, const struct lkst_log *log,
 			struct lkst_err *err)
 {
-	unsigned int s;
+	unsigned int s, n = log->nr_sections ? log->nr_sections : 1;
 
 	m->log = log;
-	m->runs = calloc(log->nr_sections ? log->nr_sections : 1, sizeof(*m->runs));
-	if (!m->runs) {
+	m->heap_len = 0;
+	m->runs = calloc(n, sizeof(*m->runs));
+	m->heap = calloc(n, sizeof(*m->heap));
+	if (!m->runs || !m->heap) {
+		free(m->runs);
+		free(m->heap);
+		m->runs = NULL;
+		m->heap = NULL;
 		lkst_seterr(err, "out of memory; free some memory");
 		return -1;
 	}
@@ -484,6 +844,7 @@ int lkst_log_merge_init(struct lkst_log_merge *m, const struct lkst_log *log,
 			return -1;
 		}
 	}
+	build_heap(m);
 	return 0;
 }
 
@@ -494,7 +855,10 @@ void lkst_log_merge_free(struct lkst_log_merge *m)
 	for (s = 0; m->runs && s < m->log->nr_sections; s++)
 		free(m->runs[s].order);
 	free(m->runs);
+	free(m->heap);
 	m->runs = NULL;
+	m->heap = NULL;
+	m->heap_len = 0;
 }
 
 void lkst_log_merge_rewind(struct lkst_log_merge *m)
@@ -502,31 +866,37 @@ void lkst_log_merge_rewind(struct lkst_log_merge *m)
 	unsigned int s;
 
 	for (s = 0; s < m->log->nr_sections; s++)
-		m->runs[s].next = 0;
+		m->runs[s].next = m->runs[s].release = 0;
+	build_heap(m);
+}
+
+/* A mapped run in stored order gives back the records it has passed. */
+static void release_behind(struct lkst_log_run *run)
+{
+	release_range(1, &run->sec->records[run->release], &run->sec->records[run->next]);
+	run->release = run->next;
 }
 
 const struct lkst_record *lkst_log_merge_next(struct lkst_log_merge *m,
 					      unsigned int *section)
 {
-	const struct lkst_record *best = NULL, *r;
-	unsigned int s, best_s = 0;
+	const struct lkst_record *rec;
+	struct lkst_log_run *run;
+	unsigned int s;
 
-	for (s = 0; s < m->log->nr_sections; s++) {
-		struct lkst_log_run *run = &m->runs[s];
-
-		if (run->next >= run->sec->info.nr_records)
-			continue;
-		r = lkst_log_run_record(run, run->next);
-		if (!best || r->time_ns < best->time_ns ||
-		    (r->time_ns == best->time_ns &&
-		     run->sec->info.cpu < m->runs[best_s].sec->info.cpu)) {
-			best = r;
-			best_s = s;
-		}
-	}
-	if (best) {
-		m->runs[best_s].next++;
-		*section = best_s;
-	}
-	return best;
+	if (!m->heap_len)
+		return NULL;
+	s = m->heap[0].run;
+	run = &m->runs[s];
+	rec = lkst_log_run_record(run, run->next);
+	if (++run->next < run->sec->info.nr_records)
+		m->heap[0].time_ns = lkst_log_run_record(run, run->next)->time_ns;
+	else
+		m->heap[0] = m->heap[--m->heap_len];
+	if (m->heap_len > 1)
+		sift_down(m->heap, m->heap_len, 0);
+	if (run->next - run->release >= RELEASE_RECORDS && m->log->mapped && !run->order)
+		release_behind(run);
+	*section = s;
+	return rec;
 }

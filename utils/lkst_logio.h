@@ -2,9 +2,12 @@
 /*
  * Writing and strictly reading lkst log files (format: lkst_log.h).
  *
- * Reading loads the whole file and validates every size and count against
- * the bytes actually present before anything is allocated from them, so a
- * corrupt or hostile file is refused with a message instead of crashing.
+ * Reading maps a regular file read-only (other inputs, a pipe or a device,
+ * are read into memory, up to LKST_LOG_MAX_READ bytes) and validates every
+ * size and count against the bytes actually present before anything is
+ * allocated from them, so a corrupt or hostile file is refused with a
+ * message instead of crashing.  Nothing may write into the image: a mapped
+ * one is PROT_READ.
  */
 #ifndef LKST_LOGIO_H
 #define LKST_LOGIO_H
@@ -24,6 +27,7 @@ struct lkst_log_section {
 	struct lkst_log_cpu info;
 	const struct lkst_record *records;
 	const __u64 *seqs;
+	int time_ordered;		/* known in time order (parser); 0: merge checks */
 };
 
 struct lkst_log {
@@ -31,7 +35,12 @@ struct lkst_log {
 	unsigned int nr_sections;
 	struct lkst_log_section *sections;
 	void *image;			/* the file's bytes, owned */
+	size_t image_len;
+	int mapped;			/* image is a PROT_READ mapping of the file */
 };
+
+/* Inputs that cannot be mapped (pipes, devices) are read up to this size. */
+#define LKST_LOG_MAX_READ	(4ull << 30)
 
 /* Header fields that do not come from the kernel are filled in here. */
 void lkst_log_header_init(struct lkst_log_header *h);
@@ -57,7 +66,10 @@ int lkst_log_write_cpu(struct lkst_log_writer *w, const struct lkst_log_cpu *cpu
 int lkst_log_commit(struct lkst_log_writer *w, struct lkst_err *err);
 void lkst_log_abort(struct lkst_log_writer *w);
 
-/* Validates a file image; on success log takes ownership of image. */
+/*
+ * Validates a file image (malloc'd); on success log takes ownership of
+ * image.  lkst_log_load maps or reads path and parses it the same way.
+ */
 int lkst_log_parse(void *image, size_t len, struct lkst_log *log,
 		   struct lkst_err *err);
 int lkst_log_load(const char *path, struct lkst_log *log, struct lkst_err *err);
@@ -72,12 +84,20 @@ void lkst_log_free(struct lkst_log *log);
 struct lkst_log_run {
 	const struct lkst_log_section *sec;
 	__u32 *order;			/* NULL: stored order */
-	__u64 next;			/* position of the next record */
+	__u64 next;			/* position of the next record (merge_next's) */
+	__u64 release;			/* mapped: records before it were given back */
 };
 
 struct lkst_log_merge {
 	const struct lkst_log *log;
 	struct lkst_log_run *runs;	/* one per section */
+	/* Runs with records left, a min-heap by their next record's key. */
+	struct lkst_log_head {
+		__u64 time_ns;
+		__u32 cpu;
+		__u32 run;
+	} *heap;
+	unsigned int heap_len;
 };
 
 /* 0, or -1 with err set when out of memory. */

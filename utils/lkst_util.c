@@ -48,10 +48,21 @@ void lkst_die(int code, const char *fmt, ...)
 const struct lkst_event_info *const lkst_events = lkst_event_table;
 const unsigned int lkst_nr_events = LKST_NR_EVENTS;
 
+/* Looked up for every record printed: an index by ID, made on first use. */
 const struct lkst_event_info *lkst_event_by_id(unsigned int id)
 {
+	static const struct lkst_event_info *by_id[LKST_NR_EVENT_IDS];
+	static int indexed;
 	unsigned int i;
 
+	if (!indexed) {
+		for (i = lkst_nr_events; i-- > 0;)	/* the first of an ID wins */
+			if ((unsigned int)lkst_events[i].id < LKST_NR_EVENT_IDS)
+				by_id[lkst_events[i].id] = &lkst_events[i];
+		indexed = 1;
+	}
+	if (id < LKST_NR_EVENT_IDS)
+		return by_id[id];
 	for (i = 0; i < lkst_nr_events; i++)
 		if (lkst_events[i].id == id)
 			return &lkst_events[i];

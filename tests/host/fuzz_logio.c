@@ -2,7 +2,8 @@
 /*
  * libFuzzer target for the log reader: any bytes go to lkst_log_parse (in
  * memory, no file I/O); an accepted log is walked and formatted in every
- * mode, as lkbuf print would, so the records it vouches for are used.
+ * mode, as lkbuf print would, so the records it vouches for are used, and
+ * merged in time order, which must give every record once, in order.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,11 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
 	static struct lkst_outbuf out;
 	struct lkst_format_opts opts = { 0 };
+	const struct lkst_record *rec, *prev = NULL;
 	struct lkst_comm_map *comms;
+	struct lkst_log_merge merge;
+	unsigned int prev_cpu = 0;
+	unsigned long long total = 0, merged = 0;
 	struct lkst_log log;
 	struct lkst_err err;
 	unsigned int s, mode;
@@ -54,6 +59,23 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		}
 	}
 	lkst_outbuf_flush(&out);
+	if (!lkst_log_merge_init(&merge, &log, &err)) {
+		while ((rec = lkst_log_merge_next(&merge, &s))) {
+			unsigned int cpu = log.sections[s].info.cpu;
+
+			if (prev && (rec->time_ns < prev->time_ns ||
+				     (rec->time_ns == prev->time_ns && cpu < prev_cpu)))
+				abort();	/* out of time order */
+			prev = rec;
+			prev_cpu = cpu;
+			merged++;
+		}
+		for (s = 0; s < log.nr_sections; s++)
+			total += log.sections[s].info.nr_records;
+		if (merged != total)
+			abort();	/* a record lost or given twice */
+		lkst_log_merge_free(&merge);
+	}
 	lkst_comm_map_free(comms);
 	if (null)
 		fclose(null);

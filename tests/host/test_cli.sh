@@ -232,6 +232,54 @@ for input in "-f /dev/zero" "-f /dev/stdin"; do
 	fi
 done
 
+# A log that cannot be mapped (a pipe) reads as the file does.
+for flags in "" "-C"; do
+	# shellcheck disable=SC2086
+	"$lkbuf" print $flags -f "$tmp/good.lkst" >"$tmp/want" 2>&1
+	# A pipe, not a redirection (that would be a regular file, mapped).
+	# shellcheck disable=SC2002,SC2086
+	cat "$tmp/good.lkst" | "$lkbuf" print $flags -f /dev/stdin >"$tmp/out" 2>&1
+	if cmp -s "$tmp/want" "$tmp/out"; then
+		pass
+	else
+		fail "lkbuf print $flags -f /dev/stdin differs from the file"
+	fi
+done
+
+if [ -x "$bin/gen_log" ]; then
+	# A whole log followed by endless zeros: refused soon after its end,
+	# in bounded memory.
+	"$bin/gen_log" "$tmp/empty1.lkst" 0 1
+	# shellcheck disable=SC3045
+	(ulimit -v 262144; cat "$tmp/empty1.lkst" /dev/zero |
+		timeout 20 "$lkbuf" print -f /dev/stdin >/dev/null 2>"$tmp/err")
+	rc=$?
+	if [ "$rc" -eq 1 ] && grep -q "after the last CPU section, and no end" "$tmp/err"; then
+		pass
+	else
+		fail "lkbuf print of a log then endless zeros -> exit $rc: $(cat "$tmp/err")"
+	fi
+
+	# A mapped log cut short while it is printed: a message, not SIGBUS.
+	if command -v truncate >/dev/null && mkfifo "$tmp/fifo" 2>/dev/null; then
+		"$bin/gen_log" "$tmp/shrinks.lkst" 40000 1
+		"$lkbuf" print -C -f "$tmp/shrinks.lkst" >"$tmp/fifo" 2>"$tmp/err" &
+		pid=$!
+		exec 3<"$tmp/fifo"
+		head -c 1000 <&3 >/dev/null
+		truncate -s 8192 "$tmp/shrinks.lkst"
+		cat <&3 >/dev/null
+		exec 3<&-
+		wait "$pid"
+		rc=$?
+		if [ "$rc" -eq 1 ] && grep -q "shrinks.lkst: the file cannot be read any more" "$tmp/err"; then
+			pass
+		else
+			fail "lkbuf print of a log cut short meanwhile -> exit $rc: $(cat "$tmp/err")"
+		fi
+	fi
+fi
+
 # ---- print filters ----
 printf '0.000002000 cpu=0 pid=10 ctx=task SYSCALL_EXIT syscall_number=0 return_value=5\n' >"$tmp/want"
 expect_out "$lkbuf" print -S -f "$tmp/good.lkst" -p 10,99

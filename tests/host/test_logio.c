@@ -3,8 +3,11 @@
  * Host tests of log files: write then read round trip, and refusal of
  * every kind of bad file with its message.
  */
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -279,6 +282,192 @@ static void test_seq_sections(const char *path)
 	lkst_log_free(&log);
 }
 
+/* A regular file is mapped, not read; its log reads the same. */
+static void test_load_maps(const char *path, const void *image, size_t len)
+{
+	struct sigaction before, sa;
+	struct lkst_log log;
+	struct lkst_err err;
+
+	sigaction(SIGBUS, NULL, &before);
+	CHECK(lkst_log_load(path, &log, &err) == 0);
+	CHECK(log.mapped && log.image_len == len);
+	CHECK(memcmp(log.image, image, len) == 0);
+	CHECK(log.sections[0].time_ordered && log.sections[1].time_ordered);
+	/* While mapped, a SIGBUS (the file cut short) ends with a message. */
+	CHECK(sigaction(SIGBUS, NULL, &sa) == 0 && (sa.sa_flags & SA_SIGINFO) &&
+	      sa.sa_sigaction != before.sa_sigaction);
+	lkst_log_free(&log);
+	CHECK(sigaction(SIGBUS, NULL, &sa) == 0 && sa.sa_sigaction == before.sa_sigaction);
+}
+
+/*
+ * Loads len bytes of data written into a FIFO by a child (then, if
+ * endless, zeros until the reader goes away): the path for what cannot
+ * be mapped.  0 or -1 as lkst_log_load.
+ */
+static int load_from_pipe(const void *data, size_t len, int endless,
+			  struct lkst_log *log, struct lkst_err *err)
+{
+	static const char zeros[4096];
+	char fifo[300];
+	pid_t pid;
+	int rc, fd;
+
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	unlink(fifo);
+	if (mkfifo(fifo, 0600))
+		return -2;
+	pid = fork();
+	if (pid == 0) {
+		signal(SIGPIPE, SIG_DFL);
+		fd = open(fifo, O_WRONLY);
+		if (fd < 0 || (len && write(fd, data, len) != (ssize_t)len))
+			_exit(1);
+		while (endless && write(fd, zeros, sizeof(zeros)) > 0)
+			;
+		_exit(0);
+	}
+	rc = lkst_log_load(fifo, log, err);
+	/* The writer of an endless stream stops when the reader is gone. */
+	waitpid(pid, NULL, 0);
+	unlink(fifo);
+	return rc;
+}
+
+static void test_load_pipe(const unsigned char *image, size_t len)
+{
+	unsigned char *copy = malloc(len + 16);
+	struct lkst_log_header *h = (struct lkst_log_header *)copy;
+	struct lkst_log log;
+	struct lkst_err err = { "" };
+
+	/* A whole log through a pipe reads the same as from the file. */
+	CHECK(load_from_pipe(image, len, 0, &log, &err) == 0);
+	CHECK_STR(err.msg, "");
+	CHECK(!log.mapped && log.image_len == len && memcmp(log.image, image, len) == 0);
+	CHECK(log.nr_sections == 2 && log.sections[0].info.nr_records == NR_CPU0);
+	lkst_log_free(&log);
+
+	/* Cut short, or with bytes after it: refused as the file would be. */
+	CHECK(load_from_pipe(image, len - 10, 0, &log, &err) < 0);
+	CHECK_HAS(err.msg, "truncated: expected 2 records for cpu 3, found 1");
+	memcpy(copy, image, len);
+	memset(copy + len, 'x', 16);
+	CHECK(load_from_pipe(copy, len + 16, 0, &log, &err) < 0);
+	CHECK_HAS(err.msg, "16 bytes after the last CPU section");
+
+	/* Endless: zeros after a whole log, and zeros that are no log. */
+	CHECK(load_from_pipe(image, len, 1, &log, &err) < 0);
+	CHECK_HAS(err.msg, "more than 1 MiB after the last CPU section, and no end");
+	CHECK(load_from_pipe(NULL, 0, 1, &log, &err) < 0);
+	CHECK_HAS(err.msg, "bad magic");
+
+	/*
+	 * Endless zeros are valid empty sections: a header claiming billions of
+	 * them is refused at once, as is a section claiming too many records.
+	 */
+	memcpy(copy, image, sizeof(*h));
+	h->nr_cpus = 4000000000u;
+	CHECK(load_from_pipe(copy, sizeof(*h), 1, &log, &err) < 0);
+	CHECK_HAS(err.msg, "the log claims more than 4096 MiB (4000000000 CPU sections)");
+	memcpy(copy, image, len);
+	h->nr_cpus = 2;
+	((struct lkst_log_cpu *)(copy + sizeof(*h)))->nr_records = 100000000;
+	CHECK(load_from_pipe(copy, sizeof(*h) + sizeof(struct lkst_log_cpu), 1, &log, &err) < 0);
+	CHECK_HAS(err.msg, "the most lkbuf reads from a pipe or a device");
+	free(copy);
+}
+
+/* The merge as a scan of every run's next record (what it must equal). */
+static const struct lkst_record *scan_next(struct lkst_log_run *runs, unsigned int n,
+					   unsigned int *section)
+{
+	const struct lkst_record *best = NULL, *r;
+	unsigned int s, best_s = 0;
+
+	for (s = 0; s < n; s++) {
+		if (runs[s].next >= runs[s].sec->info.nr_records)
+			continue;
+		r = lkst_log_run_record(&runs[s], runs[s].next);
+		if (!best || r->time_ns < best->time_ns ||
+		    (r->time_ns == best->time_ns &&
+		     runs[s].sec->info.cpu < runs[best_s].sec->info.cpu)) {
+			best = r;
+			best_s = s;
+		}
+	}
+	if (best) {
+		runs[best_s].next++;
+		*section = best_s;
+	}
+	return best;
+}
+
+/*
+ * Sections of random lengths and CPUs (some the same), in time order or
+ * not, with many equal times: the merge gives exactly the scan's order,
+ * also after a rewind.
+ */
+static void test_merge_order(void)
+{
+	enum { NSEC = 7, MAXREC = 300 };
+	static struct lkst_record recs[NSEC][MAXREC];
+	struct lkst_log_section secs[NSEC];
+	struct lkst_log_run ref[NSEC];
+	struct lkst_log_merge m;
+	struct lkst_log log;
+	struct lkst_err err;
+	const struct lkst_record *a, *b;
+	unsigned int round, s, i, sa, sb, n, bad, total;
+
+	srand(1234);
+	for (round = 0; round < 200; round++) {
+		memset(&log, 0, sizeof(log));
+		memset(secs, 0, sizeof(secs));
+		log.nr_sections = 1 + rand() % NSEC;
+		log.sections = secs;
+		for (s = 0; s < log.nr_sections; s++) {
+			n = rand() % 4 ? rand() % MAXREC : 0;
+			secs[s].info.cpu = rand() % 3;
+			secs[s].info.nr_records = n;
+			secs[s].records = recs[s];
+			for (i = 0; i < n; i++) {
+				recs[s][i].time_ns = round % 2 ? i * (rand() % 3) : (unsigned int)rand() % 40;
+				recs[s][i].pid = s * 1000 + i;
+			}
+			secs[s].time_ordered = round % 4 == 1;	/* else found out */
+		}
+		CHECK(lkst_log_merge_init(&m, &log, &err) == 0);
+		for (s = 0; s < log.nr_sections; s++) {
+			ref[s] = m.runs[s];
+			ref[s].next = 0;
+		}
+		bad = total = 0;
+		do {
+			a = lkst_log_merge_next(&m, &sa);
+			b = scan_next(ref, log.nr_sections, &sb);
+			bad += a != b || (a && sa != sb);
+			total += !!a;
+		} while (a && b);
+		CHECK(!bad);
+		for (s = 0, n = 0; s < log.nr_sections; s++)
+			n += secs[s].info.nr_records;
+		CHECK(total == n);
+		lkst_log_merge_rewind(&m);
+		for (s = 0; s < log.nr_sections; s++)
+			ref[s].next = 0;
+		bad = 0;
+		do {
+			a = lkst_log_merge_next(&m, &sa);
+			b = scan_next(ref, log.nr_sections, &sb);
+			bad += a != b || (a && sa != sb);
+		} while (a && b);
+		CHECK(!bad);
+		lkst_log_merge_free(&m);
+	}
+}
+
 int main(void)
 {
 	char path[256];
@@ -291,6 +480,9 @@ int main(void)
 	}
 	snprintf(path, sizeof(path), "%s/trace.lkst", dir);
 	test_round_trip(path, &image, &len);
+	test_load_maps(path, image, len);
+	test_load_pipe(image, len);
+	test_merge_order();
 	test_refusals(image, len);
 	test_load_errors();
 	test_create_errors();
