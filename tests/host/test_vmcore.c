@@ -751,73 +751,67 @@ static void test_refusals(void)
 	expect_refused(&v, 1, "cpu 1: address 0xffffc90000201000 is not mapped (its PTE entry");
 }
 
+/*
+ * Open @core_len bytes of @core with @lin_len bytes of @lin and read every
+ * CPU: 0, or -1 for a refusal, which *@bad_msgs counts when its message
+ * lacks the "what is wrong; what to do" form.
+ */
+static int open_and_read(const unsigned char *core, size_t core_len,
+			 const unsigned char *lin, size_t lin_len, size_t *bad_msgs)
+{
+	struct lkst_vmcore_file cf = { core, core_len }, lf = { lin, lin_len };
+	struct lkst_vmcore vc;
+	struct lkst_vmcore_cpu c;
+	struct lkst_err err;
+	unsigned int cpu;
+	int ret;
+
+	ret = lkst_vmcore_open_mem(&vc, &cf, &lf, &err);
+	for (cpu = 0; !ret && cpu < vc.nr_cpu_ids; cpu++) {
+		ret = lkst_vmcore_read_cpu(&vc, cpu, &c, &err);
+		lkst_vmcore_cpu_free(&c);
+	}
+	lkst_vmcore_close(&vc);
+	*bad_msgs += ret && !strstr(err.msg, "; ");
+	return ret ? -1 : 0;
+}
+
+/* The dump with byte @at flipped by @mask (in @cut, a copy): as above. */
+static int flipped(const struct buf *core, const struct buf *lin, unsigned char *cut,
+		   size_t at, unsigned char mask, size_t *bad_msgs)
+{
+	memcpy(cut, core->p, core->len);
+	cut[at] ^= mask;
+	return open_and_read(cut, core->len, lin->p, lin->len, bad_msgs);
+}
+
 /* Any prefix, and any byte changed in the headers: a message, no crash. */
 static void test_corrupt(void)
 {
 	struct variant v = { 0 };
-	struct buf core, lin, cut;
-	struct lkst_vmcore vc;
-	struct lkst_vmcore_cpu c;
-	struct lkst_err err;
+	struct buf core, lin;
+	unsigned char *cut;
 	size_t len, i, refused = 0, tried = 0, bad_msgs = 0;
-	unsigned int cpu;
-	int ret;
 
 	build(&v, &core, &lin);
 	for (len = 0; len <= core.len; len += len < 2 * PAGE ? 1 : 509) {
-		struct lkst_vmcore_file cf = { core.p, len }, lf = { lin.p, lin.len };
-
-		ret = lkst_vmcore_open_mem(&vc, &cf, &lf, &err);
-		for (cpu = 0; !ret && cpu < vc.nr_cpu_ids; cpu++) {
-			ret = lkst_vmcore_read_cpu(&vc, cpu, &c, &err);
-			lkst_vmcore_cpu_free(&c);
-		}
-		lkst_vmcore_close(&vc);
-		refused += ret != 0;
-		bad_msgs += ret && !strstr(err.msg, "; ");
+		refused += open_and_read(core.p, len, lin.p, lin.len, &bad_msgs) != 0;
 		tried++;
 	}
 	CHECK(refused > 2 * PAGE && refused < tried);	/* the whole dump passes */
 	CHECK(bad_msgs == 0);
-	for (len = 0; len < lin.len; len++) {
-		struct lkst_vmcore_file cf = { core.p, core.len }, lf = { lin.p, len };
-
-		ret = lkst_vmcore_open_mem(&vc, &cf, &lf, &err);
-		lkst_vmcore_close(&vc);
-		bad_msgs += ret && !strstr(err.msg, "; ");
-	}
+	for (len = 0; len < lin.len; len++)
+		open_and_read(core.p, core.len, lin.p, len, &bad_msgs);
 	CHECK(bad_msgs == 0);
-	cut.p = malloc(core.len);
-	for (i = 0; i < 2 * PAGE; i++) {
-		struct lkst_vmcore_file cf = { cut.p, core.len }, lf = { lin.p, lin.len };
-
-		memcpy(cut.p, core.p, core.len);
-		cut.p[i] ^= i % 2 ? 0xff : 0x80;
-		ret = lkst_vmcore_open_mem(&vc, &cf, &lf, &err);
-		for (cpu = 0; !ret && cpu < vc.nr_cpu_ids; cpu++) {
-			ret = lkst_vmcore_read_cpu(&vc, cpu, &c, &err);
-			lkst_vmcore_cpu_free(&c);
-		}
-		lkst_vmcore_close(&vc);
-		bad_msgs += ret && !strstr(err.msg, "; ");
-	}
+	cut = malloc(core.len);
+	for (i = 0; i < 2 * PAGE; i++)
+		flipped(&core, &lin, cut, i, i % 2 ? 0xff : 0x80, &bad_msgs);
 	CHECK(bad_msgs == 0);
 	/* Page heads and first records of every page: the reader's bounds. */
-	for (i = PAGE; i < core.len; i += i % PAGE < 47 ? 1 : PAGE - 47) {
-		struct lkst_vmcore_file cf = { cut.p, core.len }, lf = { lin.p, lin.len };
-
-		memcpy(cut.p, core.p, core.len);
-		cut.p[i] ^= i % 3 ? 0xff : 0x10;
-		ret = lkst_vmcore_open_mem(&vc, &cf, &lf, &err);
-		for (cpu = 0; !ret && cpu < vc.nr_cpu_ids; cpu++) {
-			ret = lkst_vmcore_read_cpu(&vc, cpu, &c, &err);
-			lkst_vmcore_cpu_free(&c);
-		}
-		lkst_vmcore_close(&vc);
-		bad_msgs += ret && !strstr(err.msg, "; ");
-	}
+	for (i = PAGE; i < core.len; i += i % PAGE < 47 ? 1 : PAGE - 47)
+		flipped(&core, &lin, cut, i, i % 3 ? 0xff : 0x10, &bad_msgs);
 	CHECK(bad_msgs == 0);
-	free(cut.p);
+	free(cut);
 	free(core.p);
 	free(lin.p);
 }
