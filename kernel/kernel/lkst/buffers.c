@@ -143,9 +143,8 @@ static int lkst_cpu_first_block(unsigned int cpu, unsigned int block_size)
 {
 	struct lkst_cpu_buffer *cb = per_cpu_ptr(&lkst_cpu_buffers, cpu);
 	struct lkst_block *blk;
-	unsigned int id;
-
 	void *persist_pages;
+	unsigned int id;
 	u32 nr_pages;
 
 	for (id = 0; id < LKST_MAX_BLOCKS; id++)
