@@ -185,8 +185,12 @@ u32 lkst_persist_check_pages(struct lkst_block *blk, u64 *nr_records)
 	int n;
 
 	ranges = kvmalloc_array(blk->nr_pages, sizeof(*ranges), GFP_KERNEL);
-	if (!ranges)
+	if (!ranges) {
+		/* Unchecked pages are refused, never decoded. */
+		for (page = 0; page < blk->nr_pages; page++)
+			lkst_block_page(blk, page)->gen = 0;
 		return blk->nr_pages;
+	}
 	for (page = 0; page < blk->nr_pages; page++) {
 		struct lkst_page *pg = lkst_block_page(blk, page);
 
