@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "lkbuf_mark.h"
+#include "lkst_symbols.h"
 #include "lkst_drain.h"
 #include "lkst_export.h"
 #include "lkst_format.h"
@@ -259,6 +260,8 @@ static void drain_cpu_settled(int fd, unsigned long cmd, unsigned int cpu, __u64
 	drain_cpu(fd, cmd, cpu, cursor, flags | LKST_DRAIN_FINAL, b, req, res);
 }
 
+#define RECORD_SOURCE "the running kernel's buffers (lkbuf record)"
+
 /* The log being written, removed if lkbuf exits before committing it. */
 static struct lkst_log_writer *unfinished_log;
 
@@ -268,14 +271,38 @@ static void abort_unfinished_log(void)
 		lkst_log_abort(unfinished_log);
 }
 
+/* source: where the records come from, kept in the log (LKST_META_SOURCE). */
 static void create_log(struct lkst_log_writer *w, const char *path,
-		       const struct lkst_log_header *h)
+		       const struct lkst_log_header *h, const char *source)
 {
 	struct lkst_err err;
 
 	if (lkst_log_create(w, path, h, &err))
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 	unfinished_log = w;
+	if (lkst_log_add_meta(w, LKST_META_SOURCE, source, strlen(source) + 1, &err))
+		lkst_die(LKST_EXIT_DEVICE, "%s", err.msg);
+}
+
+/* KSYM arguments of the records saved so far, symbolized at the commit. */
+static struct lkst_ksym_set saved_ksyms;
+
+static void collect_ksyms(const struct lkst_record *recs, size_t n)
+{
+	if (lkst_ksym_set_add_records(&saved_ksyms, recs, n))
+		lkst_die(LKST_EXIT_DEVICE, "out of memory collecting kernel addresses; free some memory");
+}
+
+/* The kernel symbols the saved records need (lkst_symbols.h), into w. */
+static void save_ksyms(struct lkst_log_writer *w)
+{
+	struct lkst_err err;
+
+	/* The records matter more: they are saved all the same. */
+	if (lkst_symbols_save(w, &saved_ksyms, "/proc/kallsyms", &err))
+		fprintf(stderr, "lkbuf: %s; the log is saved without kernel symbols\n",
+			err.msg);
+	lkst_ksym_set_free(&saved_ksyms);
 }
 
 static void commit_log(struct lkst_log_writer *w)
@@ -317,6 +344,8 @@ static void save_cpu(int fd, unsigned long cmd, unsigned int cpu, unsigned int f
 		lkst_log_abort(w);
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 	}
+	if (cmd == LKST_IOC_BUFFER_DRAIN)
+		collect_ksyms(b.records, res.nr);
 	drain_buf_free(&b);
 	totals->records += res.nr;
 	totals->overwritten += req.overwritten;
@@ -389,11 +418,12 @@ static void read_current(const char *file, const char *cpu_arg)
 		nr_cpus += wanted[cpu];
 	}
 	init_log_header(fd, &version, NULL, nr_cpus, &header);
-	create_log(&writer, file, &header);
+	create_log(&writer, file, &header, "the running kernel's buffers (lkbuf read)");
 	for (cpu = first; cpu <= last; cpu++)
 		if (wanted[cpu])
 			save_cpu(fd, LKST_IOC_BUFFER_DRAIN, cpu, LKST_DRAIN_FROM_OLDEST,
 				 &writer, &totals);
+	save_ksyms(&writer);
 	commit_log(&writer);
 	fprintf(stderr, "lkbuf: saved %llu records of %u CPUs to %s; %llu overwritten, %llu dropped since boot\n",
 		totals.records, totals.cpus, file, totals.overwritten, totals.dropped);
@@ -427,7 +457,8 @@ static void read_previous(const char *file, int release)
 	if (ret)
 		lkst_die_errno(-ret, "reading the previous boot's trace");
 	init_log_header(fd, &version, &prev, prev.nr_cpus, &header);
-	create_log(&writer, file, &header);
+	create_log(&writer, file, &header,
+		   "the previous boot's persistent buffers (lkbuf read --previous-boot)");
 	/* Nothing is in flight in a stopped boot's trace: no waiting for it. */
 	for (cpu = 0; cpu < prev.nr_cpus; cpu++)
 		save_cpu(fd, LKST_IOC_PREVIOUS_DRAIN, cpu,
@@ -571,6 +602,7 @@ static void report_extract(const char *file, const struct lkst_vmcore *vc,
 
 static void extract_vmcore(const char *vmcore, const char *vmlinux, const char *file)
 {
+	char source[PATH_MAX + 64];
 	struct lkst_log_header header;
 	struct lkst_log_writer writer;
 	struct lkst_vmcore_cpu *cpus;
@@ -588,7 +620,8 @@ static void extract_vmcore(const char *vmcore, const char *vmlinux, const char *
 		lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
 	n = extract_cpus(&vc, cpus);
 	vmcore_log_header(&vc, n, &header);
-	create_log(&writer, file, &header);
+	snprintf(source, sizeof(source), "a kdump vmcore, %s (lkbuf extract)", vmcore);
+	create_log(&writer, file, &header, source);
 	for (i = 0; i < n; i++)
 		if (lkst_log_write_cpu_seqs(&writer, &cpus[i].info, cpus[i].records,
 					    cpus[i].seqs, &err))
@@ -707,6 +740,9 @@ static int verb_print(int argc, const char **argv)
 		  "\"hh:mm:ss.uuuuuu  #CPU  PID  COMM  EVENT key=value\" (local time)", NULL },
 		{ "verbose", 'V', POPT_ARG_NONE, &opts.verbose, 0,
 		  "CSV: an argN_desc column before each argN", NULL },
+		{ "stacks", '\0', POPT_ARG_NONE, &opts.stacks, 0,
+		  "text: the frames of stack records (lkst_stack) a line each, under their event",
+		  NULL },
 		{ "event", 'e', POPT_ARG_ARGV, &ev_arg, 0,
 		  "only these events: IDs, mnemonics or categories (process, syscall, ...)",
 		  "EVENT,..." },
@@ -725,6 +761,7 @@ static int verb_print(int argc, const char **argv)
 	};
 	poptContext ctx = lkst_parse_options(argc, argv, options, NULL);
 	struct lkst_comm_map *comms = NULL;
+	struct lkst_symtab symbols;
 	struct lkst_outbuf *out;
 	struct lkst_filter filter;
 	struct lkst_log_merge merge;
@@ -737,10 +774,14 @@ static int verb_print(int argc, const char **argv)
 
 	lkst_no_positional(ctx);
 	lkst_require(file, "-f FILE", "print");
+	if (lkst_log_load(file, &log, &err) || lkst_log_use_events(&log, &err))
+		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	if (lkst_symtab_from_log(&log, &symbols, &err))
+		lkst_die(LKST_EXIT_USAGE, "%s: %s", file, err.msg);
+	opts.symbols = &symbols;
+	/* Event names in -e are the log's own. */
 	parse_filters(ev_arg, pid_arg, comm_arg, time_arg, &filter);
 	filtering = filter.by_event || filter.by_time || filter.nr_pids || filter.nr_comms;
-	if (lkst_log_load(file, &log, &err))
-		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 	opts.human = !opts.csv && !opts.seconds;
 	opts.realtime_offset_ns = (long long)(log.header.anchor_realtime_ns -
 					      log.header.anchor_trace_ns);
@@ -775,6 +816,7 @@ static int verb_print(int argc, const char **argv)
 	lkst_log_merge_free(&merge);
 	free(out);
 	lkst_comm_map_free(comms);
+	lkst_symtab_free(&symbols);
 	lkst_filter_free(&filter);
 	free_values(ev_arg);
 	free_values(pid_arg);
@@ -811,6 +853,7 @@ static int verb_info(int argc, const char **argv)
 	const struct lkst_log_header *h;
 	struct lkst_log log;
 	struct lkst_err err;
+	unsigned int dynamic = 0;
 	char when[64] = "?";
 	struct tm tm;
 	time_t secs;
@@ -818,7 +861,7 @@ static int verb_info(int argc, const char **argv)
 
 	lkst_no_positional(ctx);
 	lkst_require(file, "-f FILE", "info");
-	if (lkst_log_load(file, &log, &err))
+	if (lkst_log_load(file, &log, &err) || lkst_log_use_events(&log, &err))
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 	h = &log.header;
 	secs = (time_t)(h->anchor_realtime_ns / 1000000000ULL);
@@ -830,6 +873,16 @@ static int verb_info(int argc, const char **argv)
 	print_field("host", h->nodename, sizeof(h->nodename));
 	print_field("kernel", h->release, sizeof(h->release));
 	printf("%-9s lkst ABI %u, %u event IDs\n", "tracer", h->abi_version, h->nr_event_ids);
+	printf("%-9s %s\n", "source", lkst_log_source(&log) ? lkst_log_source(&log) :
+	       h->version >= 3 ? "not said" : "not said (log format before version 3)");
+	for (s = 0; s < lkst_nr_events; s++)
+		dynamic += lkst_events[s].id >= LKST_EV_PROBE_FIRST;
+	printf("%-9s %u, %s", "events", lkst_nr_events,
+	       h->version >= 3 ? "the log's own table" :
+	       "this lkbuf's built-in table (the log has none)");
+	if (dynamic)
+		printf(", %u of them dynamic probes", dynamic);
+	printf("\n");
 	printf("%-9s %s\n", "clock",
 	       h->clock == LKST_CLOCK_MONOTONIC ? "CLOCK_MONOTONIC" : "unknown");
 	printf("%-9s trace time %llu.%09llu was %s.%09llu UTC\n", "anchor",
@@ -1212,7 +1265,7 @@ static void record_write_file(struct recorder *r)
 	r->files++;
 	snprintf(path, sizeof(path), RECORD_NAME_FMT, r->dir, r->files);
 	init_log_header(r->fd, &r->version, NULL, r->nr_cpus, &header);
-	create_log(&w, path, &header);
+	create_log(&w, path, &header, RECORD_SOURCE);
 	for (i = 0; i < r->nr_cpus; i++) {
 		struct record_cpu *c = &r->cpus[i];
 		size_t at = c->head + take[i];
@@ -1232,10 +1285,12 @@ static void record_write_file(struct recorder *r)
 			lkst_log_abort(&w);
 			lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 		}
+		collect_ksyms(c->records + c->head, take[i]);
 		c->saved += take[i];
 		c->head = at;
 		c->file_start = section.seq_end;
 	}
+	save_ksyms(&w);
 	commit_log(&w);
 	free(take);
 	r->kept++;
@@ -1313,7 +1368,9 @@ static int verb_record(int argc, const char **argv)
 		if (info.nr_blocks)
 			r.cpus[r.nr_cpus++].cpu = cpu;
 	}
-	fixed = sizeof(struct lkst_log_header) + r.nr_cpus * sizeof(struct lkst_log_cpu);
+	/* Each file carries the event table and where it came from. */
+	fixed = sizeof(struct lkst_log_header) + r.nr_cpus * sizeof(struct lkst_log_cpu) +
+		lkst_log_event_table_bytes() + lkst_log_meta_bytes(sizeof(RECORD_SOURCE));
 	if (rotate < fixed + RECORD_SLOT_BYTES)
 		lkst_die(LKST_EXIT_USAGE, "rotate size %llu cannot hold a record of %u CPUs; give at least %llu",
 			 (unsigned long long)rotate, r.nr_cpus,

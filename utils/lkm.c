@@ -3,6 +3,7 @@
  * lkm: manage lkst masksets, which route each event to a handler.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,7 +11,9 @@
 #include <unistd.h>
 
 #include "lkm_agg.h"
+#include "lkm_stack.h"
 #include "lkm_filter.h"
+#include "lkm_probe.h"
 #include "lkst_format.h"
 #include "lkst_util.h"
 
@@ -231,6 +234,7 @@ static int verb_config(int argc, const char **argv)
 	pair = calloc(n / 2, sizeof(*pair));
 	if (!handlers || !pair)
 		lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
+	lkst_events_use_running_kernel();
 	/* Check every pair before the first change, so a typo changes nothing. */
 	for (i = 0; i < n / 2; i++)
 		if (lkst_parse_event_item(pairs[2 * i], pair[i].sel, &err) < 0)
@@ -282,6 +286,7 @@ static int verb_stat(int argc, const char **argv)
 
 	lkst_no_positional(ctx);
 	memset(sel, !events_arg, sizeof(sel));
+	lkst_events_use_running_kernel();
 	if (events_arg && lkst_parse_event_list(events_arg, sel, &err) < 0)
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 	fd = lkst_dev_open(&version);
@@ -360,16 +365,17 @@ static int verb_events(int argc, const char **argv)
 {
 	static const char *const type_names[] = {
 		"none", "dec", "udec", "hex", "pid", "state", "sysnr",
-		"retval", "comm", "comm2", "text",
+		"retval", "comm", "comm2", "text", "stackpos", "ksym", "uaddr",
 	};
 	/* A new argument type must get a name here, not read past the end. */
-	_Static_assert(sizeof(type_names) / sizeof(type_names[0]) == LKST_ARG_TEXT + 1,
+	_Static_assert(sizeof(type_names) / sizeof(type_names[0]) == LKST_NR_ARG_TYPES,
 		       "type_names does not cover enum lkst_arg_type");
 	struct poptOption options[] = { LKST_POPT_TAIL };
 	poptContext ctx = lkst_parse_options(argc, argv, options, NULL);
 	unsigned int i, a;
 
 	lkst_no_positional(ctx);
+	lkst_events_use_running_kernel();
 	for (i = 0; i < lkst_nr_events; i++) {
 		const struct lkst_event_info *ev = &lkst_events[i];
 
@@ -430,6 +436,8 @@ static const struct lkst_verb verbs[] = {
 	{ "stat", verb_stat, "per-event hit and drop counters ([-e EVENTS] [--reset])" },
 	{ "filter", lkm_verb_filter, "record an event only when a predicate holds (-m ID EVENT 'EXPR')" },
 	{ "agg", lkm_verb_agg, "in-kernel aggregations: count, sum, min, max, avg, quantize (set|print|list|clear|delete)" },
+	{ "stack", lkm_verb_stack, "configure the stack handler: frames per stack, user stacks ([--depth N] [--user|--no-user])" },
+	{ "probe", lkm_verb_probe, "dynamic probes: events fired by a kprobe or kretprobe (add|del|list)" },
 	{ NULL, NULL, NULL }
 };
 

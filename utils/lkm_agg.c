@@ -722,6 +722,7 @@ static int verb_set(int argc, const char **argv)
 	struct lkst_err err;
 	int fd, ret;
 
+	lkst_events_use_running_kernel();	/* an EVENT may be a probe */
 	a.name = name;
 	a.func = func;
 	a.value = value;

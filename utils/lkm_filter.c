@@ -109,6 +109,7 @@ int lkm_verb_filter(int argc, const char **argv)
 	size_t pos;
 	int fd, ret;
 
+	lkst_events_use_running_kernel();	/* EVENT may be a probe */
 	while (args && args[n])
 		n++;
 	if (list + clear > 1)

@@ -76,7 +76,7 @@ int lkbuf_verb_convert(int argc, const char **argv)
 	ctf = !strcmp(format, "ctf");
 	if (ctf && !strcmp(out, "-"))
 		lkst_die(LKST_EXIT_USAGE, "a CTF trace is a directory, not standard output; give -o DIR");
-	if (lkst_log_load(file, &log, &err))
+	if (lkst_log_load(file, &log, &err) || lkst_log_use_events(&log, &err))
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 	if (init_export(&x, &log, &err))
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);

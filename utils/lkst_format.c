@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "lkst_format.h"
+#include "lkst_symbols.h"
 
 /* ---- Argument decoding -------------------------------------------- */
 
@@ -154,6 +155,45 @@ static unsigned int text_run(const struct lkst_event_info *ev, unsigned int inde
 	return n;
 }
 
+/* A STACKPOS as "EVENT frames FIRST-LAST of TOTAL". */
+static void format_stackpos(unsigned long long value, char *buf, size_t len)
+{
+	const struct lkst_event_info *of = lkst_event_by_id(LKST_STACK_POS_EVENT(value));
+	unsigned int first = LKST_STACK_POS_FIRST(value);
+	unsigned int total = LKST_STACK_POS_TOTAL(value);
+	unsigned int last = first + LKST_STACK_FRAMES_PER_RECORD - 1;
+	char id[16];
+
+	snprintf(id, sizeof(id), "0x%x", LKST_STACK_POS_EVENT(value));
+	if (last >= total)
+		last = total ? total - 1 : 0;
+	snprintf(buf, len, "%s frames %u-%u of %u", of ? of->mnemonic : id,
+		 first, last < first ? first : last, total);
+}
+
+/* A KSYM as its symbol, at most 200 bytes, or hex. */
+static void format_ksym(const struct lkst_format_opts *opts, unsigned long long value,
+			char *buf, size_t len)
+{
+	char sym[201];
+
+	if (lkst_symtab_format(opts->symbols, value, sym, sizeof(sym)))
+		snprintf(buf, len, "%s", sym);
+	else
+		snprintf(buf, len, "0x%llx", value);
+}
+
+/* Whether argument index of a STACK_* record is past its stack's frames. */
+static int stack_slot_unused(const struct lkst_record *rec, unsigned int index)
+{
+	unsigned long long pos = rec->arg[0];
+
+	if (rec->event != LKST_EV_STACK_KERNEL && rec->event != LKST_EV_STACK_USER)
+		return 0;
+	return index > 0 && LKST_STACK_POS_FIRST(pos) + index - 1 >= LKST_STACK_POS_TOTAL(pos) &&
+	       !rec->arg[index];
+}
+
 void lkst_format_arg(const struct lkst_record *rec, unsigned int index,
 		     const struct lkst_format_opts *opts, char *buf, size_t len)
 {
@@ -201,6 +241,17 @@ void lkst_format_arg(const struct lkst_record *rec, unsigned int index,
 		if (!text_continues(ev, index))
 			lkst_format_text(&rec->arg[index], text_run(ev, index), buf, len);
 		break;
+	case LKST_ARG_STACKPOS:
+		format_stackpos(value, buf, len);
+		break;
+	case LKST_ARG_KSYM:
+		if (!stack_slot_unused(rec, index))
+			format_ksym(opts, value, buf, len);
+		break;
+	case LKST_ARG_UADDR:
+		if (!stack_slot_unused(rec, index))
+			snprintf(buf, len, "0x%llx", value);
+		break;
 	case LKST_ARG_HEX:
 	default:
 		snprintf(buf, len, "0x%llx", value);
@@ -242,6 +293,32 @@ static enum lkst_field_type field_type(enum lkst_arg_type type)
 }
 
 /* "wait queue head, 0 when ..." -> "wait_queue_head"; "" if nothing is left. */
+static void field_name(const char *desc, char *name, size_t len);
+
+/*
+ * A probe's argument is described by its fetch text, "fd=%di:u32" or
+ * "$comm": the key is the name before '=', else the fetch made a name
+ * ("comm", "di"), else argN.  Returns the key's length.
+ */
+static size_t probe_key(const char *desc, unsigned int i, char *key)
+{
+	const char *eq = strchr(desc, '=');
+	char name[LKST_FIELD_NAME_LEN];
+
+	if (eq) {
+		size_t len = eq - desc < 40 ? (size_t)(eq - desc) : 40;
+
+		memcpy(name, desc, len);
+		name[len] = '\0';
+		field_name(name, key, 48);
+	} else {
+		field_name(desc[0] == '$' || desc[0] == '%' ? desc + 1 : desc, key, 48);
+	}
+	if (!key[0])
+		return snprintf(key, 16, "arg%u", i + 1);
+	return strlen(key);
+}
+
 static void field_name(const char *desc, char *name, size_t len)
 {
 	size_t used = 0;
@@ -276,7 +353,10 @@ unsigned int lkst_event_fields(const struct lkst_event_info *ev,
 			continue;
 		f->arg = i;
 		f->type = ev ? field_type(ev->args[i].type) : LKST_FIELD_HEX;
-		field_name(ev ? ev->args[i].desc : NULL, f->name, sizeof(f->name));
+		if (ev && ev->category == LKST_CAT_PROBE && ev->args[i].desc)
+			probe_key(ev->args[i].desc, i, f->name);
+		else
+			field_name(ev ? ev->args[i].desc : NULL, f->name, sizeof(f->name));
 		for (j = 0; j < n && f->name[0]; j++)
 			if (!strcmp(fields[j].name, f->name))
 				f->name[0] = '\0';	/* a repeated description */
@@ -632,6 +712,20 @@ put_text_arg(struct lkst_outbuf *o, const struct lkst_record *rec,
 		put_str(o, text);
 }
 
+/* A STACKPOS or a KSYM, as lkst_format_arg() shows it. */
+static __attribute__((noinline)) void
+put_stack_arg(struct lkst_outbuf *o, const struct lkst_record *rec, unsigned int index,
+	      const struct lkst_format_opts *opts, int csv)
+{
+	char text[256];
+
+	lkst_format_arg(rec, index, opts, text, sizeof(text));
+	if (csv)
+		put_csv_field(o, text);
+	else
+		put_str(o, text);
+}
+
 /* One argument's value; csv quotes the fields that may need it. */
 static inline void put_arg(struct lkst_outbuf *o, const struct lkst_record *rec,
 			   const struct lkst_event_info *ev, unsigned int index,
@@ -673,6 +767,10 @@ static inline void put_arg(struct lkst_outbuf *o, const struct lkst_record *rec,
 	case LKST_ARG_COMM:
 	case LKST_ARG_TEXT:
 		put_text_arg(o, rec, ev, index, csv);
+		break;
+	case LKST_ARG_STACKPOS:
+	case LKST_ARG_KSYM:
+		put_stack_arg(o, rec, index, opts, csv);
 		break;
 	case LKST_ARG_HEX:
 	default:
@@ -800,6 +898,10 @@ static void event_fmt_init(struct event_fmt *f, unsigned int id)
 		/* "prev pid" -> "prev_pid", so text pairs split cleanly on spaces. */
 		if (!ev || !ev->args[i].desc || !ev->args[i].desc[0]) {
 			n = snprintf(f->key[i], TEXT_KEY_LEN, "arg%u", i + 1);
+		} else if (ev->args[i].type == LKST_ARG_STACKPOS) {
+			n = snprintf(f->key[i], TEXT_KEY_LEN, "stack");
+		} else if (ev->category == LKST_CAT_PROBE) {
+			n = probe_key(ev->args[i].desc, i, f->key[i]);
 		} else {
 			for (n = 0, p = ev->args[i].desc; *p && n < 63; p++, n++)
 				f->key[i][n] = isspace((unsigned char)*p) || *p == '=' ? '_' : *p;
@@ -943,7 +1045,7 @@ static void format_text(struct lkst_outbuf *o, const struct lkst_record *rec,
 		put_char(o, '!');
 	put_event_name(o, f);
 	for (i = 0; i < LKST_NR_ARGS; i++) {
-		if (!shown[i])
+		if (!shown[i] || (!opts->raw && stack_slot_unused(rec, i)))
 			continue;
 		put_char(o, ' ');
 		put_fixed(o, f->key[i], sizeof(f->key[i]), f->key_len[i]);
@@ -952,12 +1054,34 @@ static void format_text(struct lkst_outbuf *o, const struct lkst_record *rec,
 	put_char(o, '\n');
 }
 
+/* lkbuf print --stacks: a STACK_* record's frames, a line each. */
+static void format_stack_lines(struct lkst_outbuf *o, const struct lkst_record *rec,
+			       const struct lkst_format_opts *opts)
+{
+	unsigned int first = LKST_STACK_POS_FIRST(rec->arg[0]), i;
+	char frame[256];
+
+	for (i = 1; i < LKST_NR_ARGS; i++) {
+		if (stack_slot_unused(rec, i))
+			continue;
+		lkst_format_arg(rec, i, opts, frame, sizeof(frame));
+		put_str(o, rec->event == LKST_EV_STACK_KERNEL ? "    kernel #" : "    user   #");
+		put_u64(o, first + i - 1);
+		put_mem(o, "  ", 2);
+		put_str(o, frame);
+		put_char(o, '\n');
+	}
+}
+
 void lkst_format_record_buf(struct lkst_outbuf *o, const struct lkst_record *rec,
 			    unsigned int cpu, const struct lkst_format_opts *opts)
 {
 	if (o->len > sizeof(o->buf) - RECORD_MAX)
 		lkst_outbuf_flush(o);
-	if (opts->csv)
+	if (opts->stacks && !opts->csv && !opts->raw &&
+	    (rec->event == LKST_EV_STACK_KERNEL || rec->event == LKST_EV_STACK_USER))
+		format_stack_lines(o, rec, opts);
+	else if (opts->csv)
 		format_csv(o, rec, cpu, opts);
 	else
 		format_text(o, rec, cpu, opts);

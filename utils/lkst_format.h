@@ -11,6 +11,7 @@
 #include "lkst_util.h"
 
 struct lkst_comm_map;
+struct lkst_symtab;
 
 struct lkst_format_opts {
 	int csv;		/* -C: CSV instead of text */
@@ -25,6 +26,18 @@ struct lkst_format_opts {
 	int human;
 	long long realtime_offset_ns;
 	const struct lkst_comm_map *comms;
+	/*
+	 * Kernel symbols (lkst_symbols.h), or NULL: without -r, a KSYM
+	 * argument shows as "name+0xOFF/0xSIZE" (text and CSV) when one
+	 * covers it, else as hex; a STACKPOS as "EVENT frames 0-4 of 12";
+	 * the unused frame slots of a stack's last record are left out.
+	 */
+	const struct lkst_symtab *symbols;
+	/*
+	 * Text only: a STACK_KERNEL or STACK_USER record shows as one line per
+	 * frame under its event, "    kernel #N  FRAME" / "    user   #N  FRAME".
+	 */
+	int stacks;
 };
 
 /* Task state bits as names joined by '|'; "TASK_RUNNING" for 0. */

@@ -16,18 +16,30 @@
  * so nr_records + lost == seq_end - seq_start.  The files `lkbuf record`
  * writes follow each other: a file's seq_start is the previous seq_end.
  *
- * Version 1 (before sequence numbers) had struct lkst_log_cpu_v1 sections
- * and no sequence numbers; it is still read.
+ * Version 3 describes itself: the header grows by the place of metadata
+ * sections that follow the last CPU section (struct lkst_log_meta, each
+ * padded to 8 bytes), among them the event table the records were made
+ * with (LKST_META_EVENTS, the kernel's own struct lkst_event_desc per
+ * event, dynamic probes included), so that a log decodes by its own
+ * table on any machine; where it came from (LKST_META_SOURCE); and the
+ * kernel symbols its stack records need (LKST_META_SYMBOLS,
+ * lkst_symbols.h).  A reader skips types it does not know.
+ *
+ * Version 2 (no metadata) and version 1 (before sequence numbers, with
+ * struct lkst_log_cpu_v1 sections) are still read; they decode by the
+ * reader's built-in event table, as event IDs are never renumbered.
  */
 #ifndef LKST_LOG_H
 #define LKST_LOG_H
 
 #include <linux/types.h>
 #include <linux/lkst_record.h>
+#include <linux/lkst_ioctl.h>
+#include <stddef.h>
 
 #define LKST_LOG_MAGIC		"LKSTLOG\n"
 #define LKST_LOG_MAGIC_LEN	8
-#define LKST_LOG_VERSION	2
+#define LKST_LOG_VERSION	3
 #define LKST_LOG_VERSION_MIN	1
 #define LKST_LOG_BYTE_ORDER	0x01020304u
 #define LKST_LOG_LAYOUT \
@@ -49,6 +61,44 @@ struct lkst_log_header {
 	char nodename[65];		/* uname -n of the traced machine */
 	char release[65];		/* uname -r of the traced machine */
 	char __pad[6];
+	/* Version 3 on; a version 1 or 2 header ends before them. */
+	__u64 meta_offset;		/* of the first metadata section */
+	__u64 meta_size;		/* bytes of metadata, to the file's end */
+	__u32 nr_meta;			/* metadata sections */
+	__u32 __pad2;
+};
+
+/* The header of versions 1 and 2. */
+#define LKST_LOG_HEADER_V2_SIZE	offsetof(struct lkst_log_header, meta_offset)
+
+/* Metadata section types. */
+#define LKST_META_EVENTS	1	/* struct lkst_log_events + events */
+#define LKST_META_SOURCE	2	/* text: where the records came from */
+#define LKST_META_SYMBOLS	3	/* kernel symbols, lkst_symbols.h */
+
+struct lkst_log_meta {
+	__u32 type;			/* LKST_META_* */
+	__u32 __pad;
+	__u64 size;			/* payload bytes that follow, unpadded */
+};
+
+/*
+ * LKST_META_EVENTS: nr events in increasing ID order, each a struct
+ * lkst_log_event and text_size bytes of exactly 2 + LKST_NR_ARGS
+ * NUL-terminated strings: mnemonic, description, the arguments'
+ * descriptions (the fields of struct lkst_event_desc, packed).
+ */
+struct lkst_log_events {
+	__u32 nr;
+	__u32 __pad;
+};
+
+struct lkst_log_event {
+	__u16 id;
+	__u8 category;			/* enum lkst_category */
+	__u8 flags;			/* LKST_EVENT_* */
+	__u8 arg_type[LKST_NR_ARGS];	/* enum lkst_arg_type */
+	__u16 text_size;
 };
 
 struct lkst_log_cpu {

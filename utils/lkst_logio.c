@@ -51,6 +51,192 @@ static int write_all(struct lkst_log_writer *w, const void *buf, size_t len,
 	return 0;
 }
 
+/* The active event table, packed (lkst_log.h); the caller frees *out. */
+static int encode_events(unsigned char **out, size_t *out_len, struct lkst_err *err)
+{
+	static struct lkst_event_desc descs[LKST_NR_EVENT_IDS];
+	struct lkst_log_events head = { 0 };
+	struct lkst_log_event ev;
+	unsigned char *buf, *p;
+	unsigned int i, a;
+	size_t len;
+
+	head.nr = lkst_events_describe(descs);
+	buf = malloc(sizeof(head) + (size_t)head.nr * (sizeof(ev) + sizeof(descs[0])));
+	if (!buf) {
+		lkst_seterr(err, "out of memory; free some memory");
+		return -1;
+	}
+	memcpy(buf, &head, sizeof(head));
+	p = buf + sizeof(head);
+	for (i = 0; i < head.nr; i++) {
+		const struct lkst_event_desc *d = &descs[i];
+		unsigned char *text = p + sizeof(ev);
+
+		memset(&ev, 0, sizeof(ev));
+		ev.id = d->id;
+		ev.category = d->category;
+		ev.flags = d->flags;
+		memcpy(ev.arg_type, d->arg_type, sizeof(ev.arg_type));
+		len = strlen(d->mnemonic) + 1;
+		memcpy(text, d->mnemonic, len);
+		text += len;
+		len = strlen(d->description) + 1;
+		memcpy(text, d->description, len);
+		text += len;
+		for (a = 0; a < LKST_NR_ARGS; a++) {
+			len = strlen(d->arg_desc[a]) + 1;
+			memcpy(text, d->arg_desc[a], len);
+			text += len;
+		}
+		ev.text_size = text - (p + sizeof(ev));
+		memcpy(p, &ev, sizeof(ev));
+		p = text;
+	}
+	*out = buf;
+	*out_len = p - buf;
+	return 0;
+}
+
+/*
+ * One string of a packed event into a field of @size bytes: it must end
+ * within the text and fit.  Returns its length + 1, or 0.
+ */
+static size_t take_string(const unsigned char *text, size_t left, char *field,
+			  size_t size)
+{
+	const unsigned char *end = memchr(text, 0, left);
+	size_t len;
+
+	if (!end)
+		return 0;
+	len = end - text;
+	if (len >= size)
+		return 0;
+	memcpy(field, text, len + 1);
+	return len + 1;
+}
+
+/* A packed event table into descriptions (nr set); 0, or -1 with err. */
+static int decode_events(const unsigned char *data, size_t len,
+			 struct lkst_event_desc **out, unsigned int *nr,
+			 struct lkst_err *err)
+{
+	struct lkst_log_events head;
+	struct lkst_event_desc *descs, *d;
+	struct lkst_log_event ev;
+	size_t off = sizeof(head), left, used;
+	unsigned int i, a;
+	struct lkst_err why;
+
+	if (len < sizeof(head)) {
+		lkst_seterr(err, "event table of %zu bytes is cut short; the file is damaged",
+			    len);
+		return -1;
+	}
+	memcpy(&head, data, sizeof(head));
+	if (head.nr > LKST_NR_EVENT_IDS ||
+	    head.nr > (len - sizeof(head)) / sizeof(ev)) {
+		lkst_seterr(err, "event table claims %u events in %zu bytes; the file is damaged",
+			    head.nr, len);
+		return -1;
+	}
+	descs = calloc(head.nr ? head.nr : 1, sizeof(*descs));
+	if (!descs) {
+		lkst_seterr(err, "out of memory; free some memory");
+		return -1;
+	}
+	for (i = 0; i < head.nr; i++) {
+		d = &descs[i];
+		if (len - off < sizeof(ev))
+			goto cut;
+		memcpy(&ev, data + off, sizeof(ev));
+		off += sizeof(ev);
+		if (ev.text_size > len - off)
+			goto cut;
+		d->id = ev.id;
+		d->category = ev.category;
+		d->flags = ev.flags;
+		memcpy(d->arg_type, ev.arg_type, sizeof(ev.arg_type));
+		left = ev.text_size;
+		used = take_string(data + off, left, d->mnemonic, sizeof(d->mnemonic));
+		if (!used)
+			goto bad_text;
+		off += used;
+		left -= used;
+		used = take_string(data + off, left, d->description, sizeof(d->description));
+		if (!used)
+			goto bad_text;
+		off += used;
+		left -= used;
+		for (a = 0; a < LKST_NR_ARGS; a++) {
+			used = take_string(data + off, left, d->arg_desc[a],
+					   sizeof(d->arg_desc[a]));
+			if (!used)
+				goto bad_text;
+			off += used;
+			left -= used;
+		}
+		if (left) {
+			lkst_seterr(err, "event 0x%02x: %zu bytes of text too many; the file is damaged",
+				    ev.id, left);
+			goto fail;
+		}
+	}
+	if (off != len) {
+		lkst_seterr(err, "%zu bytes after the event table; the file is damaged",
+			    len - off);
+		goto fail;
+	}
+	if (lkst_events_check(descs, head.nr, sizeof(*descs), &why)) {
+		lkst_seterr(err, "the log's event table: %s", why.msg);
+		goto fail;
+	}
+	*out = descs;
+	*nr = head.nr;
+	return 0;
+cut:
+	lkst_seterr(err, "event table cut short at event %u of %u; the file is damaged",
+		    i, head.nr);
+	goto fail;
+bad_text:
+	lkst_seterr(err, "event %u of the table (ID 0x%02x): a name or description unterminated or too long; the file is damaged",
+		    i, ev.id);
+fail:
+	free(descs);
+	return -1;
+}
+
+size_t lkst_log_meta_bytes(size_t payload)
+{
+	return sizeof(struct lkst_log_meta) + (payload + 7) / 8 * 8;
+}
+
+size_t lkst_log_event_table_bytes(void)
+{
+	struct lkst_err err;
+	unsigned char *buf;
+	size_t len;
+
+	if (encode_events(&buf, &len, &err))
+		return 0;
+	free(buf);
+	return lkst_log_meta_bytes(len);
+}
+
+static int add_event_table(struct lkst_log_writer *w, struct lkst_err *err)
+{
+	unsigned char *buf;
+	size_t len;
+	int ret;
+
+	if (encode_events(&buf, &len, err))
+		return -1;
+	ret = lkst_log_add_meta(w, LKST_META_EVENTS, buf, len, err);
+	free(buf);
+	return ret;
+}
+
 int lkst_log_create(struct lkst_log_writer *w, const char *path,
 		    const struct lkst_log_header *h, struct lkst_err *err)
 {
@@ -69,8 +255,65 @@ int lkst_log_create(struct lkst_log_writer *w, const char *path,
 		free(w->tmp_path);
 		return -1;
 	}
-	if (write_all(w, h, sizeof(*h), err)) {
+	w->header = *h;
+	if (write_all(w, h, sizeof(*h), err) || add_event_table(w, err)) {
 		lkst_log_abort(w);
+		return -1;
+	}
+	return 0;
+}
+
+int lkst_log_add_meta(struct lkst_log_writer *w, __u32 type, const void *data,
+		      size_t len, struct lkst_err *err)
+{
+	struct lkst_log_pending_meta *m;
+
+	m = realloc(w->meta, (w->nr_meta + 1) * sizeof(*m));
+	if (!m) {
+		lkst_seterr(err, "out of memory; free some memory");
+		return -1;
+	}
+	w->meta = m;
+	m = &w->meta[w->nr_meta];
+	m->type = type;
+	m->len = len;
+	m->data = malloc(len ? len : 1);
+	if (!m->data) {
+		lkst_seterr(err, "out of memory; free some memory");
+		return -1;
+	}
+	memcpy(m->data, data, len);
+	w->nr_meta++;
+	return 0;
+}
+
+/* Metadata after the last CPU section; then the header says where. */
+static int write_meta(struct lkst_log_writer *w, struct lkst_err *err)
+{
+	static const char zeros[8];
+	struct lkst_log_meta m = { 0 };
+	off_t start = ftello(w->fp);
+	unsigned int i;
+
+	if (start < 0) {
+		lkst_seterr(err, "cannot write %s: %s", w->tmp_path, strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < w->nr_meta; i++) {
+		m.type = w->meta[i].type;
+		m.size = w->meta[i].len;
+		if (write_all(w, &m, sizeof(m), err) ||
+		    write_all(w, w->meta[i].data, m.size, err) ||
+		    write_all(w, zeros, (8 - m.size % 8) % 8, err))
+			return -1;
+	}
+	w->header.meta_offset = start;
+	w->header.meta_size = ftello(w->fp) - start;
+	w->header.nr_meta = w->nr_meta;
+	if (fseeko(w->fp, 0, SEEK_SET) ||
+	    write_all(w, &w->header, sizeof(w->header), err)) {
+		lkst_seterr(err, "cannot write %s: %s; check free space", w->tmp_path,
+			    strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -151,6 +394,11 @@ int lkst_log_write_cpu(struct lkst_log_writer *w, const struct lkst_log_cpu *cpu
 
 static void writer_release(struct lkst_log_writer *w)
 {
+	unsigned int i;
+
+	for (i = 0; i < w->nr_meta; i++)
+		free(w->meta[i].data);
+	free(w->meta);
 	free(w->path);
 	free(w->tmp_path);
 	memset(w, 0, sizeof(*w));
@@ -158,6 +406,10 @@ static void writer_release(struct lkst_log_writer *w)
 
 int lkst_log_commit(struct lkst_log_writer *w, struct lkst_err *err)
 {
+	if (write_meta(w, err)) {
+		lkst_log_abort(w);
+		return -1;
+	}
 	/* Data must be on disk before the rename makes it the real file. */
 	if (fflush(w->fp) || fsync(fileno(w->fp))) {
 		lkst_seterr(err, "cannot write %s: %s; check free space", w->tmp_path,
@@ -194,6 +446,11 @@ void lkst_log_abort(struct lkst_log_writer *w)
 
 /* ---- Reading -------------------------------------------------------- */
 
+static size_t header_size_of(unsigned int version)
+{
+	return version < 3 ? LKST_LOG_HEADER_V2_SIZE : sizeof(struct lkst_log_header);
+}
+
 static size_t section_size(unsigned int version)
 {
 	return version == 1 ? sizeof(struct lkst_log_cpu_v1) : sizeof(struct lkst_log_cpu);
@@ -222,9 +479,9 @@ static int check_header(const struct lkst_log_header *h, size_t len,
 			    h->version, LKST_LOG_VERSION_MIN, LKST_LOG_VERSION);
 		return -1;
 	}
-	if (h->header_size != sizeof(*h)) {
+	if (h->header_size != header_size_of(h->version)) {
 		lkst_seterr(err, "header size %u, expected %zu; use the lkbuf that saved it",
-			    h->header_size, sizeof(*h));
+			    h->header_size, header_size_of(h->version));
 		return -1;
 	}
 	if (h->record_size != sizeof(struct lkst_record)) {
@@ -237,9 +494,29 @@ static int check_header(const struct lkst_log_header *h, size_t len,
 			    (int)layout_len, h->layout, LKST_LOG_LAYOUT);
 		return -1;
 	}
-	if (h->nr_cpus > (len - sizeof(*h)) / section_size(h->version)) {
+	if (len < h->header_size) {
+		lkst_seterr(err, "truncated header: %zu of %u bytes; the file is incomplete",
+			    len, h->header_size);
+		return -1;
+	}
+	if (h->nr_cpus > (len - h->header_size) / section_size(h->version)) {
 		lkst_seterr(err, "header claims %u CPU sections but the file holds at most %zu; the file is truncated or corrupt",
-			    h->nr_cpus, (len - sizeof(*h)) / section_size(h->version));
+			    h->nr_cpus, (len - h->header_size) / section_size(h->version));
+		return -1;
+	}
+	if (h->version >= 3 && h->meta_offset <= len && h->meta_size <= len &&
+	    h->meta_offset + h->meta_size < len) {
+		lkst_seterr(err, "%llu bytes after the end of the log; the file is corrupt",
+			    (unsigned long long)(len - h->meta_offset - h->meta_size));
+		return -1;
+	}
+	if (h->version >= 3 &&
+	    (h->meta_offset < h->header_size || h->meta_offset > len ||
+	     h->meta_size != len - h->meta_offset ||
+	     h->nr_meta > h->meta_size / sizeof(struct lkst_log_meta))) {
+		lkst_seterr(err, "metadata of %llu bytes at %llu in %u sections does not end the %zu-byte file; the file is truncated or corrupt",
+			    (unsigned long long)h->meta_size,
+			    (unsigned long long)h->meta_offset, h->nr_meta, len);
 		return -1;
 	}
 	return 0;
@@ -343,11 +620,98 @@ static int parse_section(const unsigned char *image, size_t len, size_t *offset,
 	return check_records(s, mapped, err);
 }
 
+/* Metadata sections, from meta_offset to the end (checked by the header). */
+static int parse_meta(const unsigned char *image, size_t len, struct lkst_log *log,
+		      struct lkst_err *err)
+{
+	size_t offset = log->header.meta_offset;
+	struct lkst_log_meta m;
+	unsigned int i, events = 0;
+
+	log->nr_meta = log->header.nr_meta;
+	log->meta = calloc(log->nr_meta ? log->nr_meta : 1, sizeof(*log->meta));
+	if (!log->meta) {
+		lkst_seterr(err, "out of memory; free some memory");
+		return -1;
+	}
+	for (i = 0; i < log->nr_meta; i++) {
+		if (len - offset < sizeof(m)) {
+			lkst_seterr(err, "metadata section %u is cut short; the file is damaged", i);
+			return -1;
+		}
+		memcpy(&m, image + offset, sizeof(m));
+		offset += sizeof(m);
+		if (m.size > len - offset || (m.size + 7) / 8 * 8 > len - offset) {
+			lkst_seterr(err, "metadata section %u claims %llu bytes, %zu are left; the file is damaged",
+				    i, (unsigned long long)m.size, len - offset);
+			return -1;
+		}
+		log->meta[i].type = m.type;
+		log->meta[i].data = image + offset;
+		log->meta[i].len = m.size;
+		offset += (m.size + 7) / 8 * 8;
+		if (m.type != LKST_META_EVENTS)
+			continue;
+		if (events++) {
+			lkst_seterr(err, "two event tables; the file is damaged");
+			return -1;
+		}
+		if (decode_events(log->meta[i].data, m.size, &log->events,
+				  &log->nr_events, err))
+			return -1;
+	}
+	if (offset != len) {
+		lkst_seterr(err, "%zu bytes after the last metadata section; the file is corrupt",
+			    len - offset);
+		return -1;
+	}
+	if (!events) {
+		lkst_seterr(err, "a version %u log without its event table; the file is damaged",
+			    log->header.version);
+		return -1;
+	}
+	return 0;
+}
+
+const void *lkst_log_meta(const struct lkst_log *log, __u32 type, size_t *len)
+{
+	unsigned int i;
+
+	for (i = 0; i < log->nr_meta; i++) {
+		if (log->meta[i].type == type) {
+			if (len)
+				*len = log->meta[i].len;
+			return log->meta[i].data;
+		}
+	}
+	return NULL;
+}
+
+int lkst_log_use_events(const struct lkst_log *log, struct lkst_err *err)
+{
+	if (!log->events) {
+		lkst_events_use_builtin();
+		return 0;
+	}
+	return lkst_events_use(log->events, log->nr_events, sizeof(*log->events), err);
+}
+
+const char *lkst_log_source(const struct lkst_log *log)
+{
+	const char *text;
+	size_t len;
+
+	text = lkst_log_meta(log, LKST_META_SOURCE, &len);
+	if (!text || !len || memchr(text, 0, len) != text + len - 1)
+		return NULL;
+	return text;
+}
+
 static int parse_image(void *image, size_t len, int mapped, struct lkst_log *log,
 		       struct lkst_err *err)
 {
 	const unsigned char *bytes = image;
-	size_t offset, magic_len = len < LKST_LOG_MAGIC_LEN ? len : LKST_LOG_MAGIC_LEN;
+	size_t offset, end, magic_len = len < LKST_LOG_MAGIC_LEN ? len : LKST_LOG_MAGIC_LEN;
 	unsigned int i;
 
 	memset(log, 0, sizeof(*log));
@@ -359,12 +723,15 @@ static int parse_image(void *image, size_t len, int mapped, struct lkst_log *log
 		lkst_seterr(err, "not an lkst log file (bad magic); give a file saved by lkbuf read");
 		return -1;
 	}
-	if (len < sizeof(log->header)) {
+	if (len < LKST_LOG_HEADER_V2_SIZE) {
 		lkst_seterr(err, "truncated header: %zu of %zu bytes; the file is incomplete",
-			    len, sizeof(log->header));
+			    len, LKST_LOG_HEADER_V2_SIZE);
 		return -1;
 	}
-	memcpy(&log->header, bytes, sizeof(log->header));
+	/* A version 1 or 2 header is a prefix; the rest stays zero. */
+	memcpy(&log->header, bytes, LKST_LOG_HEADER_V2_SIZE);
+	if (log->header.version >= 3 && len >= sizeof(log->header))
+		memcpy(&log->header, bytes, sizeof(log->header));
 	if (check_header(&log->header, len, err))
 		return -1;
 	log->header.nodename[sizeof(log->header.nodename) - 1] = '\0';
@@ -378,17 +745,20 @@ static int parse_image(void *image, size_t len, int mapped, struct lkst_log *log
 			    log->nr_sections);
 		return -1;
 	}
-	offset = sizeof(log->header);
+	offset = log->header.header_size;
+	end = log->header.version >= 3 ? log->header.meta_offset : len;
 	for (i = 0; i < log->nr_sections; i++) {
-		if (parse_section(bytes, len, &offset, log->header.version, i, mapped,
+		if (parse_section(bytes, end, &offset, log->header.version, i, mapped,
 				  &log->sections[i], err))
 			goto fail;
 	}
-	if (offset != len) {
+	if (offset != end) {
 		lkst_seterr(err, "%zu bytes after the last CPU section; the file is corrupt",
-			    len - offset);
+			    end - offset);
 		goto fail;
 	}
+	if (log->header.version >= 3 && parse_meta(bytes, len, log, err))
+		goto fail;
 	log->image = image;
 	log->image_len = len;
 	log->mapped = mapped;
@@ -396,6 +766,10 @@ static int parse_image(void *image, size_t len, int mapped, struct lkst_log *log
 fail:
 	free(log->sections);
 	log->sections = NULL;
+	free(log->meta);
+	log->meta = NULL;
+	free(log->events);
+	log->events = NULL;
 	return -1;
 }
 
@@ -517,13 +891,14 @@ struct stream_walk {
 	unsigned int version;
 	uint32_t section, nr_sections;
 	uint64_t offset;		/* of the next section; done: the length */
+	uint64_t header_size, meta_offset, meta_size;	/* version 3 */
 };
 
 /* Bytes needed before the walk can go on (done: the length). */
 static uint64_t stream_need(const struct stream_walk *w)
 {
 	if (!w->have_header)
-		return sizeof(struct lkst_log_header);
+		return LKST_LOG_HEADER_V2_SIZE;
 	return w->offset + (w->done ? 0 : section_size(w->version));
 }
 
@@ -531,8 +906,9 @@ static uint64_t stream_need(const struct stream_walk *w)
 static uint64_t stream_least(const struct stream_walk *w)
 {
 	if (!w->have_header)
-		return sizeof(struct lkst_log_header);
-	return w->offset + (uint64_t)(w->nr_sections - w->section) * section_size(w->version);
+		return LKST_LOG_HEADER_V2_SIZE;
+	return w->offset + (uint64_t)(w->nr_sections - w->section) * section_size(w->version) +
+		w->meta_size;
 }
 
 static void walk_stream(struct stream_walk *w, const unsigned char *buf, size_t used)
@@ -551,12 +927,18 @@ static void walk_stream(struct stream_walk *w, const unsigned char *buf, size_t 
 				w->bad = 1;
 				return;
 			}
-			if (used < sizeof(h))
+			if (used < LKST_LOG_HEADER_V2_SIZE)
 				return;
-			memcpy(&h, buf, sizeof(h));
+			memset(&h, 0, sizeof(h));
+			memcpy(&h, buf, LKST_LOG_HEADER_V2_SIZE);
+			if (h.version >= 3) {
+				if (used < sizeof(h))
+					return;
+				memcpy(&h, buf, sizeof(h));
+			}
 			if (h.byte_order != LKST_LOG_BYTE_ORDER ||
 			    h.version < LKST_LOG_VERSION_MIN || h.version > LKST_LOG_VERSION ||
-			    h.header_size != sizeof(h) ||
+			    h.header_size != header_size_of(h.version) ||
 			    h.record_size != sizeof(struct lkst_record)) {
 				w->bad = 1;
 				return;
@@ -564,10 +946,20 @@ static void walk_stream(struct stream_walk *w, const unsigned char *buf, size_t 
 			w->have_header = 1;
 			w->version = h.version;
 			w->nr_sections = h.nr_cpus;
-			w->offset = sizeof(h);
+			w->offset = h.header_size;
+			w->meta_offset = h.meta_offset;
+			w->meta_size = h.meta_size;
 			continue;
 		}
 		if (w->section == w->nr_sections) {
+			/* Version 3: the metadata follows the sections and ends the log. */
+			if (w->version >= 3) {
+				if (w->offset != w->meta_offset) {
+					w->bad = 1;
+					return;
+				}
+				w->offset += w->meta_size;
+			}
 			w->done = 1;
 			return;
 		}
@@ -708,6 +1100,8 @@ int lkst_log_load(const char *path, struct lkst_log *log, struct lkst_err *err)
 void lkst_log_free(struct lkst_log *log)
 {
 	free(log->sections);
+	free(log->meta);
+	free(log->events);
 	if (log->mapped) {
 		unwatch_mapping(log->image);
 		munmap(log->image, log->image_len);

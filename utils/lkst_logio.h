@@ -30,10 +30,22 @@ struct lkst_log_section {
 	int time_ordered;		/* known in time order (parser); 0: merge checks */
 };
 
+/* A metadata section (version 3); data points into the image. */
+struct lkst_log_metaref {
+	__u32 type;
+	const void *data;
+	size_t len;
+};
+
 struct lkst_log {
-	struct lkst_log_header header;
+	struct lkst_log_header header;	/* a v1/v2 one zero-extended */
 	unsigned int nr_sections;
 	struct lkst_log_section *sections;
+	unsigned int nr_meta;
+	struct lkst_log_metaref *meta;
+	/* Version 3: the log's own event table, decoded and checked. */
+	unsigned int nr_events;
+	struct lkst_event_desc *events;
 	void *image;			/* the file's bytes, owned */
 	size_t image_len;
 	int mapped;			/* image is a PROT_READ mapping of the file */
@@ -45,15 +57,32 @@ struct lkst_log {
 /* Header fields that do not come from the kernel are filled in here. */
 void lkst_log_header_init(struct lkst_log_header *h);
 
-/* Writing: open path.tmp, write, then commit (rename) or abort (unlink). */
+/*
+ * Writing: open path.tmp, write, then commit (rename) or abort (unlink).
+ * A log describes the active event table (lkst_util.h) as its own: create
+ * adds it as LKST_META_EVENTS; add_meta adds more sections, any time
+ * before the commit, which writes them after the CPU sections.
+ */
 struct lkst_log_writer {
 	FILE *fp;
 	char *path;
 	char *tmp_path;
+	struct lkst_log_header header;
+	unsigned int nr_meta;
+	struct lkst_log_pending_meta {
+		__u32 type;
+		void *data;
+		size_t len;
+	} *meta;
 };
 
 int lkst_log_create(struct lkst_log_writer *w, const char *path,
 		    const struct lkst_log_header *h, struct lkst_err *err);
+int lkst_log_add_meta(struct lkst_log_writer *w, __u32 type, const void *data,
+		      size_t len, struct lkst_err *err);
+/* Bytes a metadata section of @payload bytes takes; the event table's. */
+size_t lkst_log_meta_bytes(size_t payload);
+size_t lkst_log_event_table_bytes(void);
 /*
  * seqs: the records' sequence numbers, or NULL for seq_start, seq_start+1,
  * ...; then a seq_end of 0 with no loss means seq_start + nr_records.
@@ -74,6 +103,16 @@ int lkst_log_parse(void *image, size_t len, struct lkst_log *log,
 		   struct lkst_err *err);
 int lkst_log_load(const char *path, struct lkst_log *log, struct lkst_err *err);
 void lkst_log_free(struct lkst_log *log);
+
+/* The first metadata section of a type (len set), or NULL. */
+const void *lkst_log_meta(const struct lkst_log *log, __u32 type, size_t *len);
+/*
+ * Makes the log's own event table the active one (a version 1 or 2 log:
+ * the built-in table).  0, or -1 with err set.
+ */
+int lkst_log_use_events(const struct lkst_log *log, struct lkst_err *err);
+/* LKST_META_SOURCE's text, or NULL. */
+const char *lkst_log_source(const struct lkst_log *log);
 
 /*
  * All sections' records in time order, as lkbuf print and lkbuf convert

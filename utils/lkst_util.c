@@ -45,28 +45,146 @@ void lkst_die(int code, const char *fmt, ...)
 
 /* ---- Event table ---------------------------------------------------- */
 
-const struct lkst_event_info *const lkst_events = lkst_event_table;
-const unsigned int lkst_nr_events = LKST_NR_EVENTS;
+/*
+ * The active table starts as the built-in one; a log's own table or the
+ * running kernel's replaces it (lkst_events_use()), so that every lookup
+ * below answers for the records at hand, dynamic probes included.
+ */
+const struct lkst_event_info *lkst_events = lkst_event_table;
+unsigned int lkst_nr_events = LKST_NR_EVENTS;
 
-/* Looked up for every record printed: an index by ID, made on first use. */
-const struct lkst_event_info *lkst_event_by_id(unsigned int id)
+static const struct lkst_event_info *events_by_id[LKST_NR_EVENT_IDS];
+static int events_indexed;
+
+/* A table loaded from descriptions: its entries and their strings. */
+static struct lkst_event_info loaded_events[LKST_NR_EVENT_IDS];
+static struct lkst_event_desc loaded_descs[LKST_NR_EVENT_IDS];
+
+static void index_events(void)
 {
-	static const struct lkst_event_info *by_id[LKST_NR_EVENT_IDS];
-	static int indexed;
 	unsigned int i;
 
-	if (!indexed) {
-		for (i = lkst_nr_events; i-- > 0;)	/* the first of an ID wins */
-			if ((unsigned int)lkst_events[i].id < LKST_NR_EVENT_IDS)
-				by_id[lkst_events[i].id] = &lkst_events[i];
-		indexed = 1;
+	memset(events_by_id, 0, sizeof(events_by_id));
+	for (i = lkst_nr_events; i-- > 0;)	/* the first of an ID wins */
+		if ((unsigned int)lkst_events[i].id < LKST_NR_EVENT_IDS)
+			events_by_id[lkst_events[i].id] = &lkst_events[i];
+	events_indexed = 1;
+}
+
+/* Looked up for every record printed: an index by ID. */
+const struct lkst_event_info *lkst_event_by_id(unsigned int id)
+{
+	if (!events_indexed)
+		index_events();
+	return id < LKST_NR_EVENT_IDS ? events_by_id[id] : NULL;
+}
+
+void lkst_events_use_builtin(void)
+{
+	lkst_events = lkst_event_table;
+	lkst_nr_events = LKST_NR_EVENTS;
+	events_indexed = 0;
+}
+
+int lkst_events_check(const void *descs, unsigned int nr, size_t desc_size,
+		      struct lkst_err *err)
+{
+	const struct lkst_event_desc *d;
+	unsigned int i, a, prev = 0;
+
+	if (desc_size < sizeof(*d)) {
+		lkst_seterr(err, "event descriptions of %zu bytes, at least %zu expected; the file is damaged",
+			    desc_size, sizeof(*d));
+		return -1;
 	}
-	if (id < LKST_NR_EVENT_IDS)
-		return by_id[id];
-	for (i = 0; i < lkst_nr_events; i++)
-		if (lkst_events[i].id == id)
-			return &lkst_events[i];
-	return NULL;
+	if (nr > LKST_NR_EVENT_IDS) {
+		lkst_seterr(err, "%u events described, at most %u exist; the file is damaged",
+			    nr, LKST_NR_EVENT_IDS);
+		return -1;
+	}
+	for (i = 0; i < nr; i++) {
+		d = (const void *)((const char *)descs + (size_t)i * desc_size);
+		if (d->id >= LKST_NR_EVENT_IDS || (i && d->id <= prev)) {
+			lkst_seterr(err, "event description %u has ID %u, out of order or range; the file is damaged",
+				    i, d->id);
+			return -1;
+		}
+		prev = d->id;
+		if (!d->mnemonic[0] || !memchr(d->mnemonic, 0, sizeof(d->mnemonic)) ||
+		    !memchr(d->description, 0, sizeof(d->description))) {
+			lkst_seterr(err, "event 0x%02x: name or description not terminated; the file is damaged",
+				    d->id);
+			return -1;
+		}
+		for (a = 0; a < LKST_NR_ARGS; a++) {
+			if (d->arg_type[a] >= LKST_NR_ARG_TYPES) {
+				lkst_seterr(err, "event 0x%02x (%s): argument %u has type %u, unknown to this version; use a newer lkbuf",
+					    d->id, d->mnemonic, a + 1, d->arg_type[a]);
+				return -1;
+			}
+			if (!memchr(d->arg_desc[a], 0, sizeof(d->arg_desc[a]))) {
+				lkst_seterr(err, "event 0x%02x: argument %u description not terminated; the file is damaged",
+					    d->id, a + 1);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+int lkst_events_use(const void *descs, unsigned int nr, size_t desc_size,
+		    struct lkst_err *err)
+{
+	unsigned int i, a;
+
+	if (lkst_events_check(descs, nr, desc_size, err))
+		return -1;
+	for (i = 0; i < nr; i++) {
+		struct lkst_event_desc *d = &loaded_descs[i];
+		struct lkst_event_info *ev = &loaded_events[i];
+
+		memcpy(d, (const char *)descs + (size_t)i * desc_size, sizeof(*d));
+		memset(ev, 0, sizeof(*ev));
+		ev->id = d->id;
+		ev->mnemonic = d->mnemonic;
+		ev->category = d->category;
+		ev->description = d->description;
+		for (a = 0; a < LKST_NR_ARGS; a++) {
+			ev->args[a].type = d->arg_type[a];
+			ev->args[a].desc = d->arg_desc[a];
+		}
+	}
+	lkst_events = loaded_events;
+	lkst_nr_events = nr;
+	events_indexed = 0;
+	return 0;
+}
+
+unsigned int lkst_events_describe(struct lkst_event_desc descs[LKST_NR_EVENT_IDS])
+{
+	unsigned int i, a, n = 0;
+
+	for (i = 0; i < LKST_NR_EVENT_IDS; i++) {
+		const struct lkst_event_info *ev = lkst_event_by_id(i);
+		struct lkst_event_desc *d = &descs[n];
+
+		if (!ev)
+			continue;
+		memset(d, 0, sizeof(*d));
+		d->id = i;
+		d->category = ev->category;
+		d->flags = i >= LKST_EV_PROBE_FIRST ? LKST_EVENT_DYNAMIC : 0;
+		snprintf(d->mnemonic, sizeof(d->mnemonic), "%s", ev->mnemonic);
+		snprintf(d->description, sizeof(d->description), "%s",
+			 ev->description ? ev->description : "");
+		for (a = 0; a < LKST_NR_ARGS; a++) {
+			d->arg_type[a] = ev->args[a].type;
+			snprintf(d->arg_desc[a], sizeof(d->arg_desc[a]), "%s",
+				 ev->args[a].desc ? ev->args[a].desc : "");
+		}
+		n++;
+	}
+	return n;
 }
 
 const char *lkst_category_name(enum lkst_category cat)
@@ -428,7 +546,46 @@ int lkst_dev_open(struct lkst_version *version)
 		lkst_die(LKST_EXIT_DEVICE, "kernel lkst ABI %u with %u-byte records, this tool speaks ABI %u with %zu-byte records; use utilities built for the running kernel",
 			 version->abi_version, version->record_size,
 			 LKST_ABI_VERSION, sizeof(struct lkst_record));
+	ret = lkst_events_load_kernel(fd);
+	if (ret)
+		lkst_die_errno(-ret, "reading the kernel's event table");
 	return fd;
+}
+
+int lkst_events_load_kernel(int fd)
+{
+	static struct lkst_event_desc descs[LKST_NR_EVENT_IDS];
+	struct lkst_event_table table = {
+		.descs = (uintptr_t)descs,
+		.max_descs = LKST_NR_EVENT_IDS,
+		.desc_size = sizeof(descs[0]),
+	};
+	struct lkst_err err;
+	int ret;
+
+	/* One call: a trace of system calls gets one record of it, not 256. */
+	ret = lkst_dev_ioctl(fd, LKST_IOC_EVENT_TABLE, &table);
+	if (ret == -ENOTTY)
+		return 0;	/* a kernel before EVENT_TABLE: the built-in table */
+	if (ret)
+		return ret;
+	if (table.nr_descs > LKST_NR_EVENT_IDS)
+		lkst_die(LKST_EXIT_DEVICE, "the kernel describes %u events, more than %u IDs",
+			 table.nr_descs, LKST_NR_EVENT_IDS);
+	if (lkst_events_use(descs, table.nr_descs, sizeof(descs[0]), &err))
+		lkst_die(LKST_EXIT_DEVICE, "the kernel's event table: %s", err.msg);
+	return 0;
+}
+
+void lkst_events_use_running_kernel(void)
+{
+	struct lkst_version version;
+	int fd = open(LKST_DEVICE, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return;	/* no tracer here: the built-in table */
+	close(fd);
+	close(lkst_dev_open(&version));
 }
 
 void lkst_dev_load_handlers(int fd, struct lkst_handler_names *h)

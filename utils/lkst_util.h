@@ -38,12 +38,39 @@ void lkst_die(int code, const char *fmt, ...)
 
 /* ---- Event table ---------------------------------------------------- */
 
-/* lkst_event_table[] of <linux/lkst_events.h>, defined in lkst_util.c. */
-extern const struct lkst_event_info *const lkst_events;
-extern const unsigned int lkst_nr_events;
+/*
+ * The active event table, in ID order: the built-in lkst_event_table[] of
+ * <linux/lkst_events.h> until a log's own table or the running kernel's
+ * replaces it.  lkst_dev_open() loads the kernel's (dynamic probes
+ * included); lkst_log_use_events() a log's.  Not thread-safe: one table
+ * per process.
+ */
+extern const struct lkst_event_info *lkst_events;
+extern unsigned int lkst_nr_events;
 
 /* NULL for an ID that is not in the table. */
 const struct lkst_event_info *lkst_event_by_id(unsigned int id);
+
+/*
+ * Descriptions (struct lkst_event_desc, desc_size bytes apart, IDs
+ * increasing) checked: names and texts terminated, argument types known.
+ * _use() also makes them the active table (copied).  0, or -1 with err.
+ */
+int lkst_events_check(const void *descs, unsigned int nr, size_t desc_size,
+		      struct lkst_err *err);
+int lkst_events_use(const void *descs, unsigned int nr, size_t desc_size,
+		    struct lkst_err *err);
+void lkst_events_use_builtin(void);
+/* The active table as descriptions, as a log stores it; the count. */
+unsigned int lkst_events_describe(struct lkst_event_desc descs[LKST_NR_EVENT_IDS]);
+/* The kernel's table (LKST_IOC_EVENT_TABLE) made active; 0 or -errno. */
+int lkst_events_load_kernel(int fd);
+/*
+ * Before parsing event names a user gave: the running kernel's table,
+ * dynamic probes included, when /dev/lkst opens; else the built-in one,
+ * so that bad input is still found without a tracer.
+ */
+void lkst_events_use_running_kernel(void);
 const char *lkst_category_name(enum lkst_category cat);
 
 /* ---- Parsing (pure) --------------------------------------------------- */

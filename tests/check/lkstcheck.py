@@ -42,6 +42,12 @@ TASK_INTERRUPTIBLE = 0x1
 TASK_DEAD = 0x80
 
 LOG_HEADER = struct.Struct("<8sIIIIIIII QQ 96s 65s 65s 6x")
+LOG_HEADER_V3 = struct.Struct("<QQII")    # version 3: + meta_offset, meta_size, nr_meta
+LOG_META = struct.Struct("<IIQ")          # type, pad, size; payload padded to 8
+META_EVENTS, META_SOURCE, META_SYMBOLS = 1, 2, 3
+# struct lkst_log_event: id, category, flags, arg_type[6], text_size; then
+# text_size bytes of 8 NUL-terminated strings (mnemonic, description, args)
+LOG_EVENT = struct.Struct("<HBB6sH")
 LOG_CPU_V1 = struct.Struct("<II QQQQ")
 LOG_CPU = struct.Struct("<II QQQQ QQQ")     # version 2: + seq_start, seq_end, lost
 RECORD = struct.Struct("<QIHBB6Q")
@@ -127,15 +133,23 @@ def events(rows, event_id):
 
 def read_log(path):
     """(header dict, [section dict]) of a log file (utils/lkst_log.h),
-    versions 1 and 2.  A section has cpu, records, written, overwritten,
+    versions 1 to 3.  A section has cpu, records, written, overwritten,
     dropped, seq_start, seq_end, lost, and recs: a list of
-    (seq, time, pid, event, context, args) (seq None in version 1)."""
+    (seq, time, pid, event, context, args) (seq None in version 1).  A
+    version 3 header also has events ({id: (mnemonic, category, flags,
+    [arg descriptions])}, the log's own table), source and meta
+    ({type: payload bytes})."""
     with open(path, "rb") as f:
         data = f.read()
     header = LOG_HEADER.unpack_from(data, 0)
     magic, byte_order, version, header_size, record_size, nr_cpus = header[:6]
     assert magic == b"LKSTLOG\n", f"{path}: bad magic {magic!r}"
-    assert byte_order == 0x01020304 and version in (1, 2), f"{path}: bad header"
+    assert byte_order == 0x01020304 and version in (1, 2, 3), f"{path}: bad header"
+    meta_offset = None
+    if version >= 3:
+        meta_offset, meta_size, nr_meta = LOG_HEADER_V3.unpack_from(data, LOG_HEADER.size)[:3]
+        assert header_size == LOG_HEADER.size + LOG_HEADER_V3.size, f"{path}: header size"
+        assert meta_offset + meta_size == len(data), f"{path}: metadata does not end the file"
     assert record_size == RECORD_SIZE, f"{path}: record size {record_size}"
     offset = header_size
     sections = []
@@ -160,8 +174,29 @@ def read_log(path):
                              overwritten=overwritten, dropped=dropped,
                              seq_start=start, seq_end=end, lost=lost,
                              recs=[tuple(r) for r in recs]))
+    info = dict(version=version, nr_cpus=nr_cpus, size=len(data))
+    if meta_offset is not None:
+        assert offset == meta_offset, f"{path}: sections end at {offset}, metadata at {meta_offset}"
+        meta = {}
+        for _ in range(nr_meta):
+            mtype, _pad, size = LOG_META.unpack_from(data, offset)
+            offset += LOG_META.size
+            meta.setdefault(mtype, data[offset:offset + size])
+            offset += (size + 7) // 8 * 8
+        events = {}
+        table = meta[META_EVENTS]
+        nr = struct.unpack_from("<I", table, 0)[0]
+        pos = 8
+        for _ in range(nr):
+            eid, cat, flags, _types, text_size = LOG_EVENT.unpack_from(table, pos)
+            pos += LOG_EVENT.size
+            name, _desc, *argd = table[pos:pos + text_size].split(b"\0")[:8]
+            pos += text_size
+            events[eid] = (name.decode(), cat, flags, [a.decode() for a in argd])
+        info.update(events=events, meta=meta,
+                    source=meta.get(META_SOURCE, b"").split(b"\0")[0].decode())
     assert offset == len(data), f"{path}: {len(data) - offset} trailing bytes"
-    return dict(version=version, nr_cpus=nr_cpus, size=len(data)), sections
+    return info, sections
 
 
 def read_log_cpus(path):

@@ -65,7 +65,7 @@ def verify(directory, report_text, rotate, keep):
         except Exception as e:  # noqa: BLE001 - any parse failure is a finding
             fails.append(f"{name}: not a valid log file: {e}")
             continue
-        if header["version"] != 2:
+        if header["version"] != 3 or "SYSCALL_EXIT" not in [e[0] for e in header["events"].values()]:
             fails.append(f"{name}: version {header['version']}")
         if header["size"] > rotate:
             fails.append(f"{name}: {header['size']} bytes, more than the rotate size {rotate}")

@@ -511,7 +511,8 @@ static void reopen(struct fuzzer *f)
 
 static void one_call(struct fuzzer *f)
 {
-	unsigned char sbuf[512];
+	/* Room for the largest argument: struct lkst_event_desc is 568 bytes. */
+	unsigned char sbuf[2048];
 	unsigned int c = below(f, NR_CMDS + 1);
 	unsigned long nr = c < NR_CMDS ? cmds[c].nr : unknown_cmd(f);
 	size_t size = c < NR_CMDS ? _IOC_SIZE(nr) : sizeof(sbuf) / 2;
@@ -522,6 +523,12 @@ static void one_call(struct fuzzer *f)
 	long ret;
 	int e;
 
+	if (size > sizeof(sbuf)) {
+		printf("FAIL: %s takes %zu bytes, the fuzzer has room for %zu\n",
+		       cmds[c].name, size, sizeof(sbuf));
+		f->unexpected++;
+		return;
+	}
 	if (size < 2 && p == P_TRUNC)
 		p = P_NORMAL;
 	gen_struct(f, c, sbuf, size);

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -45,6 +46,46 @@ static void check_handler_ctl(int fd)
 	ctl.__pad = 1;
 	expect("HANDLER_CTL padding", ioctl(fd, LKST_IOC_HANDLER_CTL, &ctl), EINVAL);
 	expect("HANDLER_CTL bad pointer", ioctl(fd, LKST_IOC_HANDLER_CTL, (void *)8), EFAULT);
+}
+
+/* The event table in one call: sizes checked, the count even without room. */
+static void check_event_table(int fd, unsigned int nr_events)
+{
+	static struct lkst_event_desc descs[LKST_NR_EVENT_IDS];
+	struct lkst_event_desc one = { .id = LKST_EV_SYSCALL_EXIT };
+	struct lkst_event_table t = {
+		.descs = (uintptr_t)descs, .max_descs = LKST_NR_EVENT_IDS,
+		.desc_size = sizeof(descs[0]),
+	};
+
+	expect("EVENT_TABLE", ioctl(fd, LKST_IOC_EVENT_TABLE, &t), 0);
+	if (t.nr_descs != nr_events || descs[0].id != LKST_EV_PROCESS_CONTEXTSWITCH ||
+	    strcmp(descs[0].mnemonic, "PROCESS_CONTEXTSWITCH")) {
+		printf("FAIL EVENT_TABLE: %u events (GET_VERSION says %u), first 0x%x %s\n",
+		       t.nr_descs, nr_events, descs[0].id, descs[0].mnemonic);
+		failures++;
+	}
+	t.max_descs = 0;
+	t.descs = 8;
+	expect("EVENT_TABLE no room, bad pointer", ioctl(fd, LKST_IOC_EVENT_TABLE, &t), 0);
+	t.max_descs = 2;
+	expect("EVENT_TABLE bad pointer", ioctl(fd, LKST_IOC_EVENT_TABLE, &t), EFAULT);
+	t.descs = (uintptr_t)descs;
+	t.desc_size = sizeof(descs[0]) - 8;
+	expect("EVENT_TABLE other desc size", ioctl(fd, LKST_IOC_EVENT_TABLE, &t), EINVAL);
+	t.desc_size = sizeof(descs[0]);
+	t.__pad = 1;
+	expect("EVENT_TABLE padding", ioctl(fd, LKST_IOC_EVENT_TABLE, &t), EINVAL);
+	expect("EVENT_DESC", ioctl(fd, LKST_IOC_EVENT_DESC, &one), 0);
+	if (strcmp(one.mnemonic, "SYSCALL_EXIT") || one.arg_type[1] != LKST_ARG_RETVAL) {
+		printf("FAIL EVENT_DESC 0x31: %s, second argument type %u\n", one.mnemonic,
+		       one.arg_type[1]);
+		failures++;
+	}
+	one.id = 0xef;
+	expect("EVENT_DESC of no event", ioctl(fd, LKST_IOC_EVENT_DESC, &one), ENOENT);
+	one.id = LKST_NR_EVENT_IDS;
+	expect("EVENT_DESC id 256", ioctl(fd, LKST_IOC_EVENT_DESC, &one), ENOENT);
 }
 
 static void check_masksets(int fd)
@@ -234,6 +275,7 @@ int main(void)
 	}
 	expect("unknown command", ioctl(fd, _IO(LKST_IOC_MAGIC, 0x7f), 0), ENOTTY);
 	check_handler_ctl(fd);
+	check_event_table(fd, v.nr_events);
 	check_masksets(fd);
 	check_buffers(fd);
 	check_buffer_requests(fd);

@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -443,9 +444,59 @@ static int block_ioctl(unsigned long cmd, void *arg)
 	return ENOTTY;
 }
 
+/*
+ * The built-in table, and with FAKE_LKST_PROBE=NAME a dynamic probe NAME
+ * at the first probe ID, as a kernel with `lkm probe add NAME ...` has.
+ */
+static int event_table_ioctl(struct lkst_event_table *t)
+{
+	struct lkst_event_desc *out = (struct lkst_event_desc *)(uintptr_t)t->descs;
+	const char *probe = getenv("FAKE_LKST_PROBE");
+	struct lkst_event_desc d;
+	unsigned int i, a, n = 0;
+
+	if (t->__pad || t->desc_size != sizeof(d))
+		return EINVAL;
+	for (i = 0; i <= LKST_NR_EVENTS; i++) {
+		memset(&d, 0, sizeof(d));
+		if (i < LKST_NR_EVENTS) {
+			const struct lkst_event_info *e = &lkst_event_table[i];
+
+			d.id = e->id;
+			d.category = e->category;
+			snprintf(d.mnemonic, sizeof(d.mnemonic), "%s", e->mnemonic);
+			snprintf(d.description, sizeof(d.description), "%s", e->description);
+			for (a = 0; a < LKST_NR_ARGS; a++) {
+				d.arg_type[a] = e->args[a].type;
+				snprintf(d.arg_desc[a], sizeof(d.arg_desc[a]), "%s",
+					 e->args[a].desc ? e->args[a].desc : "");
+			}
+		} else if (probe) {
+			d.id = LKST_EV_PROBE_FIRST;
+			d.category = LKST_CAT_PROBE;
+			d.flags = LKST_EVENT_DYNAMIC;
+			snprintf(d.mnemonic, sizeof(d.mnemonic), "%s", probe);
+			snprintf(d.description, sizeof(d.description), "kprobe on ksys_read");
+			d.arg_type[0] = LKST_ARG_UDEC;
+			snprintf(d.arg_desc[0], sizeof(d.arg_desc[0]), "fd=$arg1:u64");
+			d.arg_type[1] = LKST_ARG_HEX;
+			snprintf(d.arg_desc[1], sizeof(d.arg_desc[1]), "buf=%%si");
+		} else {
+			break;
+		}
+		if (n < t->max_descs)
+			out[n] = d;
+		n++;
+	}
+	t->nr_descs = n;
+	return 0;
+}
+
 static int fake_ioctl(unsigned long cmd, void *arg)
 {
 	switch (cmd) {
+	case LKST_IOC_EVENT_TABLE:
+		return event_table_ioctl(arg);
 	case LKST_IOC_GET_VERSION: {
 		struct lkst_version *v = arg;
 

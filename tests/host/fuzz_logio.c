@@ -10,6 +10,7 @@
 
 #include "lkst_format.h"
 #include "lkst_logio.h"
+#include "lkst_symbols.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
@@ -22,6 +23,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	struct lkst_log_merge merge;
 	unsigned int prev_cpu = 0;
 	unsigned long long total = 0, merged = 0;
+	struct lkst_symtab symbols = { 0 };
 	struct lkst_log log;
 	struct lkst_err err;
 	unsigned int s, mode;
@@ -36,10 +38,17 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		free(image);		/* refused: the image stays the caller's */
 		return 0;
 	}
+	if (lkst_log_use_events(&log, &err)) {
+		fprintf(stderr, "a parsed log's event table refused: %s\n", err.msg);
+		abort();
+	}
 	null = fopen("/dev/null", "w");
 	comms = lkst_comm_map_new();
 	lkst_outbuf_init(&out, null);
 	opts.comms = comms;
+	/* Kernel symbols: validated strictly, refused ones print as hex. */
+	if (lkst_symtab_from_log(&log, &symbols, &err) == 0)
+		opts.symbols = &symbols;
 	opts.realtime_offset_ns = (long long)(log.header.anchor_realtime_ns -
 					      log.header.anchor_trace_ns);
 	for (mode = 0; mode < 4; mode++) {
@@ -79,6 +88,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	lkst_comm_map_free(comms);
 	if (null)
 		fclose(null);
+	lkst_symtab_free(&symbols);
 	lkst_log_free(&log);
 	return 0;
 }

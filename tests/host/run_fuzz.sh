@@ -6,7 +6,7 @@ seconds=${2:-10}
 seed=$3
 corpus=$(mktemp -d /tmp/lkst_fuzz.XXXXXX)
 trap 'rm -rf "$corpus"' EXIT
-if "$fuzzer" -max_total_time="$seconds" -max_len=4096 -artifact_prefix="$corpus.crash-" \
+if "$fuzzer" -max_total_time="$seconds" -max_len=16384 -artifact_prefix="$corpus.crash-" \
 	"$corpus" $seed \
 	>"$corpus.log" 2>&1; then
 	rm -f "$corpus.log"

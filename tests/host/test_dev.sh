@@ -49,6 +49,12 @@ check "read saves" "'$lkbuf' read -f '$tmp/log' && grep -q 'saved 5 records of 2
 check "print merges" "'$lkbuf' print -S -f '$tmp/log' | cut -d' ' -f1 | tr '\n' ' ' | grep -q '^0.000001000 0.000001001 0.000002000 0.000002001 0.000003000 \$'"
 check "print reports overwritten" "'$lkbuf' print -f '$tmp/log' >/dev/null && grep -q 'cpu1: 4 records overwritten' '$tmp/err'"
 check "read one cpu" "'$lkbuf' read -f '$tmp/log1' -c 1 && [ \$('$lkbuf' print -f '$tmp/log1' -C | wc -l) -eq 3 ]"
+# The running kernel's event table, a dynamic probe in it, goes into the log
+# and decodes it later without the kernel.
+check "lkm events lists a kernel's dynamic probe" "FAKE_LKST_PROBE=myread '$lkm' events | grep -q '^0xf0 probe  *myread  *kprobe on ksys_read\$'"
+check "read keeps the kernel's table" "FAKE_LKST_PROBE=myread '$lkbuf' read -f '$tmp/logp' && '$lkbuf' info -f '$tmp/logp' | grep -q '^events    $(( $("$lkm" events | grep -c '^0x') + 1 )), the log.s own table, 1 of them dynamic probes\$'"
+check "the log's table names the probe" "python3 -c \"import sys; sys.path.insert(0, '$here/../check'); from lkstcheck import read_log; h, _ = read_log('$tmp/logp'); assert h['events'][0xf0][0] == 'myread' and h['events'][0xf0][3][0] == 'fd=\\\$arg1:u64', h['events'][0xf0]\""
+check "a filter by the probe's name takes the log's table" "'$lkbuf' print -f '$tmp/logp' -e myread -C >/dev/null && ! '$lkbuf' print -f '$tmp/log' -e myread 2>/dev/null"
 
 # Per-event counters (the fake starts with SYSCALL_ENTRY 50 hits, 2 dropped).
 check "stat lists every event" "'$lkm' stat >'$tmp/s' && [ \$(grep -c '^0x' '$tmp/s') -eq \$('$lkm' events | grep -c '^0x') ] && grep -q '^ID   EVENT  *HITS  *DROPPED\$' '$tmp/s'"
@@ -108,13 +114,13 @@ record() {	# record DIR ARGS...: SIGINT after half a second
 }
 # (a fresh fake: cpu 0 holds the newest 3, cpu 1 the newest 2)
 export FAKE_LKST_STATE="$tmp/state2"
-record "$tmp/rec1" --rotate 4K; echo $? >"$tmp/rec1.rc"
+record "$tmp/rec1" --rotate 16K; echo $? >"$tmp/rec1.rc"
 check "record writes rotated files" "[ \$(cat '$tmp/rec1.rc') = 0 ] && [ \$(ls '$tmp/rec1' | wc -l) -gt 2 ]"
-check "recorded files follow each other and add up" "python3 '$here/check_record.py' '$tmp/rec1' '$tmp/rec1.report' 4096 0"
+check "recorded files follow each other and add up" "python3 '$here/check_record.py' '$tmp/rec1' '$tmp/rec1.report' 16384 0"
 check "recorded losses are reported" "grep -q '^lkbuf: cpu0: .* [1-9][0-9]* lost' '$tmp/rec1.report'"
 check "every recorded file prints" "for f in '$tmp'/rec1/*.log; do '$lkbuf' print -C -r -f \$f >/dev/null || exit 1; done"
-record "$tmp/rec2" --rotate 4K --keep 2; echo $? >"$tmp/rec2.rc"
-check "record --keep" "[ \$(cat '$tmp/rec2.rc') = 0 ] && [ \$(ls '$tmp/rec2' | wc -l) -eq 2 ] && python3 '$here/check_record.py' '$tmp/rec2' '$tmp/rec2.report' 4096 2"
+record "$tmp/rec2" --rotate 16K --keep 2; echo $? >"$tmp/rec2.rc"
+check "record --keep" "[ \$(cat '$tmp/rec2.rc') = 0 ] && [ \$(ls '$tmp/rec2' | wc -l) -eq 2 ] && python3 '$here/check_record.py' '$tmp/rec2' '$tmp/rec2.report' 16384 2"
 check "record SIGTERM" "FAKE_LKST_RATE=1 '$lkbuf' record -o '$tmp/rec3' -i 5 2>'$tmp/rec3.report' & p=\$!; sleep 0.3; kill -TERM \$p; wait \$p && python3 '$here/check_record.py' '$tmp/rec3' '$tmp/rec3.report' 16777216 0 && [ \$(ls '$tmp/rec3' | wc -l) -eq 1 ]"
 check "record refuses a used directory" "'$lkbuf' record -o '$tmp/rec3'; [ \$? -eq 1 ] && grep -q 'already holds lkst-000001.log from an earlier recording' '$tmp/err'"
 check "record refuses a tiny rotate size" "'$lkbuf' record -o '$tmp/rec4' --rotate 100; [ \$? -eq 1 ] && grep -q \"bad rotate size '100'\" '$tmp/err'"

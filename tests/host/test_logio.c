@@ -97,8 +97,27 @@ static void test_round_trip(const char *path, void **image, size_t *len)
 	*image = malloc(*len);
 	CHECK(fread(*image, *len, 1, f) == 1);
 	fclose(f);
-	CHECK(*len == sizeof(struct lkst_log_header) + 2 * sizeof(struct lkst_log_cpu) +
-		      (NR_CPU0 + NR_CPU1) * (sizeof(struct lkst_record) + sizeof(__u64)));
+	CHECK(((struct lkst_log_header *)*image)->meta_offset ==
+	      sizeof(struct lkst_log_header) + 2 * sizeof(struct lkst_log_cpu) +
+	      (NR_CPU0 + NR_CPU1) * (sizeof(struct lkst_record) + sizeof(__u64)));
+}
+
+/* The same log as version 2 wrote it: the short header, no metadata. */
+static unsigned char *as_version_2(const unsigned char *v3, size_t *len)
+{
+	struct lkst_log_header h;
+	unsigned char *v2;
+	size_t body;
+
+	memcpy(&h, v3, sizeof(h));
+	body = h.meta_offset - sizeof(h);
+	*len = LKST_LOG_HEADER_V2_SIZE + body;
+	v2 = malloc(*len);
+	h.version = 2;
+	h.header_size = LKST_LOG_HEADER_V2_SIZE;
+	memcpy(v2, &h, LKST_LOG_HEADER_V2_SIZE);
+	memcpy(v2 + LKST_LOG_HEADER_V2_SIZE, v3 + sizeof(h), body);
+	return v2;
 }
 
 /* Parses a modified copy of the good image; expects refusal with msg. */
@@ -118,14 +137,15 @@ static void expect_refused(const void *good, size_t good_len, size_t len,
 }
 
 #define HDR ((struct lkst_log_header *)image)
-#define CPU0 ((struct lkst_log_cpu *)(image + sizeof(struct lkst_log_header)))
-#define REC0 ((struct lkst_record *)(image + sizeof(struct lkst_log_header) + \
+/* The refusals below edit a version 2 image. */
+#define CPU0 ((struct lkst_log_cpu *)(image + LKST_LOG_HEADER_V2_SIZE))
+#define REC0 ((struct lkst_record *)(image + LKST_LOG_HEADER_V2_SIZE + \
 				     sizeof(struct lkst_log_cpu)))
 
 static void bad_magic(unsigned char *image) { image[0] = 'X'; }
 static void other_order(unsigned char *image) { HDR->byte_order = 0x04030201; }
 static void bad_order(unsigned char *image) { HDR->byte_order = 0x11111111; }
-static void other_version(unsigned char *image) { HDR->version = 3; }
+static void other_version(unsigned char *image) { HDR->version = 4; }
 static void version_0(unsigned char *image) { HDR->version = 0; }
 /* Sequence numbers of cpu 0 (written as 0, 1, 2 by write_log()). */
 #define SEQ0 ((__u64 *)((unsigned char *)REC0 + NR_CPU0 * sizeof(struct lkst_record)))
@@ -148,7 +168,7 @@ static void fewer_cpus(unsigned char *image) { HDR->nr_cpus = 1; }
 
 static void test_refusals(const void *good, size_t len)
 {
-	size_t hsize = sizeof(struct lkst_log_header);
+	size_t hsize = LKST_LOG_HEADER_V2_SIZE;
 
 	expect_refused(good, len, 0, NULL, "empty file");
 	expect_refused(good, len, len, bad_magic, "not an lkst log file");
@@ -156,7 +176,7 @@ static void test_refusals(const void *good, size_t len)
 	expect_refused(good, len, len, other_order, "saved on a machine of the other byte order");
 	expect_refused(good, len, len, bad_order, "byte order mark 0x11111111");
 	expect_refused(good, len, len, other_version,
-		       "log format version 3 is newer than this lkbuf, which reads versions 1 to 2; use a newer lkbuf");
+		       "log format version 4 is newer than this lkbuf, which reads versions 1 to 3; use a newer lkbuf");
 	expect_refused(good, len, len, version_0, "log format version 0 does not exist");
 	expect_refused(good, len, len, seq_backwards,
 		       "cpu 0: record 2 has sequence number 1, out of order");
@@ -178,6 +198,116 @@ static void test_refusals(const void *good, size_t len)
 	expect_refused(good, len, len, absurd_records, "cpu 0 claims 1152921504606846976 records");
 	expect_refused(good, len, len, bad_context, "corrupt record 1 of cpu 0: context 4");
 	expect_refused(good, len, len, fewer_cpus, "bytes after the last CPU section");
+}
+
+/* ---- Version 3: the log describes itself ---------------------------- */
+
+#define META0 ((struct lkst_log_meta *)(image + HDR->meta_offset))
+#define EVENTS0 ((struct lkst_log_events *)(META0 + 1))
+#define EV0 ((struct lkst_log_event *)(EVENTS0 + 1))
+#define EV0_TEXT ((char *)(EV0 + 1))
+/* The second packed event, after the first one's text. */
+#define EV1 ((struct lkst_log_event *)(EV0_TEXT + EV0->text_size))
+
+static void meta_longer(unsigned char *image) { HDR->meta_size += 8; }
+static void meta_shorter(unsigned char *image) { HDR->meta_size -= 16; }
+static void meta_many(unsigned char *image) { HDR->nr_meta = 1000000; }
+static void meta_cut(unsigned char *image) { META0->size = 1ull << 40; }
+static void events_renamed(unsigned char *image) { META0->type = 99; }
+static void events_many(unsigned char *image) { EVENTS0->nr = 300; }
+static void events_more(unsigned char *image) { EVENTS0->nr += 1; }
+static void events_fewer(unsigned char *image) { EVENTS0->nr -= 1; }
+static void name_unterminated(unsigned char *image)
+{
+	memset(EV0_TEXT, 'A', strlen(EV0_TEXT) + 1);
+}
+static void name_too_long(unsigned char *image) { EV0->text_size = 0; }
+static void text_too_long(unsigned char *image) { EV0->text_size += 2; }
+static void new_arg_type(unsigned char *image) { EV1->arg_type[3] = 200; }
+static void id_order(unsigned char *image) { EV1->id = EV0->id; }
+
+static void test_self_describing(const char *path, const void *good, size_t len)
+{
+	static struct lkst_event_desc descs[LKST_NR_EVENT_IDS];
+	struct lkst_record r0[NR_CPU0], r1[NR_CPU1];
+	unsigned int n, i, exit_index = 0;
+	size_t meta_len = 0;
+	struct lkst_log_header h;
+	struct lkst_log_writer w;
+	struct lkst_log log;
+	struct lkst_err err;
+
+	/* The writer's table is the active one: here one from another kernel. */
+	unsigned int builtin = lkst_nr_events;
+
+	n = lkst_events_describe(descs);
+	CHECK(n == builtin);
+	for (i = 0; i < n; i++)
+		if (descs[i].id == LKST_EV_SYSCALL_EXIT)
+			exit_index = i;
+	strcpy(descs[exit_index].mnemonic, "OLD_SYSCALL_EXIT");
+	descs[n].id = LKST_EV_PROBE_FIRST;
+	descs[n].category = LKST_CAT_PROBE;
+	descs[n].flags = LKST_EVENT_DYNAMIC;
+	strcpy(descs[n].mnemonic, "myprobe");
+	descs[n].arg_type[0] = LKST_ARG_HEX;
+	strcpy(descs[n].arg_desc[0], "%di");
+	CHECK(lkst_events_use(descs, n + 1, sizeof(descs[0]), &err) == 0);
+	fill_records(r0, NR_CPU0, 1);
+	fill_records(r1, NR_CPU1, 2);
+	make_header(&h, 1);
+	CHECK(lkst_log_create(&w, path, &h, &err) == 0);
+	CHECK(lkst_log_add_meta(&w, LKST_META_SOURCE, "unit test", 10, &err) == 0);
+	CHECK(lkst_log_add_meta(&w, 77, "odd", 3, &err) == 0);	/* unknown: skipped */
+	CHECK(lkst_log_write_cpu(&w, &(struct lkst_log_cpu){ .nr_records = NR_CPU0 },
+				 r0, &err) == 0);
+	CHECK(lkst_log_commit(&w, &err) == 0);
+
+	/* Read back with the built-in table active: the log's own one wins. */
+	lkst_events_use_builtin();
+	CHECK(lkst_log_load(path, &log, &err) == 0);
+	CHECK(log.header.version == 3 && log.nr_meta == 3);
+	CHECK_STR(lkst_log_source(&log), "unit test");
+	CHECK(lkst_log_meta(&log, 77, &meta_len) && meta_len == 3);
+	CHECK(lkst_log_use_events(&log, &err) == 0);
+	CHECK(lkst_nr_events == builtin + 1);
+	CHECK_STR(lkst_event_by_id(LKST_EV_SYSCALL_EXIT)->mnemonic, "OLD_SYSCALL_EXIT");
+	CHECK_STR(lkst_event_by_id(LKST_EV_PROBE_FIRST)->mnemonic, "myprobe");
+	CHECK_STR(lkst_event_by_id(LKST_EV_PROBE_FIRST)->args[0].desc, "%di");
+	CHECK(lkst_event_by_id(LKST_EV_PROBE_FIRST)->category == LKST_CAT_PROBE);
+	lkst_log_free(&log);
+	lkst_events_use_builtin();
+	CHECK_STR(lkst_event_by_id(LKST_EV_SYSCALL_EXIT)->mnemonic, "SYSCALL_EXIT");
+	CHECK(lkst_event_by_id(LKST_EV_PROBE_FIRST) == NULL);
+
+	/* A version 2 log has no table: the built-in one decodes it. */
+	{
+		size_t v2len;
+		unsigned char *v2 = as_version_2(good, &v2len);
+
+		CHECK(lkst_log_parse(v2, v2len, &log, &err) == 0);
+		CHECK(log.nr_meta == 0 && lkst_log_source(&log) == NULL);
+		CHECK(lkst_log_use_events(&log, &err) == 0);
+		CHECK(lkst_nr_events == builtin);
+		lkst_log_free(&log);
+	}
+
+	expect_refused(good, len, len, meta_longer, "does not end the");
+	expect_refused(good, len, len - 8, meta_shorter, "8 bytes after the end of the log");
+	expect_refused(good, len, len - 8, NULL, "does not end the");
+	expect_refused(good, len, len, meta_many, "does not end the");
+	expect_refused(good, len, len, meta_cut, "metadata section 0 claims 1099511627776 bytes");
+	expect_refused(good, len, len, events_renamed, "a version 3 log without its event table");
+	expect_refused(good, len, len, events_many, "event table claims 300 events");
+	expect_refused(good, len, len, events_more, "event table cut short at event");
+	expect_refused(good, len, len, events_fewer, "bytes after the event table");
+	expect_refused(good, len, len, name_unterminated,
+		       "a name or description unterminated or too long");
+	expect_refused(good, len, len, name_too_long, "unterminated or too long");
+	expect_refused(good, len, len, text_too_long, "2 bytes of text too many");
+	expect_refused(good, len, len, new_arg_type,
+		       "argument 4 has type 200, unknown to this version; use a newer lkbuf");
+	expect_refused(good, len, len, id_order, "out of order or range");
 }
 
 static void test_load_errors(void)
@@ -220,7 +350,8 @@ static void test_reads_version_1(void)
 {
 	struct lkst_log_cpu_v1 c = { .cpu = 1, .nr_records = 2, .written = 9,
 				     .overwritten = 7, .dropped = 3 };
-	size_t len = sizeof(struct lkst_log_header) + sizeof(c) + 2 * sizeof(struct lkst_record);
+	size_t hsize = LKST_LOG_HEADER_V2_SIZE;
+	size_t len = hsize + sizeof(c) + 2 * sizeof(struct lkst_record);
 	unsigned char *image = calloc(1, len);
 	struct lkst_log_header h;
 	struct lkst_record r[2];
@@ -229,10 +360,11 @@ static void test_reads_version_1(void)
 
 	make_header(&h, 1);
 	h.version = 1;
+	h.header_size = hsize;
 	fill_records(r, 2, 500);
-	memcpy(image, &h, sizeof(h));
-	memcpy(image + sizeof(h), &c, sizeof(c));
-	memcpy(image + sizeof(h) + sizeof(c), r, sizeof(r));
+	memcpy(image, &h, hsize);
+	memcpy(image + hsize, &c, sizeof(c));
+	memcpy(image + hsize + sizeof(c), r, sizeof(r));
 	CHECK(lkst_log_parse(image, len, &log, &err) == 0);
 	CHECK_STR(err.msg, "");
 	CHECK(log.header.version == 1 && log.nr_sections == 1);
@@ -246,8 +378,8 @@ static void test_reads_version_1(void)
 
 	/* The same file cut by one byte is refused as truncated. */
 	image = calloc(1, len);
-	memcpy(image, &h, sizeof(h));
-	memcpy(image + sizeof(h), &c, sizeof(c));
+	memcpy(image, &h, hsize);
+	memcpy(image + hsize, &c, sizeof(c));
 	CHECK(lkst_log_parse(image, len - 1, &log, &err) < 0);
 	CHECK_HAS(err.msg, "truncated: expected 2 records for cpu 1, found 1");
 	free(image);
@@ -351,11 +483,11 @@ static void test_load_pipe(const unsigned char *image, size_t len)
 
 	/* Cut short, or with bytes after it: refused as the file would be. */
 	CHECK(load_from_pipe(image, len - 10, 0, &log, &err) < 0);
-	CHECK_HAS(err.msg, "truncated: expected 2 records for cpu 3, found 1");
+	CHECK_HAS(err.msg, "does not end the");
 	memcpy(copy, image, len);
 	memset(copy + len, 'x', 16);
 	CHECK(load_from_pipe(copy, len + 16, 0, &log, &err) < 0);
-	CHECK_HAS(err.msg, "16 bytes after the last CPU section");
+	CHECK_HAS(err.msg, "16 bytes after the end of the log");
 
 	/* Endless: zeros after a whole log, and zeros that are no log. */
 	CHECK(load_from_pipe(image, len, 1, &log, &err) < 0);
@@ -483,7 +615,14 @@ int main(void)
 	test_load_maps(path, image, len);
 	test_load_pipe(image, len);
 	test_merge_order();
-	test_refusals(image, len);
+	{
+		size_t v2len;
+		unsigned char *v2 = as_version_2(image, &v2len);
+
+		test_refusals(v2, v2len);
+		free(v2);
+	}
+	test_self_describing(path, image, len);
 	test_load_errors();
 	test_create_errors();
 	test_reads_version_1();

@@ -92,7 +92,10 @@ static void test_categories(void)
 	CHECK(lkst_parse_category("SYSCALL", &cat, &first, &last, &err) == 0 &&
 	      cat == LKST_CAT_SYSCALL && first == 0x30 && last == 0x3f);
 	CHECK(lkst_parse_category("tracer", &cat, &first, &last, &err) == 0 &&
-	      last == 0xfe);
+	      last == 0xef);
+	CHECK(lkst_parse_category("probe", &cat, &first, &last, &err) == 0 &&
+	      cat == LKST_CAT_PROBE && first == LKST_EV_PROBE_FIRST &&
+	      last == LKST_EV_PROBE_LAST);
 	CHECK(lkst_parse_category("proc", &cat, &first, &last, &err) < 0);
 	CHECK_HAS(err.msg, "unknown category 'proc'");
 	CHECK(lkst_parse_category("", &cat, &first, &last, &err) < 0);
@@ -133,7 +136,9 @@ static void test_event_selections(void)
 	      sel[0x01] && sel[0x02] && selected(sel) == nproc && !sel[0x30]);
 	CHECK(lkst_parse_event_item("0x30", sel, &err) == 1 && sel[0x30] &&
 	      selected(sel) == nproc + 1);
-	CHECK(lkst_parse_event_item("tracer", sel, &err) == 1 && sel[0xe0]);
+	/* USER_MARK and the two STACK events. */
+	CHECK(lkst_parse_event_item("tracer", sel, &err) == 3 && sel[0xe0] &&
+	      sel[LKST_EV_STACK_KERNEL] && sel[LKST_EV_STACK_USER]);
 	/* A category no event has reached yet, while there is one. */
 	for (i = 0; i < sizeof(empty_cats) / sizeof(empty_cats[0]); i++) {
 		unsigned char none[LKST_NR_EVENT_IDS] = { 0 };
@@ -151,7 +156,7 @@ static void test_event_selections(void)
 	CHECK_HAS(err.msg, "unknown event or category 'proc'");
 	CHECK(lkst_parse_event_item("0x99", sel, &err) < 0);
 	CHECK_HAS(err.msg, "event 0x99 is not in the event table");
-	CHECK(selected(sel) == nproc + 2);
+	CHECK(selected(sel) == nproc + 4);
 
 	memset(sel, 0, sizeof(sel));
 	CHECK(nsys >= 2 && lkst_parse_event_list("syscall,USER_MARK,1", sel, &err) == (int)nsys + 2 &&

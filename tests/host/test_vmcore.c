@@ -827,8 +827,8 @@ static void write_file(const char *path, const struct buf *b)
 		fclose(f);
 }
 
-/* The log lkbuf extract must write, from the live buffers' drain. */
-static void write_expected_log(const char *path)
+/* The log lkbuf extract must write, from the live buffers' drain; source as it says. */
+static void write_expected_log(const char *path, const char *source)
 {
 	struct lkst_log_header h;
 	struct lkst_log_writer w;
@@ -841,6 +841,7 @@ static void write_expected_log(const char *path)
 	strcpy(h.nodename, "crashbox");
 	strcpy(h.release, RELEASE);
 	CHECK(lkst_log_create(&w, path, &h, &err) == 0);
+	CHECK(lkst_log_add_meta(&w, LKST_META_SOURCE, source, strlen(source) + 1, &err) == 0);
 	for (cpu = 0; cpu < 2; cpu++) {
 		memset(&sec, 0, sizeof(sec));
 		sec.cpu = cpu;
@@ -907,7 +908,8 @@ static void test_cli(const char *lkbuf)
 	snprintf(path, sizeof(path), "%s/vmlinux", dir);
 	write_file(path, &lin);
 	snprintf(path, sizeof(path), "%s/want.log", dir);
-	write_expected_log(path);
+	snprintf(cmd, sizeof(cmd), "a kdump vmcore, %s/vmcore (lkbuf extract)", dir);
+	write_expected_log(path, cmd);
 
 	snprintf(cmd, sizeof(cmd), "%s extract --vmcore %s/vmcore --vmlinux %s/vmlinux -f %s/out.log",
 		 lkbuf, dir, dir, dir);

@@ -25,6 +25,8 @@ ARG_TYPES = {
     "DEC": "signed", "UDEC": "unsigned", "HEX": "hex", "PID": "pid",
     "STATE": "task state", "SYSNR": "syscall nr", "RETVAL": "return value",
     "COMM": "name", "COMM2": None, "TEXT": "text", "NONE": None,
+    "STACKPOS": "stack position", "KSYM": "kernel address",
+    "UADDR": "user address",
 }
 
 

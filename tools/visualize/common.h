@@ -24,6 +24,9 @@
 	{ "comm", 'c', POPT_ARG_STRING, &(o).comms, 0,			\
 	  "only processes whose name starts with one of these", "COMM[,COMM]" }
 
+/* --width/--height: the data is decimated to the picture's pixels. */
+#define VIZ_MAX_PIXELS	20000
+
 void *viz_xcalloc(size_t n, size_t size);
 
 /* Exactly one of -f and --csv; -p a list of PIDs.  Dies otherwise. */

@@ -70,22 +70,38 @@ int viz_sort_events(void *ev, size_t count, size_t size, size_t time_off,
 	return 0;
 }
 
-int viz_read_log(const char *path, viz_record_fn record, void *ctx,
+int viz_log_open(struct viz_log *l, const char *path, struct lkst_err *err)
+{
+	memset(l, 0, sizeof(*l));
+	if (lkst_log_load(path, &l->log, err))
+		return -1;
+	if (lkst_log_use_events(&l->log, err) ||
+	    lkst_log_merge_init(&l->merge, &l->log, err)) {
+		lkst_log_free(&l->log);
+		return -1;
+	}
+	l->open = 1;
+	return 0;
+}
+
+int viz_log_walk(struct viz_log *l, viz_record_fn record, void *ctx,
 		 struct lkst_err *err)
 {
-	struct lkst_log log;
+	const struct lkst_record *r;
 	unsigned int s;
-	__u64 i;
-	int rc = 0;
 
-	if (lkst_log_load(path, &log, err))
-		return -1;
-	for (s = 0; s < log.nr_sections && !rc; s++) {
-		const struct lkst_log_section *sec = &log.sections[s];
+	lkst_log_merge_rewind(&l->merge);
+	while ((r = lkst_log_merge_next(&l->merge, &s)))
+		if (record(r, l->log.sections[s].info.cpu, ctx, err))
+			return -1;
+	return 0;
+}
 
-		for (i = 0; i < sec->info.nr_records && !rc; i++)
-			rc = record(&sec->records[i], sec->info.cpu, ctx, err);
-	}
-	lkst_log_free(&log);
-	return rc ? -1 : 0;
+void viz_log_close(struct viz_log *l)
+{
+	if (!l->open)
+		return;
+	lkst_log_merge_free(&l->merge);
+	lkst_log_free(&l->log);
+	l->open = 0;
 }

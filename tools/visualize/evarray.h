@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the process and memory inputs share: growing an array of events,
- * putting it in time order, and walking the records of a log file.
+ * What the process and memory inputs share: growing an array of events
+ * and putting it in time order (CSV input), and walking the records of a
+ * log file in time order.
  */
 #ifndef LKST_VIZ_EVARRAY_H
 #define LKST_VIZ_EVARRAY_H
@@ -30,12 +31,24 @@ int viz_sort_events(void *ev, size_t count, size_t size, size_t time_off,
 			offsetof(type, cpu), err)
 
 /*
- * Calls record() for every record of the log at path, CPU section by
- * section; stops at the first that returns non-zero (having set err).
+ * A log file, loaded once (mapped read-only and checked: lkst_logio.h)
+ * with its event table made the active one, and walked as often as
+ * needed: each walk calls record() for every record of every CPU, merged
+ * in time order (ties by CPU, then by position in the file) by the shared
+ * reader, which gives back the mapped pages it has passed, so a walk keeps
+ * a bounded part of the file in memory however big it is.  A walk stops at
+ * the first record() that returns non-zero (having set err).
  */
 typedef int (*viz_record_fn)(const struct lkst_record *r, unsigned int cpu,
 			     void *ctx, struct lkst_err *err);
-int viz_read_log(const char *path, viz_record_fn record, void *ctx,
+struct viz_log {
+	struct lkst_log log;
+	struct lkst_log_merge merge;
+	int open;
+};
+int viz_log_open(struct viz_log *l, const char *path, struct lkst_err *err);
+int viz_log_walk(struct viz_log *l, viz_record_fn record, void *ctx,
 		 struct lkst_err *err);
+void viz_log_close(struct viz_log *l);
 
 #endif /* LKST_VIZ_EVARRAY_H */

@@ -65,24 +65,46 @@ static int is_process_event(unsigned int id)
 	return id == LKST_EV_PROCESS_CONTEXTSWITCH || id == LKST_EV_PROCESS_WAKEUP;
 }
 
-/* viz_read_log() callback: keeps the process events, skips the rest. */
+struct walk {
+	ps_event_fn fn;
+	void *ctx;
+};
+
+/* viz_log_walk() callback: hands on the process events, skips the rest. */
 static int log_record(const struct lkst_record *r, unsigned int cpu, void *ctx,
 		      struct lkst_err *err)
 {
+	const struct walk *w = ctx;
 	struct ps_event ev;
 
 	if (!is_process_event(r->event))
 		return 0;
 	event_from_record(r, cpu, &ev);
-	return push_event(ctx, &ev, err);
+	return w->fn(&ev, w->ctx, err);
 }
 
-int ps_read_log(const char *path, struct ps_events *out, struct lkst_err *err)
+int ps_walk(struct ps_input *in, ps_event_fn fn, void *ctx, struct lkst_err *err)
 {
-	memset(out, 0, sizeof(*out));
-	if (viz_read_log(path, log_record, out, err))
-		return -1;
-	return sort_events(out, err);
+	struct walk w = { fn, ctx };
+	size_t i;
+
+	if (in->log)
+		return viz_log_walk(in->log, log_record, &w, err);
+	if (!in->read) {
+		if (ps_read_csv(in->csv_file, in->partial_ok, &in->csv, err))
+			return -1;
+		in->read = 1;
+	}
+	for (i = 0; i < in->csv.count; i++)
+		if (fn(&in->csv.ev[i], ctx, err))
+			return -1;
+	return 0;
+}
+
+void ps_input_free(struct ps_input *in)
+{
+	ps_events_free(&in->csv);
+	in->read = 0;
 }
 
 /* ---- CSV ------------------------------------------------------------ */

@@ -18,6 +18,7 @@
 
 #include "common.h"
 #include "csv.h"
+#include "decimate.h"
 #include "input.h"
 #include "pageinput.h"
 #include "pagemap.h"
@@ -36,28 +37,40 @@ struct options {
 	int frames;
 	char *interval;
 	char *pfns;
+	int width, height;
 };
 
-/* What one frame drew from: the selection and the model. */
+#define DEFAULT_WIDTH	1200	/* pagemap.gp's picture, in pixels */
+#define DEFAULT_HEIGHT	700
+
+/*
+ * What one frame drew from: the selection, the model, and what is drawn.
+ * The input is walked twice: first for the figures and the axes, then
+ * (only to draw) for the points, runs and levels, decimated to the
+ * picture's pixels as they come (decimate.h).  Nothing is kept per event.
+ */
 struct frame {
 	uint32_t *pids;
 	size_t nr_pids;
 	char names[256];	/* "85 (lkw-pages)" for titles */
+	struct viz_log log;
+	struct pm_input in;
 	struct pm_map map;
 	uint64_t from_ns, to_ns;
+	double snap_gap, snap_prev;	/* the shortest gap between snapshots */
+	uint64_t run_snapshot, run_start_ns;	/* the snapshot of the last run */
+	int have_run;
+	struct vz_axis ax;		/* second walk */
+	struct vz_rows rows;
+	struct vz_points points[3];	/* allocations, frees, early frees */
+	struct vz_bars bars;
+	struct pm_run *runs;		/* the runs drawn, time_ns their snapshot's */
+	size_t nr_runs, cap_runs;
+	struct vz_levels levels;
+	int drawn;			/* the second walk's parts are set up */
 };
 
 /* ---- Selection ------------------------------------------------------ */
-
-static int has_pid(const struct frame *f, uint32_t pid)
-{
-	size_t i;
-
-	for (i = 0; i < f->nr_pids; i++)
-		if (f->pids[i] == pid)
-			return 1;
-	return 0;
-}
 
 static void add_name(struct frame *f, uint32_t pid, const char *comm)
 {
@@ -72,6 +85,63 @@ static void add_name(struct frame *f, uint32_t pid, const char *comm)
 		strcat(f->names, " ...");
 }
 
+/* Names of the selected PIDs as process events go by. */
+struct namer {
+	const struct options *o;
+	struct frame *f;
+	char (*comm)[PS_COMM_LEN];
+	size_t cap;
+};
+
+static size_t pid_index(const struct frame *f, uint32_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr_pids; i++)
+		if (f->pids[i] == pid)
+			return i;
+	return SIZE_MAX;
+}
+
+static void add_pid(struct namer *n, uint32_t pid)
+{
+	struct frame *f = n->f;
+
+	if (f->nr_pids == n->cap) {
+		n->cap = n->cap ? n->cap * 2 : 64;
+		f->pids = realloc(f->pids, n->cap * sizeof(*f->pids));
+		n->comm = realloc(n->comm, n->cap * sizeof(*n->comm));
+		if (!f->pids || !n->comm)
+			lkst_die(LKST_EXIT_USAGE, "out of memory");
+	}
+	n->comm[f->nr_pids][0] = '\0';
+	f->pids[f->nr_pids++] = pid;
+}
+
+/* ps_walk() callback: -c selects by any name; a pid's last name is kept. */
+static int name_event(const struct ps_event *e, void *ctx, struct lkst_err *err)
+{
+	struct namer *n = ctx;
+	const struct options *o = n->o;
+	char pid[16];
+	size_t i;
+
+	(void)err;
+	if (!e->pid || !e->comm[0])
+		return 0;
+	i = pid_index(n->f, e->pid);
+	if (i == SIZE_MAX) {
+		snprintf(pid, sizeof(pid), "%u", e->pid);
+		if (!o->comms || !viz_in_list(o->comms, e->comm, 1) ||
+		    (o->pids && !viz_in_list(o->pids, pid, 0)))
+			return 0;
+		add_pid(n, e->pid);
+		i = n->f->nr_pids - 1;
+	}
+	snprintf(n->comm[i], sizeof(n->comm[i]), "%s", e->comm);
+	return 0;
+}
+
 /*
  * -p and -c to PIDs.  Names come from PROCESS_CONTEXTSWITCH (next comm)
  * and PROCESS_WAKEUP (target comm); a PID matches -c if any of its names
@@ -79,52 +149,36 @@ static void add_name(struct frame *f, uint32_t pid, const char *comm)
  */
 static int select_pids(const struct options *o, struct frame *f, struct lkst_err *err)
 {
-	struct ps_events pe = { 0 };
-	size_t i, cap;
-	char pid[16];
+	struct ps_input pin = { .log = o->log_file ? &f->log : NULL,
+				.csv_file = o->csv_file, .partial_ok = o->live };
+	struct namer n = { .o = o, .f = f };
+	size_t i;
+	int rc;
 
 	f->names[0] = '\0';
 	if (!o->pids && !o->comms)
 		return 1;
-	if (o->log_file ? ps_read_log(o->log_file, &pe, err)
-			: ps_read_csv(o->csv_file, o->live, &pe, err))
-		return -1;
-	cap = pe.count + 64;
-	f->pids = viz_xcalloc(cap, sizeof(*f->pids));
 	if (!o->comms) {	/* -p alone: every listed PID, named if known */
 		const char *p = o->pids;
 
-		while (*p && f->nr_pids < cap) {
+		while (*p) {
 			uint32_t v = (uint32_t)strtoul(p, NULL, 10);
 
-			if (*p != ',' && !has_pid(f, v))
-				f->pids[f->nr_pids++] = v;
+			if (*p != ',' && pid_index(f, v) == SIZE_MAX)
+				add_pid(&n, v);
 			p += strcspn(p, ",");
 			p += *p == ',';
 		}
 	}
-	for (i = 0; i < pe.count; i++) {
-		const struct ps_event *e = &pe.ev[i];
-
-		snprintf(pid, sizeof(pid), "%u", e->pid);
-		if (!e->pid || !e->comm[0] || has_pid(f, e->pid) ||
-		    !o->comms || !viz_in_list(o->comms, e->comm, 1) ||
-		    (o->pids && !viz_in_list(o->pids, pid, 0)))
-			continue;
-		f->pids[f->nr_pids++] = e->pid;
+	rc = ps_walk(&pin, name_event, &n, err);
+	ps_input_free(&pin);
+	if (rc) {
+		free(n.comm);
+		return -1;
 	}
-	for (i = 0; i < f->nr_pids; i++) {
-		const char *comm = "";
-		size_t j;
-
-		for (j = pe.count; j-- > 0;)
-			if (pe.ev[j].pid == f->pids[i] && pe.ev[j].comm[0]) {
-				comm = pe.ev[j].comm;
-				break;
-			}
-		add_name(f, f->pids[i], comm);
-	}
-	ps_events_free(&pe);
+	for (i = 0; i < f->nr_pids; i++)
+		add_name(f, f->pids[i], n.comm[i]);
+	free(n.comm);
 	return f->nr_pids ? 1 : 0;
 }
 
@@ -145,47 +199,121 @@ static void parse_window(const char *s, uint64_t *from, uint64_t *to)
 		lkst_die(LKST_EXIT_USAGE, "-t takes START,END in seconds with START < END, not '%s'", s);
 }
 
+/* Events of the window go to the model. */
+static int feed_event(const struct pm_event *ev, void *ctx, struct lkst_err *err)
+{
+	struct frame *f = ctx;
+
+	if (ev->time_ns < f->from_ns || ev->time_ns > f->to_ns)
+		return 0;
+	if (pm_feed(&f->map, ev)) {
+		lkst_seterr(err, "out of memory at an event of %.9f s", viz_secs(ev->time_ns));
+		return -1;
+	}
+	return 0;
+}
+
+/* A fresh model fed from the whole input, its drawn parts to sink. */
+static int walk(struct frame *f, const struct pm_sink *sink, struct lkst_err *err)
+{
+	pm_free(&f->map);
+	pm_init(&f->map, f->pids, f->nr_pids);	/* no pids: every process */
+	pm_set_sink(&f->map, sink);
+	f->have_run = 0;
+	return pm_walk(&f->in, feed_event, f, err);
+}
+
+/* The snapshot a run belongs to starts at its first run (consecutive runs). */
+static uint64_t run_start(struct frame *f, const struct pm_run *r)
+{
+	if (!f->have_run || r->snapshot != f->run_snapshot) {
+		f->run_snapshot = r->snapshot;
+		f->run_start_ns = r->time_ns;
+		f->have_run = 1;
+		return r->time_ns;
+	}
+	return 0;
+}
+
+/* First walk: only the shortest gap between snapshots (bar widths). */
+static int first_point(void *arg, int kind, const struct pm_point *p)
+{
+	(void)arg; (void)kind; (void)p;
+	return 0;
+}
+
+static int first_run(void *arg, const struct pm_run *r)
+{
+	struct frame *f = arg;
+	double t = viz_secs(r->time_ns);
+
+	if (!run_start(f, r))
+		return 0;
+	if (f->snap_prev >= 0 && t > f->snap_prev && (!f->snap_gap || t - f->snap_prev < f->snap_gap))
+		f->snap_gap = t - f->snap_prev;
+	f->snap_prev = t;
+	return 0;
+}
+
+static int first_level(void *arg, const struct pm_level *l)
+{
+	(void)arg; (void)l;
+	return 0;
+}
+
+static const struct pm_sink first_sink = { first_point, first_run, first_level, NULL };
+
 /*
  * Reads the input and builds f->map.  1 on success, 0 when the selection
  * matches nothing yet, -1 on an input error (err set).
  */
 static int load(const struct options *o, struct frame *f, struct lkst_err *err)
 {
-	struct pm_events e;
-	size_t i;
+	struct pm_sink sink = first_sink;
 	int rc;
 
 	memset(f, 0, sizeof(*f));
 	parse_window(o->window, &f->from_ns, &f->to_ns);
+	if (o->log_file && viz_log_open(&f->log, o->log_file, err))
+		return -1;
+	f->in.log = o->log_file ? &f->log : NULL;
+	f->in.csv_file = o->csv_file;
+	f->in.partial_ok = o->live;
 	rc = select_pids(o, f, err);
 	if (rc <= 0)
 		return rc;
-	rc = o->log_file ? pm_read_log(o->log_file, &e, err)
-			 : pm_read_csv(o->csv_file, o->live, &e, err);
-	if (rc)
+	f->snap_prev = -1;
+	sink.arg = f;
+	if (walk(f, &sink, err))
 		return -1;
-	pm_init(&f->map, f->pids, f->nr_pids);	/* no pids: every process */
-	for (i = 0; i < e.count; i++) {
-		if (e.ev[i].time_ns < f->from_ns || e.ev[i].time_ns > f->to_ns)
-			continue;
-		if (pm_feed(&f->map, &e.ev[i]))
-			lkst_die(LKST_EXIT_USAGE, "out of memory at event %zu", i);
-	}
-	pm_events_free(&e);
+	f->map.sink = NULL;
 	return 1;
 }
 
 static void frame_free(struct frame *f)
 {
+	int k;
+
 	pm_free(&f->map);
 	free(f->pids);
 	f->pids = NULL;
+	if (f->drawn) {
+		for (k = 0; k < 3; k++)
+			vz_points_free(&f->points[k]);
+		vz_bars_free(&f->bars);
+		vz_levels_free(&f->levels);
+		free(f->runs);
+		f->runs = NULL;
+		f->drawn = 0;
+	}
+	pm_input_free(&f->in);
+	viz_log_close(&f->log);
 }
 
 static int frame_empty(const struct frame *f)
 {
-	return !f->map.allocs.count && !f->map.frees.count &&
-	       !f->map.early_frees.count && !f->map.runs.count;
+	return !f->map.nr_allocs && !f->map.nr_frees &&
+	       !f->map.nr_early_frees && !f->map.nr_runs;
 }
 
 /* ---- Summary -------------------------------------------------------- */
@@ -236,12 +364,12 @@ static void print_summary(FILE *out, const struct frame *f)
 
 /* ---- Plot ----------------------------------------------------------- */
 
-static void write_points(FILE *fp, const struct pm_array *a)
+static size_t write_points(FILE *fp, const struct vz_points *a)
 {
 	size_t i;
 
 	for (i = 0; i < a->count; i++) {
-		const struct pm_point *p = &PM_AT(*a, struct pm_point, i);
+		const struct vz_point *p = &a->pt[i];
 
 		fprintf(fp, "%.9f %llu %u %u %llu\n", viz_secs(p->time_ns),
 			(unsigned long long)p->pfn, p->order, p->pid,
@@ -249,45 +377,47 @@ static void write_points(FILE *fp, const struct pm_array *a)
 	}
 	if (!a->count)
 		fprintf(fp, "NaN NaN NaN NaN NaN\n");
+	return a->count;
 }
 
-static void write_data(FILE *fp, const struct frame *f)
+/* Writes the data file; returns its data rows (not NaN placeholders). */
+static size_t write_data(FILE *fp, const struct frame *f)
 {
 	const struct pm_map *m = &f->map;
-	uint64_t start = 0;
-	size_t i;
+	size_t i, rows = 0;
 
 	fprintf(fp, "# lkst-pagemap data for pagemap.gp\n"
 		"# allocations: time_s pfn order pid pages\n");
-	write_points(fp, &m->allocs);
+	rows += write_points(fp, &f->points[0]);
 	fprintf(fp, "\n\n# frees of pages allocated in the trace: time_s pfn order pid pages\n");
-	write_points(fp, &m->frees);
+	rows += write_points(fp, &f->points[1]);
 	fprintf(fp, "\n\n# frees of pages allocated before the trace: time_s pfn order pid pages\n");
-	write_points(fp, &m->early_frees);
+	rows += write_points(fp, &f->points[2]);
 	fprintf(fp, "\n\n# snapshot runs (time of the snapshot's first run): "
 		"time_s first_pfn end_pfn pages snapshot vaddr pid\n");
-	for (i = 0; i < m->runs.count; i++) {
-		const struct pm_run *r = &PM_AT(m->runs, struct pm_run, i);
+	for (i = 0; i < f->nr_runs; i++) {
+		const struct pm_run *r = &f->runs[i];
 
-		if (!i || r->snapshot != PM_AT(m->runs, struct pm_run, i - 1).snapshot)
-			start = r->time_ns;
-		fprintf(fp, "%.9f %llu %llu %llu %llu 0x%llx %u\n", viz_secs(start),
+		fprintf(fp, "%.9f %llu %llu %llu %llu 0x%llx %u\n", viz_secs(r->time_ns),
 			(unsigned long long)r->pfn, (unsigned long long)(r->pfn + r->pages),
 			(unsigned long long)r->pages, (unsigned long long)r->snapshot,
 			(unsigned long long)r->vaddr, r->pid);
 	}
-	if (!m->runs.count)
+	if (!f->nr_runs)
 		fprintf(fp, "NaN NaN NaN NaN NaN NaN NaN\n");
+	rows += f->nr_runs;
 	fprintf(fp, "\n\n# pages held: time_s pages\n");
-	for (i = 0; i < m->levels.count; i++) {
-		const struct pm_level *l = &PM_AT(m->levels, struct pm_level, i);
+	for (i = 0; i < f->levels.count; i++) {
+		const struct vz_level *l = &f->levels.lv[i];
 
-		fprintf(fp, "%.9f %llu\n", viz_secs(l->time_ns), (unsigned long long)l->held);
+		fprintf(fp, "%.9f %llu\n", viz_secs(l->time_ns), (unsigned long long)l->value);
 	}
-	if (m->levels.count)	/* the level lasts to the end of the trace */
+	rows += f->levels.count;
+	if (f->levels.count)	/* the level lasts to the end of the trace */
 		fprintf(fp, "%.9f %llu\n", viz_secs(m->last_ns), (unsigned long long)pm_held(m));
 	else
 		fprintf(fp, "NaN NaN\n");
+	return rows + !!f->levels.count;
 }
 
 /* Axes: the drawn events' times and PFNs, with a margin. */
@@ -295,8 +425,7 @@ static void ranges(const struct frame *f, double *x0, double *x1, double *y0,
 		   double *y1, double *snapw)
 {
 	const struct pm_map *m = &f->map;
-	double span, gap = 0, prev = -1, pad;
-	size_t i;
+	double span, pad;
 
 	*x0 = viz_secs(m->first_ns);
 	*x1 = viz_secs(m->last_ns);
@@ -309,19 +438,77 @@ static void ranges(const struct frame *f, double *x0, double *x1, double *y0,
 	*y0 = m->pfn_min > pad ? m->pfn_min - pad : 0;
 	*y1 = m->pfn_max + pad;
 	/* Snapshot bars a third of the shortest gap between snapshots wide. */
-	for (i = 0; i < m->runs.count; i++) {
-		const struct pm_run *r = &PM_AT(m->runs, struct pm_run, i);
-		double t = viz_secs(r->time_ns);
-
-		if (i && r->snapshot == PM_AT(m->runs, struct pm_run, i - 1).snapshot)
-			continue;
-		if (prev >= 0 && t > prev && (!gap || t - prev < gap))
-			gap = t - prev;
-		prev = t;
-	}
-	*snapw = gap ? gap / 6 : span / 100;
+	*snapw = f->snap_gap ? f->snap_gap / 6 : span / 100;
 	*x0 -= *snapw;
 	*x1 += *snapw;
+}
+
+/* ---- Second walk: what is drawn, decimated to the pixels ------------- */
+
+static int draw_point(void *arg, int kind, const struct pm_point *p)
+{
+	struct frame *f = arg;
+	struct vz_point v = { p->time_ns, p->pfn, p->order, p->pid, p->pages };
+
+	return vz_points_add(&f->points[kind], &v);
+}
+
+static int draw_run(void *arg, const struct pm_run *r)
+{
+	struct frame *f = arg;
+	struct pm_run drawn = *r;
+
+	run_start(f, r);
+	drawn.time_ns = f->run_start_ns;
+	if (!vz_bars_keep(&f->bars, drawn.time_ns, r->pfn, r->pfn + r->pages))
+		return 0;
+	if (f->nr_runs == f->cap_runs) {
+		size_t n = f->cap_runs ? f->cap_runs * 2 : 64;
+		struct pm_run *p = realloc(f->runs, n * sizeof(*p));
+
+		if (!p)
+			return -1;
+		f->runs = p;
+		f->cap_runs = n;
+	}
+	f->runs[f->nr_runs++] = drawn;
+	return 0;
+}
+
+static int draw_level(void *arg, const struct pm_level *l)
+{
+	struct frame *f = arg;
+
+	return vz_levels_add(&f->levels, l->time_ns, l->held);
+}
+
+static uint64_t to_ns(double secs)
+{
+	return secs <= 0 ? 0 : (uint64_t)(secs * 1e9 + 0.5);
+}
+
+/* The second walk, on axes of width x height pixels over the plot's ranges. */
+static void gather(const struct options *o, struct frame *f, double x0, double x1,
+		   double y0, double y1)
+{
+	struct pm_sink sink = { draw_point, draw_run, draw_level, f };
+	struct lkst_err err;
+	int k;
+
+	vz_axis_init(&f->ax, to_ns(x0), to_ns(x1), (unsigned int)o->width);
+	vz_rows_init(&f->rows, y0 <= 0 ? 0 : (uint64_t)y0, (uint64_t)y1, (unsigned int)o->height);
+	for (k = 0; k < 3; k++)
+		if (vz_points_init(&f->points[k], &f->ax, &f->rows))
+			lkst_die(LKST_EXIT_USAGE, "out of memory");
+	if (vz_bars_init(&f->bars, &f->ax, &f->rows))
+		lkst_die(LKST_EXIT_USAGE, "out of memory");
+	vz_levels_init(&f->levels, &f->ax);
+	f->drawn = 1;
+	if (walk(f, &sink, &err))
+		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	if (vz_levels_finish(&f->levels))
+		lkst_die(LKST_EXIT_USAGE, "out of memory");
+	f->map.sink = NULL;
 }
 
 /* --pfn LO,HI: the PFN axis, hex or decimal. */
@@ -342,60 +529,60 @@ static void parse_pfns(const char *s, double *y0, double *y1)
 }
 
 static void run_gnuplot(const struct options *o, const char *script, const char *data,
-			const char *output, const struct frame *f)
+			const char *output, const struct frame *f, const double *ax)
 {
 	char vars[3 * PATH_MAX + 512], title[512];
-	double x0, x1, y0, y1, snapw;
-	uint64_t y2max = 1;
-	size_t i;
 
 	snprintf(title, sizeof(title), "lkst physical pages of %s: %s",
 		 f->nr_pids ? f->names : "every process",
 		 o->log_file ? o->log_file : o->csv_file);
 	viz_unquote(title);
-	ranges(f, &x0, &x1, &y0, &y1, &snapw);
-	if (o->pfns)
-		parse_pfns(o->pfns, &y0, &y1);
 	/* A fixed right axis: gnuplot cannot autoscale a series with no points. */
-	for (i = 0; i < f->map.levels.count; i++)
-		if (PM_AT(f->map.levels, struct pm_level, i).held > y2max)
-			y2max = PM_AT(f->map.levels, struct pm_level, i).held;
 	snprintf(vars, sizeof(vars),
 		 "datafile='%s'; outfile='%s'; xmin=%.9f; xmax=%.9f; ymin=%.0f; ymax=%.0f; "
-		 "y2max=%.0f; snapw=%.9f; minh=%.3f; plottitle='%s'",
-		 data, output, x0, x1, y0, y1, y2max * 1.05 + 1, snapw, (y1 - y0) / 500,
-		 title);
+		 "y2max=%.0f; snapw=%.9f; minh=%.3f; width=%d; height=%d; plottitle='%s'",
+		 data, output, ax[0], ax[1], ax[2], ax[3],
+		 (f->map.max_held > 1 ? f->map.max_held : 1) * 1.05 + 1, ax[4],
+		 (ax[3] - ax[2]) / 500, o->width, o->height, title);
 	viz_gnuplot(vars, script, data, output);
 }
 
 /*
- * Writes OUT.dat and draws OUT.png.  Live frames are drawn to OUT.png.tmp
- * and renamed, so a viewer never shows half a picture.
+ * Walks the input again for what is drawn, writes OUT.dat and draws
+ * OUT.png.  Live frames are drawn to OUT.png.tmp and renamed, so a viewer
+ * never shows half a picture.  Returns the data rows written.
  */
-static void plot(const struct options *o, const struct frame *f)
+static size_t plot(const struct options *o, struct frame *f)
 {
 	char script[PATH_MAX], tmp[PATH_MAX];
 	char *data = viz_data_path(o->output);
+	double ax[5];	/* xmin xmax ymin ymax snapw */
+	size_t rows;
 	FILE *fp;
 
 	viz_script_path(o->script, "pagemap.gp", script, sizeof(script));
+	ranges(f, &ax[0], &ax[1], &ax[2], &ax[3], &ax[4]);
+	if (o->pfns)
+		parse_pfns(o->pfns, &ax[2], &ax[3]);
+	gather(o, f, ax[0], ax[1], ax[2], ax[3]);
 	fp = fopen(data, "w");
 	if (!fp)
 		lkst_die(LKST_EXIT_USAGE, "cannot write %s: %s", data, strerror(errno));
-	write_data(fp, f);
+	rows = write_data(fp, f);
 	if (fclose(fp))
 		lkst_die(LKST_EXIT_USAGE, "cannot write %s: %s", data, strerror(errno));
 	if (!o->live) {
-		run_gnuplot(o, script, data, o->output, f);
+		run_gnuplot(o, script, data, o->output, f, ax);
 	} else {
 		if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", o->output) >= sizeof(tmp))
 			lkst_die(LKST_EXIT_USAGE, "-o path too long");
-		run_gnuplot(o, script, data, tmp, f);
+		run_gnuplot(o, script, data, tmp, f, ax);
 		if (rename(tmp, o->output))
 			lkst_die(LKST_EXIT_USAGE, "cannot rename %s to %s: %s", tmp,
 				 o->output, strerror(errno));
 	}
 	free(data);
+	return rows;
 }
 
 /* ---- Live ----------------------------------------------------------- */
@@ -443,8 +630,7 @@ static void live(const struct options *o)
 				(unsigned long long)pm_held(&f.map),
 				(unsigned long long)f.map.nr_snapshots, o->output);
 		}
-		if (rc >= 0)
-			frame_free(&f);
+		frame_free(&f);
 		if (!stop && (!o->frames || n < o->frames))
 			nanosleep(&ts, NULL);
 	}
@@ -479,6 +665,11 @@ int main(int argc, char **argv)
 		  "seconds between live frames (default 1)", "SECONDS" },
 		{ "frames", '\0', POPT_ARG_INT, &o.frames, 0,
 		  "stop --live after this many frames", "N" },
+		{ "width", '\0', POPT_ARG_INT, &o.width, 0,
+		  "picture width in pixels (default 1200)", "PIXELS" },
+		{ "height", '\0', POPT_ARG_INT, &o.height, 0,
+		  "picture height in pixels (default 700); the data has at most one "
+		  "point of a kind per pixel", "PIXELS" },
 		{ "script", '\0', POPT_ARG_STRING, &o.script, 0,
 		  "gnuplot script (default: pagemap.gp next to the program or in ../share/lkst)", "FILE" },
 		VIZ_POPT_VERSION,
@@ -487,12 +678,18 @@ int main(int argc, char **argv)
 	struct lkst_err err;
 	poptContext ctx;
 	struct frame f;
+	size_t rows;
 	int rc;
 
 	lkst_progname = "lkst-pagemap";
+	o.width = DEFAULT_WIDTH;
+	o.height = DEFAULT_HEIGHT;
 	ctx = lkst_parse_options(argc, (const char **)argv, options, NULL);
 	lkst_no_positional(ctx);
 	viz_check_input(o.log_file, o.csv_file, o.pids);
+	if (o.width < 1 || o.width > VIZ_MAX_PIXELS || o.height < 1 || o.height > VIZ_MAX_PIXELS)
+		lkst_die(LKST_EXIT_USAGE, "--width and --height take 1 to %d pixels, not %d and %d",
+			 VIZ_MAX_PIXELS, o.width, o.height);
 	if (o.pfns) {
 		double lo, hi;
 
@@ -519,11 +716,12 @@ int main(int argc, char **argv)
 		if (frame_empty(&f))
 			lkst_die(LKST_EXIT_USAGE, "no MEM_PAGE_* records of the selection; nothing to draw "
 				 "(route MEM_PAGE_ALLOC/FREE, load lkst_pagewalk.ko)");
-		plot(&o, &f);
-		fprintf(stderr, "%s: %zu allocations, %zu frees, %zu snapshot runs: %s\n",
-			lkst_progname, f.map.allocs.count,
-			f.map.frees.count + f.map.early_frees.count, f.map.runs.count,
-			o.output);
+		rows = plot(&o, &f);
+		fprintf(stderr, "%s: %llu allocations, %llu frees, %llu snapshot runs, "
+			"%zu data rows: %s\n", lkst_progname,
+			(unsigned long long)f.map.nr_allocs,
+			(unsigned long long)(f.map.nr_frees + f.map.nr_early_frees),
+			(unsigned long long)f.map.nr_runs, rows, o.output);
 	}
 	frame_free(&f);
 	poptFreeContext(ctx);

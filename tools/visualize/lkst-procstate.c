@@ -15,6 +15,7 @@
 
 #include "common.h"
 #include "csv.h"
+#include "decimate.h"
 #include "input.h"
 #include "procstate.h"
 #include "lkst_util.h"
@@ -29,11 +30,39 @@ struct options {
 	char *script;
 	int summary;
 	int idle;
+	int width;
+};
+
+#define DEFAULT_WIDTH	1200	/* procstate.gp's picture, in pixels */
+
+/* What the walks over the input gather per task (parallel to m->tasks). */
+struct task_acc {
+	struct ps_stats st;	/* clipped to the window */
+	uint64_t first_ns, last_ns;	/* its first interval's start, last's end */
+	int any;
+	size_t lane;		/* the second walk: its lane, or SIZE_MAX */
+};
+
+/*
+ * The model, fed by walking the input: the first walk gathers each task's
+ * figures, the second (only to draw) each drawn lane's segments, merged to
+ * the picture's pixel columns as they come (decimate.h).  Intervals are
+ * never kept: memory is bounded by the tasks and the picture's width.
+ */
+struct model {
+	struct ps_machine m;
+	struct task_acc *acc;
+	size_t nr_acc;
+	uint64_t from_ns, to_ns;	/* the window the figures are clipped to */
+	size_t events;
+	struct vz_axis ax;		/* second walk */
+	struct vz_segs *track;		/* per lane */
 };
 
 /* The selected tasks, and the time window everything is clipped to. */
 struct view {
 	const struct ps_task **lane;
+	size_t *task;		/* their indexes in m.tasks */
 	size_t nr_lanes;
 	uint64_t from_ns, to_ns;
 };
@@ -63,39 +92,41 @@ static int compare_lanes(const void *a, const void *b)
 }
 
 /* Selected tasks with any time inside the window, sorted by PID. */
-static void build_lanes(const struct ps_machine *m, const struct options *o,
-			struct view *v)
+static void build_lanes(const struct model *md, const struct options *o, struct view *v)
 {
-	struct ps_stats st;
+	const struct ps_machine *m = &md->m;
 	size_t i;
 
 	v->lane = viz_xcalloc(m->nr_tasks, sizeof(*v->lane));
+	v->task = viz_xcalloc(m->nr_tasks, sizeof(*v->task));
 	for (i = 0; i < m->nr_tasks; i++) {
 		const struct ps_task *t = &m->tasks[i];
+		const struct ps_stats *st = &md->acc[i].st;
 
 		if (!selected(t, o))
 			continue;
-		ps_stats(t, v->from_ns, v->to_ns, &st);
-		if (st.time_ns[PS_RUNNING] + st.time_ns[PS_READY] + st.time_ns[PS_BLOCKED])
+		if (st->time_ns[PS_RUNNING] + st->time_ns[PS_READY] + st->time_ns[PS_BLOCKED])
 			v->lane[v->nr_lanes++] = t;
 	}
 	qsort(v->lane, v->nr_lanes, sizeof(*v->lane), compare_lanes);
+	for (i = 0; i < v->nr_lanes; i++)
+		v->task[i] = (size_t)(v->lane[i] - m->tasks);
 }
 
-static void parse_window(const char *s, const struct ps_machine *m, struct view *v)
+/* -t, checked before any work; without it the window is the whole trace. */
+static void parse_window(const char *s, uint64_t *from, uint64_t *to)
 {
 	char start[32];
 	const char *end;
 
-	v->from_ns = m->first_ns;
-	v->to_ns = m->last_ns;
+	*from = 0;
+	*to = UINT64_MAX;
 	if (!s)
 		return;
 	end = viz_split_pair(s, start, sizeof(start));
 	if (!end)
 		lkst_die(LKST_EXIT_USAGE, "-t takes START,END in seconds, not '%s'", s);
-	if (viz_parse_seconds(start, &v->from_ns) || viz_parse_seconds(end, &v->to_ns) ||
-	    v->to_ns <= v->from_ns)
+	if (viz_parse_seconds(start, from) || viz_parse_seconds(end, to) || *to <= *from)
 		lkst_die(LKST_EXIT_USAGE, "-t takes START,END in seconds with START < END, not '%s'", s);
 }
 
@@ -116,9 +147,8 @@ static void lane_label(const struct ps_task *t, char *buf, size_t len)
 		snprintf(buf, len, "%u %s", t->pid, comm);
 }
 
-static void print_summary(FILE *out, const struct view *v)
+static void print_summary(FILE *out, const struct model *md, const struct view *v)
 {
-	struct ps_stats st;
 	size_t i;
 
 	fprintf(out, "# window ");
@@ -130,44 +160,42 @@ static void print_summary(FILE *out, const struct view *v)
 		"RUNNING", "READY", "BLOCKED", "SWITCHES", "MAX_READY", "MAX_READY_AT_S");
 	for (i = 0; i < v->nr_lanes; i++) {
 		const struct ps_task *t = v->lane[i];
+		const struct ps_stats *st = &md->acc[v->task[i]].st;
 		char at[32] = "-";
 
-		ps_stats(t, v->from_ns, v->to_ns, &st);
-		if (st.longest_ready_ns)
+		if (st->longest_ready_ns)
 			snprintf(at, sizeof(at), "%llu.%09llu",
-				 (unsigned long long)(st.longest_ready_start_ns / 1000000000ull),
-				 (unsigned long long)(st.longest_ready_start_ns % 1000000000ull));
+				 (unsigned long long)(st->longest_ready_start_ns / 1000000000ull),
+				 (unsigned long long)(st->longest_ready_start_ns % 1000000000ull));
 		fprintf(out, "%7u %-16s %11.3f %11.3f %11.3f %8lu %13.3f %16s\n",
-			t->pid, t->comm[0] ? t->comm : "?", ms(st.time_ns[PS_RUNNING]),
-			ms(st.time_ns[PS_READY]), ms(st.time_ns[PS_BLOCKED]),
-			st.switches_in, ms(st.longest_ready_ns), at);
+			t->pid, t->comm[0] ? t->comm : "?", ms(st->time_ns[PS_RUNNING]),
+			ms(st->time_ns[PS_READY]), ms(st->time_ns[PS_BLOCKED]),
+			st->switches_in, ms(st->longest_ready_ns), at);
 	}
 }
 
 /* ---- Plot ----------------------------------------------------------- */
 
-static void write_lane_rows(FILE *fp, const struct view *v, size_t lane)
+static void write_lane_rows(FILE *fp, const struct model *md, const struct view *v,
+			    size_t lane)
 {
-	const struct ps_task *t = v->lane[lane];
+	const struct vz_segs *tr = &md->track[lane];
 	size_t i;
 
-	for (i = 0; i < t->nr_intervals; i++) {
-		const struct ps_interval *iv = &t->intervals[i];
-		uint64_t start = iv->start_ns > v->from_ns ? iv->start_ns : v->from_ns;
-		uint64_t end = iv->end_ns < v->to_ns ? iv->end_ns : v->to_ns;
+	for (i = 0; i < tr->count; i++) {
+		const struct vz_seg *sg = &tr->seg[i];
 
-		if (end > start)
-			fprintf(fp, "%zu %.9f %.9f %d %d %u\n", lane, viz_secs(start),
-				viz_secs(end), iv->state,
-				iv->cpu == PS_NO_CPU ? -1 : (int)iv->cpu, t->pid);
+		fprintf(fp, "%zu %.9f %.9f %u %d %u\n", lane, viz_secs(sg->start_ns),
+			viz_secs(sg->end_ns), sg->state,
+			sg->cpu == PS_NO_CPU ? -1 : (int)sg->cpu, v->lane[lane]->pid);
 	}
 }
 
-static void write_data(const char *path, const struct view *v)
+static size_t write_data(const char *path, const struct model *md, const struct view *v)
 {
 	FILE *fp = fopen(path, "w");
 	char label[PS_COMM_LEN + 32];
-	size_t i;
+	size_t i, rows = 0;
 
 	if (!fp)
 		lkst_die(LKST_EXIT_USAGE, "cannot write %s: %s", path, strerror(errno));
@@ -178,15 +206,18 @@ static void write_data(const char *path, const struct view *v)
 		fprintf(fp, "%zu \"%s\"\n", i, label);
 	}
 	fprintf(fp, "\n\n# lane start_s end_s state(0 running,1 ready,2 blocked) cpu pid\n");
-	for (i = 0; i < v->nr_lanes; i++)
-		write_lane_rows(fp, v, i);
+	for (i = 0; i < v->nr_lanes; i++) {
+		write_lane_rows(fp, md, v, i);
+		rows += md->track[i].count;
+	}
 	if (fclose(fp))
 		lkst_die(LKST_EXIT_USAGE, "cannot write %s: %s", path, strerror(errno));
+	return rows;
 }
 
 /* Without -t the x axis spans the drawn lanes, not the whole trace. */
-static void plot_range(const struct options *o, const struct view *v,
-		       uint64_t *from, uint64_t *to)
+static void plot_range(const struct options *o, const struct model *md,
+		       const struct view *v, uint64_t *from, uint64_t *to)
 {
 	size_t i;
 
@@ -197,70 +228,168 @@ static void plot_range(const struct options *o, const struct view *v,
 	*from = v->to_ns;
 	*to = v->from_ns;
 	for (i = 0; i < v->nr_lanes; i++) {
-		const struct ps_task *t = v->lane[i];
+		const struct task_acc *a = &md->acc[v->task[i]];
 
-		if (t->intervals[0].start_ns < *from)
-			*from = t->intervals[0].start_ns;
-		if (t->intervals[t->nr_intervals - 1].end_ns > *to)
-			*to = t->intervals[t->nr_intervals - 1].end_ns;
+		if (a->first_ns < *from)
+			*from = a->first_ns;
+		if (a->last_ns > *to)
+			*to = a->last_ns;
 	}
 }
 
-static void run_gnuplot(const struct options *o, const char *script,
-			const char *data, const struct view *v, const char *title)
+static void run_gnuplot(const struct options *o, const char *script, const char *data,
+			const struct view *v, uint64_t from, uint64_t to, const char *title)
 {
 	const char *output = o->output;
 	char vars[3 * PATH_MAX];
-	uint64_t from, to;
 
-	plot_range(o, v, &from, &to);
 	snprintf(vars, sizeof(vars),
 		 "datafile='%s'; outfile='%s'; nlanes=%zu; xmin=%.9f; xmax=%.9f; "
-		 "plottitle='lkst process states: %s'",
-		 data, output, v->nr_lanes, viz_secs(from), viz_secs(to), title);
+		 "width=%d; plottitle='lkst process states: %s'",
+		 data, output, v->nr_lanes, viz_secs(from), viz_secs(to), o->width, title);
 	viz_gnuplot(vars, script, data, output);
 }
 
-static void plot(const struct options *o, const struct view *v)
+static void gather_segments(struct ps_input *in, struct model *md, const struct view *v);
+
+static void plot(const struct options *o, struct ps_input *in, struct model *md,
+		 const struct view *v)
 {
 	char script[PATH_MAX], title[PATH_MAX];
 	char *data = viz_data_path(o->output);
+	uint64_t from, to;
+	size_t rows, i;
 
 	if (!v->nr_lanes)
 		lkst_die(LKST_EXIT_USAGE, "no process matches -p/-c in the window; nothing to draw");
 	viz_script_path(o->script, "procstate.gp", script, sizeof(script));
 	snprintf(title, sizeof(title), "%s", o->log_file ? o->log_file : o->csv_file);
 	viz_unquote(title);
-	write_data(data, v);
-	run_gnuplot(o, script, data, v, title);
-	fprintf(stderr, "%s: %zu lanes: %s (data %s)\n", lkst_progname, v->nr_lanes,
-		o->output, data);
+	plot_range(o, md, v, &from, &to);
+	vz_axis_init(&md->ax, from, to, (unsigned int)o->width);
+	gather_segments(in, md, v);
+	rows = write_data(data, md, v);
+	run_gnuplot(o, script, data, v, from, to, title);
+	fprintf(stderr, "%s: %zu lanes, %zu segments: %s (data %s)\n", lkst_progname,
+		v->nr_lanes, rows, o->output, data);
+	for (i = 0; i < v->nr_lanes; i++)
+		vz_segs_free(&md->track[i]);
+	free(md->track);
 	free(data);
+}
+
+/* ---- Walks ---------------------------------------------------------- */
+
+static void grow_acc(struct model *md, size_t n)
+{
+	struct task_acc *p;
+
+	if (n <= md->nr_acc)
+		return;
+	p = realloc(md->acc, n * sizeof(*p));
+	if (!p)
+		lkst_die(LKST_EXIT_USAGE, "out of memory after %zu tasks", md->nr_acc);
+	memset(p + md->nr_acc, 0, (n - md->nr_acc) * sizeof(*p));
+	md->acc = p;
+	md->nr_acc = n;
+}
+
+/* First walk: each closed interval adds to its task's figures. */
+static int stats_sink(void *arg, size_t task, const struct ps_interval *iv)
+{
+	struct model *md = arg;
+	struct task_acc *a;
+
+	grow_acc(md, md->m.nr_tasks);
+	a = &md->acc[task];
+	ps_stats_add(&a->st, iv, md->from_ns, md->to_ns);
+	if (!a->any)
+		a->first_ns = iv->start_ns;
+	a->last_ns = iv->end_ns;
+	a->any = 1;
+	return 0;
+}
+
+/* Second walk: a drawn lane's interval, clipped to the axis, to its track. */
+static int segment_sink(void *arg, size_t task, const struct ps_interval *iv)
+{
+	struct model *md = arg;
+	size_t lane = task < md->nr_acc ? md->acc[task].lane : SIZE_MAX;
+	uint64_t from = md->ax.x0, to = md->ax.x0 + md->ax.span;
+	struct vz_seg sg = { .state = iv->state, .cpu = iv->cpu };
+
+	if (lane == SIZE_MAX)
+		return 0;
+	sg.start_ns = iv->start_ns > from ? iv->start_ns : from;
+	sg.end_ns = iv->end_ns < to ? iv->end_ns : to;
+	if (sg.end_ns <= sg.start_ns)
+		return 0;
+	return vz_segs_add(&md->track[lane], &sg);
+}
+
+static int feed_event(const struct ps_event *ev, void *ctx, struct lkst_err *err)
+{
+	struct model *md = ctx;
+
+	md->events++;
+	if (ps_feed(&md->m, ev)) {
+		lkst_seterr(err, "out of memory at event %zu", md->events - 1);
+		return -1;
+	}
+	return 0;
+}
+
+/* A walk of the input through a fresh machine whose intervals go to sink. */
+static void walk(struct ps_input *in, struct model *md,
+		 int (*sink)(void *, size_t, const struct ps_interval *))
+{
+	struct lkst_err err;
+
+	ps_free(&md->m);
+	md->m.sink = sink;
+	md->m.sink_arg = md;
+	md->events = 0;
+	if (ps_walk(in, feed_event, md, &err))
+		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	if (md->events && ps_finish(&md->m, md->m.last_ns))
+		lkst_die(LKST_EXIT_USAGE, "out of memory");
+}
+
+/*
+ * The second walk rebuilds the same tasks in the same order (the same
+ * events), so a task's index names its lane.
+ */
+static void gather_segments(struct ps_input *in, struct model *md, const struct view *v)
+{
+	size_t i;
+
+	for (i = 0; i < md->nr_acc; i++)
+		md->acc[i].lane = SIZE_MAX;
+	md->track = viz_xcalloc(v->nr_lanes, sizeof(*md->track));
+	for (i = 0; i < v->nr_lanes; i++) {
+		md->acc[v->task[i]].lane = i;
+		vz_segs_init(&md->track[i], &md->ax);
+	}
+	walk(in, md, segment_sink);
+	for (i = 0; i < v->nr_lanes; i++)
+		if (vz_segs_finish(&md->track[i]))
+			lkst_die(LKST_EXIT_USAGE, "out of memory");
 }
 
 /* ---- Main ----------------------------------------------------------- */
 
-static void load(const struct options *o, struct ps_machine *m)
+/* The first walk: every task's figures in the window. */
+static void load(struct ps_input *in, struct model *md, struct view *v)
 {
-	struct ps_events e;
-	struct lkst_err err;
-	size_t i;
-	int rc;
-
-	rc = o->log_file ? ps_read_log(o->log_file, &e, &err)
-			 : ps_read_csv(o->csv_file, 0, &e, &err);
-	if (rc)
-		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
-	if (!e.count)
+	walk(in, md, stats_sink);
+	if (!md->events)
 		lkst_die(LKST_EXIT_USAGE, "no PROCESS_CONTEXTSWITCH or PROCESS_WAKEUP records; "
 			 "trace events 0x01 and 0x02");
-	ps_init(m);
-	for (i = 0; i < e.count; i++)
-		if (ps_feed(m, &e.ev[i]))
-			lkst_die(LKST_EXIT_USAGE, "out of memory at event %zu", i);
-	if (ps_finish(m, m->last_ns))
-		lkst_die(LKST_EXIT_USAGE, "out of memory");
-	ps_events_free(&e);
+	grow_acc(md, md->m.nr_tasks);
+	if (v->to_ns == UINT64_MAX) {	/* no -t: the whole trace */
+		v->from_ns = md->m.first_ns;
+		v->to_ns = md->m.last_ns;
+	}
 }
 
 int main(int argc, char **argv)
@@ -276,28 +405,52 @@ int main(int argc, char **argv)
 		{ "time", 't', POPT_ARG_STRING, &o.window, 0,
 		  "time window in seconds (trace clock)", "START,END" },
 		{ "idle", '\0', POPT_ARG_NONE, &o.idle, 0, "include the idle tasks (pid 0, per CPU)", NULL },
+		{ "width", '\0', POPT_ARG_INT, &o.width, 0,
+		  "picture width in pixels (default 1200); the data has at most 3 "
+		  "segments per pixel column and lane", "PIXELS" },
 		{ "script", '\0', POPT_ARG_STRING, &o.script, 0,
 		  "gnuplot script (default: procstate.gp next to the program or in ../share/lkst)", "FILE" },
 		VIZ_POPT_VERSION,
 		LKST_POPT_TAIL
 	};
 	poptContext ctx;
-	struct ps_machine m;
+	struct viz_log log = { 0 };
+	struct ps_input in = { 0 };
+	struct model md = { 0 };
 	struct view v = { 0 };
+	struct lkst_err err;
 
 	lkst_progname = "lkst-procstate";
+	o.width = DEFAULT_WIDTH;
 	ctx = lkst_parse_options(argc, (const char **)argv, options, NULL);
 	lkst_no_positional(ctx);
 	viz_check_input(o.log_file, o.csv_file, o.pids);
-	load(&o, &m);
-	parse_window(o.window, &m, &v);
-	build_lanes(&m, &o, &v);
+	if (o.width < 1 || o.width > VIZ_MAX_PIXELS)
+		lkst_die(LKST_EXIT_USAGE, "--width takes 1 to %d pixels, not %d",
+			 VIZ_MAX_PIXELS, o.width);
+	parse_window(o.window, &v.from_ns, &v.to_ns);
+	md.from_ns = v.from_ns;
+	md.to_ns = v.to_ns;
+	if (o.log_file) {
+		if (viz_log_open(&log, o.log_file, &err))
+			lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+		in.log = &log;
+	} else {
+		in.csv_file = o.csv_file;
+	}
+	ps_init(&md.m);
+	load(&in, &md, &v);
+	build_lanes(&md, &o, &v);
 	if (o.summary || !o.output)
-		print_summary(stdout, &v);
+		print_summary(stdout, &md, &v);
 	if (o.output)
-		plot(&o, &v);
+		plot(&o, &in, &md, &v);
 	free(v.lane);
-	ps_free(&m);
+	free(v.task);
+	free(md.acc);
+	ps_free(&md.m);
+	ps_input_free(&in);
+	viz_log_close(&log);
 	poptFreeContext(ctx);
 	return LKST_EXIT_OK;
 }

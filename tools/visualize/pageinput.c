@@ -69,11 +69,16 @@ static void fill_args(struct pm_event *ev, const uint64_t *arg)
 
 /* ---- Log file ------------------------------------------------------- */
 
-/* viz_read_log() callback: keeps the memory events, skips the rest. */
+struct walk {
+	pm_event_fn fn;
+	void *ctx;
+};
+
+/* viz_log_walk() callback: hands on the memory events, skips the rest. */
 static int log_record(const struct lkst_record *r, unsigned int cpu, void *ctx,
 		      struct lkst_err *err)
 {
-	struct pm_events *out = ctx;
+	const struct walk *w = ctx;
 	struct pm_event ev = { .time_ns = r->time_ns, .cpu = cpu, .pid = r->pid };
 	uint64_t arg[LKST_NR_ARGS];
 	unsigned int a;
@@ -83,19 +88,31 @@ static int log_record(const struct lkst_record *r, unsigned int cpu, void *ctx,
 	for (a = 0; a < LKST_NR_ARGS; a++)
 		arg[a] = r->arg[a];
 	fill_args(&ev, arg);
-	if (push_event(out, &ev)) {
-		lkst_seterr(err, "out of memory after %zu events", out->count);
-		return -1;
+	return w->fn(&ev, w->ctx, err);
+}
+
+int pm_walk(struct pm_input *in, pm_event_fn fn, void *ctx, struct lkst_err *err)
+{
+	struct walk w = { fn, ctx };
+	size_t i;
+
+	if (in->log)
+		return viz_log_walk(in->log, log_record, &w, err);
+	if (!in->read) {
+		if (pm_read_csv(in->csv_file, in->partial_ok, &in->csv, err))
+			return -1;
+		in->read = 1;
 	}
+	for (i = 0; i < in->csv.count; i++)
+		if (fn(&in->csv.ev[i], ctx, err))
+			return -1;
 	return 0;
 }
 
-int pm_read_log(const char *path, struct pm_events *out, struct lkst_err *err)
+void pm_input_free(struct pm_input *in)
 {
-	memset(out, 0, sizeof(*out));
-	if (viz_read_log(path, log_record, out, err))
-		return -1;
-	return sort_events(out, err);
+	pm_events_free(&in->csv);
+	in->read = 0;
 }
 
 /* ---- CSV ------------------------------------------------------------ */

@@ -6,6 +6,7 @@
 #ifndef LKST_PAGEINPUT_H
 #define LKST_PAGEINPUT_H
 
+#include "evarray.h"
 #include "pagemap.h"
 #include "lkst_util.h"
 
@@ -14,11 +15,18 @@ struct pm_events {
 	size_t count, cap;
 };
 
-/*
- * Both sort by time, CPU, then input order.  With partial_ok a CSV's last
- * line without its newline (still being written) is left out.
- */
-int pm_read_log(const char *path, struct pm_events *out, struct lkst_err *err);
+/* As ps_walk() (input.h), for the MEM_PAGE_* events. */
+typedef int (*pm_event_fn)(const struct pm_event *ev, void *ctx, struct lkst_err *err);
+struct pm_input {
+	struct viz_log *log;	/* an open log, or NULL for csv_file */
+	const char *csv_file;
+	int partial_ok;
+	struct pm_events csv;
+	int read;
+};
+int pm_walk(struct pm_input *in, pm_event_fn fn, void *ctx, struct lkst_err *err);
+void pm_input_free(struct pm_input *in);
+
 int pm_read_csv(const char *path, int partial_ok, struct pm_events *out,
 		struct lkst_err *err);
 void pm_events_free(struct pm_events *e);

@@ -153,7 +153,21 @@ static int level(struct pm_map *m, uint64_t time_ns)
 {
 	struct pm_level l = { time_ns, pm_held(m) };
 
+	if (l.held > m->max_held)
+		m->max_held = l.held;
+	if (m->sink)
+		return m->sink->level(m->sink->arg, &l);
 	return push(&m->levels, &l, sizeof(l));
+}
+
+/* A point of kind (0 allocation, 1 free, 2 early free) to its array or sink. */
+static int point(struct pm_map *m, int kind, const struct pm_point *p)
+{
+	struct pm_array *a[] = { &m->allocs, &m->frees, &m->early_frees };
+
+	if (m->sink)
+		return m->sink->point(m->sink->arg, kind, p);
+	return push(a[kind], p, sizeof(*p));
 }
 
 /* Orders above 20 are not buddy orders; keep a corrupt record from looping. */
@@ -181,7 +195,7 @@ static int alloc(struct pm_map *m, const struct pm_event *ev)
 	m->nr_allocs++;
 	m->allocated_pages += n;
 	see_pfns(m, ev->pfn, n);
-	if (push(&m->allocs, &p, sizeof(p)))
+	if (point(m, 0, &p))
 		return -1;
 	return level(m, ev->time_ns);
 }
@@ -198,7 +212,7 @@ static int free_pages(struct pm_map *m, const struct pm_event *ev)
 		m->nr_frees++;
 		m->freed_pages += returned;
 		see_pfns(m, ev->pfn, n);
-		if (push(&m->frees, &p, sizeof(p)))
+		if (point(m, 1, &p))
 			return -1;
 		return level(m, ev->time_ns);
 	}
@@ -208,7 +222,7 @@ static int free_pages(struct pm_map *m, const struct pm_event *ev)
 	m->nr_early_frees++;
 	m->early_freed_pages += n;
 	see_pfns(m, ev->pfn, n);
-	return push(&m->early_frees, &p, sizeof(p));
+	return point(m, 2, &p);
 }
 
 static int snapshot(struct pm_map *m, const struct pm_event *ev)
@@ -228,6 +242,9 @@ static int snapshot(struct pm_map *m, const struct pm_event *ev)
 	m->last_snapshot_pages += ev->pages;
 	m->last_snapshot_runs++;
 	see_pfns(m, ev->pfn, ev->pages);
+	m->nr_runs++;
+	if (m->sink)
+		return m->sink->run(m->sink->arg, &r);
 	return push(&m->runs, &r, sizeof(r));
 }
 

@@ -2,8 +2,8 @@
 #
 #   gnuplot -e "datafile='x.dat'; outfile='x.png'" pagemap.gp
 #
-# Optional: xmin/xmax (seconds), ymin/ymax (PFN), y2max (pages held),
-# snapw (half width of a snapshot bar, seconds), minh (least half height
+# Optional: width, height (pixels: 1200, 700), xmin/xmax (seconds),
+# ymin/ymax (PFN), y2max (pages held), snapw (half width of a snapshot bar, seconds), minh (least half height
 # of a bar, PFNs, so that one page stays visible), plottitle.
 # The data file (written by lkst-pagemap) has five blocks, each with at
 # least one row (a row of NaN when there is nothing to draw):
@@ -21,11 +21,13 @@ if (!exists("datafile") || !exists("outfile")) {
 if (!exists("plottitle")) plottitle = "lkst physical pages"
 if (!exists("snapw")) snapw = 0.05
 if (!exists("minh")) minh = 0
+if (!exists("width")) width = 1200
+if (!exists("height")) height = 700
 
 if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {
-	set terminal pngcairo size 1200, 700 font "sans,10" noenhanced
+	set terminal pngcairo size width, height font "sans,10" noenhanced
 } else {
-	set terminal png size 1200, 700 noenhanced
+	set terminal png size width, height noenhanced
 }
 set output outfile
 

@@ -68,6 +68,18 @@ struct pm_set {
 	size_t count, cap;
 };
 
+/*
+ * Where a map's points, runs and levels go instead of its arrays (each in
+ * time order): memory is then bounded by the pages held, not the events.
+ * kind: 0 allocation, 1 free, 2 early free.  Non-zero fails the feed.
+ */
+struct pm_sink {
+	int (*point)(void *arg, int kind, const struct pm_point *p);
+	int (*run)(void *arg, const struct pm_run *r);
+	int (*level)(void *arg, const struct pm_level *l);
+	void *arg;
+};
+
 struct pm_map {
 	/* selection: NULL = every process */
 	const uint32_t *pids;
@@ -91,10 +103,18 @@ struct pm_map {
 	uint64_t last_snapshot_pages, last_snapshot_runs;
 	uint64_t first_ns, last_ns;	/* of the events fed */
 	int have_time;
+	uint64_t nr_runs;		/* snapshot runs drawn */
+	uint64_t max_held;		/* the highest level */
+	const struct pm_sink *sink;	/* NULL: the arrays above */
 };
 
 /* pids (kept by reference, sorted by the caller or not) selects processes. */
 void pm_init(struct pm_map *m, const uint32_t *pids, size_t nr_pids);
+/* After pm_init, before feeding: hand everything drawn to sink instead. */
+static inline void pm_set_sink(struct pm_map *m, const struct pm_sink *sink)
+{
+	m->sink = sink;
+}
 /* Events in time order.  0 or -1 when out of memory. */
 int pm_feed(struct pm_map *m, const struct pm_event *ev);
 void pm_free(struct pm_map *m);

@@ -90,32 +90,37 @@ static void set_comm(struct ps_task *t, const char *comm)
 		snprintf(t->comm, sizeof(t->comm), "%s", comm);
 }
 
-/* Ends the current state at now; nothing is recorded for UNKNOWN or 0 ns. */
-static int close_state(struct ps_task *t, uint64_t now)
+/*
+ * Ends the current state at now; nothing is recorded for UNKNOWN or 0 ns.
+ * The interval is kept by the task, or handed to the machine's sink.
+ */
+static int close_state(struct ps_machine *m, struct ps_task *t, uint64_t now)
 {
-	struct ps_interval *iv;
+	struct ps_interval one, *iv = &one;
 
 	if (t->state == PS_UNKNOWN || now <= t->since_ns)
 		return 0;
-	if (grow((void **)&t->intervals, &t->cap_intervals, t->nr_intervals,
-		 sizeof(*iv)))
-		return -1;
-	iv = &t->intervals[t->nr_intervals++];
+	if (!m->sink) {
+		if (grow((void **)&t->intervals, &t->cap_intervals, t->nr_intervals,
+			 sizeof(*iv)))
+			return -1;
+		iv = &t->intervals[t->nr_intervals++];
+	}
 	iv->start_ns = t->since_ns;
 	iv->end_ns = now;
 	iv->state = t->state;
 	iv->cpu = t->state == PS_RUNNING ? t->cpu : PS_NO_CPU;
 	iv->switched_in = t->state == PS_RUNNING && t->since_switch;
-	return 0;
+	return m->sink ? m->sink(m->sink_arg, (size_t)(t - m->tasks), iv) : 0;
 }
 
-static int set_state(struct ps_task *t, enum ps_state state, unsigned int cpu,
-		     uint64_t now, int switched_in)
+static int set_state(struct ps_machine *m, struct ps_task *t, enum ps_state state,
+		     unsigned int cpu, uint64_t now, int switched_in)
 {
 	/* Same state (and CPU while running): one continuous interval. */
 	if (t->state == state && (state != PS_RUNNING || t->cpu == cpu))
 		return 0;
-	if (close_state(t, now))
+	if (close_state(m, t, now))
 		return -1;
 	t->state = state;
 	t->cpu = state == PS_RUNNING ? cpu : PS_NO_CPU;
@@ -155,7 +160,7 @@ static int lost_track(struct ps_machine *m, unsigned int cpu)
 	t = find_task(m, c->pid, c->pid ? PS_NO_CPU : cpu);
 	if (!t || t->state != PS_RUNNING || t->cpu != cpu)
 		return 0;
-	if (close_state(t, c->seen_ns))
+	if (close_state(m, t, c->seen_ns))
 		return -1;
 	t->state = PS_UNKNOWN;
 	return 0;
@@ -206,13 +211,13 @@ static int feed_switch(struct ps_machine *m, const struct ps_event *ev)
 		out = PS_UNKNOWN;	/* exited: its lane ends here */
 	else
 		out = ev->prev_state ? PS_BLOCKED : PS_READY;
-	if (set_state(prev, out, ev->cpu, ev->time_ns, 0))
+	if (set_state(m, prev, out, ev->cpu, ev->time_ns, 0))
 		return -1;
 	next = get_task(m, ev->pid, ev->cpu);	/* after prev: may move tasks */
 	if (!next)
 		return -1;
 	set_comm(next, ev->comm);
-	return set_state(next, PS_RUNNING, ev->cpu, ev->time_ns, 1);
+	return set_state(m, next, PS_RUNNING, ev->cpu, ev->time_ns, 1);
 }
 
 static int feed_wakeup(struct ps_machine *m, const struct ps_event *ev)
@@ -224,7 +229,7 @@ static int feed_wakeup(struct ps_machine *m, const struct ps_event *ev)
 	set_comm(t, ev->comm);
 	if (t->state == PS_RUNNING)	/* woken before it got off the CPU */
 		return 0;
-	return set_state(t, PS_READY, PS_NO_CPU, ev->time_ns, 0);
+	return set_state(m, t, PS_READY, PS_NO_CPU, ev->time_ns, 0);
 }
 
 int ps_feed(struct ps_machine *m, const struct ps_event *ev)
@@ -249,7 +254,7 @@ int ps_finish(struct ps_machine *m, uint64_t end_ns)
 	size_t i;
 
 	for (i = 0; i < m->nr_tasks; i++) {
-		if (close_state(&m->tasks[i], end_ns)) {
+		if (close_state(m, &m->tasks[i], end_ns)) {
 			m->failed = 1;
 			return -1;
 		}
@@ -258,25 +263,29 @@ int ps_finish(struct ps_machine *m, uint64_t end_ns)
 	return 0;
 }
 
+void ps_stats_add(struct ps_stats *st, const struct ps_interval *iv,
+		  uint64_t from_ns, uint64_t to_ns)
+{
+	uint64_t start = iv->start_ns > from_ns ? iv->start_ns : from_ns;
+	uint64_t end = iv->end_ns < to_ns ? iv->end_ns : to_ns;
+
+	if (end <= start)
+		return;
+	st->time_ns[iv->state] += end - start;
+	if (iv->switched_in && iv->start_ns >= from_ns)
+		st->switches_in++;
+	if (iv->state == PS_READY && end - start > st->longest_ready_ns) {
+		st->longest_ready_ns = end - start;
+		st->longest_ready_start_ns = start;
+	}
+}
+
 void ps_stats(const struct ps_task *t, uint64_t from_ns, uint64_t to_ns,
 	      struct ps_stats *st)
 {
 	size_t i;
 
 	memset(st, 0, sizeof(*st));
-	for (i = 0; i < t->nr_intervals; i++) {
-		const struct ps_interval *iv = &t->intervals[i];
-		uint64_t start = iv->start_ns > from_ns ? iv->start_ns : from_ns;
-		uint64_t end = iv->end_ns < to_ns ? iv->end_ns : to_ns;
-
-		if (end <= start)
-			continue;
-		st->time_ns[iv->state] += end - start;
-		if (iv->switched_in && iv->start_ns >= from_ns)
-			st->switches_in++;
-		if (iv->state == PS_READY && end - start > st->longest_ready_ns) {
-			st->longest_ready_ns = end - start;
-			st->longest_ready_start_ns = start;
-		}
-	}
+	for (i = 0; i < t->nr_intervals; i++)
+		ps_stats_add(st, &t->intervals[i], from_ns, to_ns);
 }

@@ -2,7 +2,8 @@
 #
 #   gnuplot -e "datafile='x.dat'; outfile='x.png'" procstate.gp
 #
-# Optional: nlanes (image height), xmin/xmax (seconds), plottitle.
+# Optional: nlanes (image height), width (pixels, 1200), xmin/xmax
+# (seconds), plottitle.
 # The data file (written by lkst-procstate) has two blocks:
 #   index 0: lane "PID comm"                      -> y tic labels
 #   index 1: lane start_s end_s state cpu pid     (state 0 running,
@@ -14,12 +15,13 @@ if (!exists("datafile") || !exists("outfile")) {
 }
 if (!exists("nlanes")) nlanes = 10
 if (!exists("plottitle")) plottitle = "lkst process states"
+if (!exists("width")) width = 1200
 
 height = 110 + 26 * (nlanes > 1 ? nlanes : 1)
 if (strstrt(GPVAL_TERMINALS, " pngcairo ") > 0) {
-	set terminal pngcairo size 1200, height font "sans,10" noenhanced
+	set terminal pngcairo size width, height font "sans,10" noenhanced
 } else {
-	set terminal png size 1200, height noenhanced
+	set terminal png size width, height noenhanced
 }
 set output outfile
 

@@ -83,6 +83,14 @@ struct ps_machine {
 	uint64_t first_ns, last_ns;
 	int seen;		/* any event fed */
 	int failed;		/* out of memory: results incomplete */
+	/*
+	 * NULL: each task keeps its intervals.  Else each interval, as it
+	 * closes (in time order per task), goes to sink with the task's index
+	 * in tasks instead, and tasks keep none: memory is bounded by the
+	 * tasks, not the events.  Non-zero from sink fails the feed.
+	 */
+	int (*sink)(void *arg, size_t task, const struct ps_interval *iv);
+	void *sink_arg;
 };
 
 /* Figures of one task over a time window, from its intervals. */
@@ -105,6 +113,8 @@ const struct ps_task *ps_find(const struct ps_machine *m, uint32_t pid,
 			      unsigned int cpu);
 
 /* Intervals clipped to [from_ns, to_ns). */
+void ps_stats_add(struct ps_stats *st, const struct ps_interval *iv,
+		  uint64_t from_ns, uint64_t to_ns);	/* one more, in time order */
 void ps_stats(const struct ps_task *t, uint64_t from_ns, uint64_t to_ns,
 	      struct ps_stats *st);
 

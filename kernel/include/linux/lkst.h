@@ -154,6 +154,35 @@ void lkst_record_event(unsigned int event, const u64 args[LKST_NR_ARGS]);
 int lkst_maskset_switch(unsigned int maskset);
 int lkst_buffer_jump(unsigned int block);
 
+/*
+ * Dynamic events, for probes made at run time; process context only.
+ * lkst_event_add_dynamic() gives the event described by @desc (mnemonic,
+ * description, argument types and descriptions; the rest is ignored) a
+ * free ID in LKST_EV_PROBE_FIRST..LAST and returns it, routed by no
+ * maskset; -EINVAL for a name that is not [A-Za-z][A-Za-z0-9_]*, -EEXIST
+ * when an event has that name, -ENOSPC when every ID is taken.  Fire it
+ * with lkst_hook_dispatch() under its key, as a hook does.
+ * lkst_event_remove_dynamic() unroutes the event from every maskset and
+ * returns once no dispatch can still route it; its ID may then be reused.
+ */
+int lkst_event_add_dynamic(const struct lkst_event_desc *desc);
+void lkst_event_remove_dynamic(unsigned int event);
+
+/*
+ * From a handler: when the event being handled is a dynamic probe's, its
+ * kernel stack from the probed function's registers (the probed address
+ * first) into @store; 0 for any other event.
+ */
+#ifdef CONFIG_KPROBES
+unsigned int lkst_probe_stack(unsigned long *store, unsigned int size);
+#else
+static inline unsigned int lkst_probe_stack(unsigned long *store,
+					    unsigned int size)
+{
+	return 0;
+}
+#endif
+
 #else /* !CONFIG_LKST */
 
 #define LKST_HOOK6(...) do { } while (0)

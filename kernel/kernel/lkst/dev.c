@@ -130,6 +130,16 @@ static long lkst_dev_ioctl(struct file *file, unsigned int cmd,
 	case LKST_IOC_EVENT_STAT:
 		return LKST_STRUCT_CMD(struct lkst_event_stat,
 				       lkst_event_stat, true);
+	case LKST_IOC_EVENT_DESC:
+		return LKST_STRUCT_CMD(struct lkst_event_desc,
+				       lkst_event_desc, true);
+	case LKST_IOC_EVENT_TABLE:
+		return LKST_STRUCT_CMD(struct lkst_event_table,
+				       lkst_describe_events, true);
+	case LKST_IOC_PROBE_ADD:
+		return LKST_STRUCT_CMD(struct lkst_probe, lkst_probe_add, false);
+	case LKST_IOC_PROBE_DEL:
+		return LKST_STRUCT_CMD(struct lkst_probe, lkst_probe_del, false);
 	case LKST_IOC_EVENT_STAT_RESET:
 		lkst_event_stat_reset();
 		return 0;

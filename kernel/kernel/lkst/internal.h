@@ -34,7 +34,30 @@ int lkst_maskset_delete(unsigned int id);
 int lkst_handler_info(struct lkst_handler_desc *desc);
 int lkst_handler_ctl(struct lkst_handler_ctl *ctl);
 int lkst_event_stat(struct lkst_event_stat *stat);
+int lkst_event_desc(struct lkst_event_desc *desc);
+int lkst_describe_events(struct lkst_event_table *table);
 void lkst_event_stat_reset(void);
+
+/* Dynamic probes (probe.c); without kprobes, PROBE_ADD is EOPNOTSUPP. */
+#ifdef CONFIG_KPROBES
+struct pt_regs;
+int lkst_probe_add(struct lkst_probe *req);
+int lkst_probe_del(struct lkst_probe *req);
+int lkst_probe_check(const struct lkst_probe *req);
+void lkst_probe_format(const struct lkst_fetch *f, char *buf, size_t size);
+u64 lkst_probe_fetch(const struct lkst_fetch *f, struct pt_regs *regs,
+		     const unsigned long *saved);
+#else
+static inline int lkst_probe_add(struct lkst_probe *req)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline int lkst_probe_del(struct lkst_probe *req)
+{
+	return -EOPNOTSUPP;
+}
+#endif
 
 int lkst_buffers_init(unsigned int block_size);
 int lkst_cpu_info(struct lkst_cpu_info *info);

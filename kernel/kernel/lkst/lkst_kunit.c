@@ -716,6 +716,186 @@ static void lkst_ms_handler_pass_and_control(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lkst_handler_ctl(&ctl), -ENOENT);
 }
 
+static void lkst_ms_dynamic_events(struct kunit *test)
+{
+	struct lkst_maskset_entry entry = {
+		.id = TEST_MASKSET, .handler = LKST_HANDLER_DEFAULT,
+	};
+	struct lkst_maskset_desc *ms;
+	struct lkst_event_desc *desc;
+	int ids[LKST_EV_PROBE_LAST - LKST_EV_PROBE_FIRST + 1], id, i;
+
+	ms = kunit_kzalloc(test, sizeof(*ms), GFP_KERNEL);
+	desc = kunit_kzalloc(test, sizeof(*desc), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, ms);
+	KUNIT_ASSERT_NOT_NULL(test, desc);
+	strscpy(desc->mnemonic, "kunit_probe", sizeof(desc->mnemonic));
+	strscpy(desc->description, "a probe", sizeof(desc->description));
+	desc->arg_type[0] = LKST_ARG_HEX;
+	strscpy(desc->arg_desc[0], "ret", sizeof(desc->arg_desc[0]));
+	id = lkst_event_add_dynamic(desc);
+	KUNIT_ASSERT_GE(test, id, LKST_EV_PROBE_FIRST);
+	KUNIT_EXPECT_EQ(test, lkst_event_add_dynamic(desc), -EEXIST);
+	strscpy(desc->mnemonic, "SYSCALL_EXIT", sizeof(desc->mnemonic));
+	KUNIT_EXPECT_EQ(test, lkst_event_add_dynamic(desc), -EEXIST);
+	strscpy(desc->mnemonic, "9lives", sizeof(desc->mnemonic));
+	KUNIT_EXPECT_EQ(test, lkst_event_add_dynamic(desc), -EINVAL);
+	strscpy(desc->mnemonic, "a-b", sizeof(desc->mnemonic));
+	KUNIT_EXPECT_EQ(test, lkst_event_add_dynamic(desc), -EINVAL);
+	strscpy(desc->mnemonic, "", sizeof(desc->mnemonic));
+	KUNIT_EXPECT_EQ(test, lkst_event_add_dynamic(desc), -EINVAL);
+	strscpy(desc->mnemonic, "typed", sizeof(desc->mnemonic));
+	desc->arg_type[1] = LKST_NR_ARG_TYPES;
+	KUNIT_EXPECT_EQ(test, lkst_event_add_dynamic(desc), -EINVAL);
+
+	memset(desc, 0, sizeof(*desc));
+	desc->id = id;
+	KUNIT_ASSERT_EQ(test, lkst_event_desc(desc), 0);
+	KUNIT_EXPECT_STREQ(test, desc->mnemonic, "kunit_probe");
+	KUNIT_EXPECT_EQ(test, desc->category, LKST_CAT_PROBE);
+	KUNIT_EXPECT_EQ(test, desc->flags, LKST_EVENT_DYNAMIC);
+	KUNIT_EXPECT_EQ(test, desc->arg_type[0], LKST_ARG_HEX);
+	KUNIT_EXPECT_STREQ(test, desc->arg_desc[0], "ret");
+	desc->id = LKST_EV_SYSCALL_EXIT;
+	KUNIT_ASSERT_EQ(test, lkst_event_desc(desc), 0);
+	KUNIT_EXPECT_STREQ(test, desc->mnemonic, "SYSCALL_EXIT");
+	KUNIT_EXPECT_EQ(test, desc->flags, 0);
+
+	/* Routed in the active maskset, then removed: unrouted, key off. */
+	test_desc_fill(ms, TEST_MASKSET, LKST_HANDLER_NOTHING);
+	KUNIT_ASSERT_EQ(test, lkst_maskset_write(ms), 0);
+	entry.event = id;
+	KUNIT_ASSERT_EQ(test, lkst_maskset_config(&entry), 0);
+	KUNIT_ASSERT_EQ(test, lkst_maskset_select(TEST_MASKSET), 0);
+	KUNIT_EXPECT_TRUE(test, static_key_enabled(&lkst_event_keys[id]));
+	lkst_event_remove_dynamic(id);
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(&lkst_event_keys[id]));
+	ms->id = TEST_MASKSET;
+	KUNIT_ASSERT_EQ(test, lkst_maskset_read(ms), 0);
+	KUNIT_EXPECT_EQ(test, ms->handler[id], LKST_HANDLER_NOTHING);
+	desc->id = id;
+	KUNIT_EXPECT_EQ(test, lkst_event_desc(desc), -ENOENT);
+	KUNIT_EXPECT_EQ(test, lkst_maskset_config(&entry), -EINVAL);
+
+	/* Every ID of the range once, then none is left. */
+	memset(desc, 0, sizeof(*desc));
+	for (i = 0; i < ARRAY_SIZE(ids); i++) {
+		snprintf(desc->mnemonic, sizeof(desc->mnemonic), "kunit_%d", i);
+		ids[i] = lkst_event_add_dynamic(desc);
+		KUNIT_EXPECT_EQ(test, ids[i], LKST_EV_PROBE_FIRST + i);
+	}
+	strscpy(desc->mnemonic, "one_too_many", sizeof(desc->mnemonic));
+	KUNIT_EXPECT_EQ(test, lkst_event_add_dynamic(desc), -ENOSPC);
+	for (i = 0; i < ARRAY_SIZE(ids); i++)
+		if (ids[i] >= LKST_EV_PROBE_FIRST)
+			lkst_event_remove_dynamic(ids[i]);
+}
+
+#ifdef CONFIG_KPROBES
+/* Probe fetch specs: what PROBE_ADD refuses, their text, their values. */
+static void lkst_probe_fetch_specs(struct kunit *test)
+{
+	static const u64 inner[3] = { 1, 2, 0x11223344fffefdfcULL };
+	static const struct {
+		u64 pad;
+		const u64 *p;
+	} outer = { 0x55, inner };
+	struct lkst_fetch *f;
+	struct lkst_probe *req;
+	struct pt_regs regs = { };
+	char text[LKST_ARG_DESC_LEN];
+
+	req = kunit_kzalloc(test, sizeof(*req), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, req);
+	strscpy(req->name, "p", sizeof(req->name));
+	strscpy(req->symbol, "ksys_lseek", sizeof(req->symbol));
+	req->nr_args = 3;
+	req->fetch[0] = (struct lkst_fetch){ .kind = LKST_FETCH_ARG,
+		.index = 1, .size = 4, .type = LKST_ARG_UDEC, .name = "fd" };
+	req->fetch[1] = (struct lkst_fetch){ .kind = LKST_FETCH_COMM,
+		.size = 8, .type = LKST_ARG_COMM };
+	req->fetch[2] = (struct lkst_fetch){ .kind = LKST_FETCH_COMM2,
+		.size = 8, .type = LKST_ARG_COMM2 };
+	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), 0);
+	req->fetch[0].index = 7;
+	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	req->fetch[0].index = 0;
+	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	req->fetch[0] = (struct lkst_fetch){ .kind = LKST_FETCH_REG,
+		.index = LKST_NR_REGS, .size = 8, .type = LKST_ARG_HEX };
+	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	req->fetch[0].index = LKST_REG_DI;
+	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), 0);
+	req->fetch[0].size = 3;
+	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	req->fetch[0].size = 8;
+	req->fetch[0].nr_deref = LKST_PROBE_MAX_DEREF + 1;
+	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	req->fetch[0].nr_deref = 1;
+	req->fetch[0].offset[1] = 8;	/* beyond nr_deref */
+	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	req->fetch[0].offset[1] = 0;
+	req->fetch[0].kind = LKST_FETCH_RETVAL;
+	req->fetch[0].index = 0;
+	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	req->flags = LKST_PROBE_RETURN;
+	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), 0);
+	req->offset = 4;	/* a return probe sits on the entry */
+	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	req->offset = 0;
+	req->nr_args = 2;	/* COMM without its COMM2 */
+	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	req->fetch[2] = (struct lkst_fetch){ };
+	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	req->nr_args = 1;
+	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	req->fetch[1] = (struct lkst_fetch){ };
+	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), 0);
+	req->fetch[0].type = LKST_ARG_COMM;
+	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+
+	/* Text as kprobe_events writes it, and the values read. */
+	f = &req->fetch[0];
+	*f = (struct lkst_fetch){ .kind = LKST_FETCH_REG, .index = LKST_REG_DI,
+		.nr_deref = 2, .offset = { 8, 16 }, .size = 8,
+		.type = LKST_ARG_HEX, .name = "v" };
+	lkst_probe_format(f, text, sizeof(text));
+	KUNIT_EXPECT_STREQ(test, text, "v=+16(+8(%di)):x64");
+	regs.di = (unsigned long)&outer;
+	KUNIT_EXPECT_EQ(test, lkst_probe_fetch(f, &regs, NULL),
+			0x11223344fffefdfcULL);
+	f->size = 4;
+	f->type = LKST_ARG_UDEC;
+	KUNIT_EXPECT_EQ(test, lkst_probe_fetch(f, &regs, NULL), 0xfffefdfcULL);
+	f->size = 2;
+	f->type = LKST_ARG_DEC;
+	KUNIT_EXPECT_EQ(test, lkst_probe_fetch(f, &regs, NULL), (u64)-516);
+	lkst_probe_format(f, text, sizeof(text));
+	KUNIT_EXPECT_STREQ(test, text, "v=+16(+8(%di)):s16");
+	regs.di = 0;	/* a load that faults gives 0 */
+	KUNIT_EXPECT_EQ(test, lkst_probe_fetch(f, &regs, NULL), 0);
+	*f = (struct lkst_fetch){ .kind = LKST_FETCH_ARG, .index = 2,
+		.nr_deref = 1, .offset = { -8 }, .size = 8,
+		.type = LKST_ARG_UDEC };
+	regs.si = (unsigned long)&outer.p;
+	KUNIT_EXPECT_EQ(test, lkst_probe_fetch(f, &regs, NULL), 0x55);
+	lkst_probe_format(f, text, sizeof(text));
+	KUNIT_EXPECT_STREQ(test, text, "-8($arg2):u64");
+	*f = (struct lkst_fetch){ .kind = LKST_FETCH_RETVAL, .size = 4,
+		.type = LKST_ARG_RETVAL };
+	regs.ax = 0xfffffff2;
+	KUNIT_EXPECT_EQ(test, (s64)lkst_probe_fetch(f, &regs, NULL), -14);
+	lkst_probe_format(f, text, sizeof(text));
+	KUNIT_EXPECT_STREQ(test, text, "$retval:errno");
+	*f = (struct lkst_fetch){ .kind = LKST_FETCH_COMM, .size = 8,
+		.type = LKST_ARG_COMM };
+	KUNIT_EXPECT_EQ(test, lkst_probe_fetch(f, &regs, NULL),
+			lkst_comm_arg(current->comm, 0));
+	lkst_probe_format(f, text, sizeof(text));
+	KUNIT_EXPECT_STREQ(test, text, "$comm");
+}
+#endif
+
 static struct kunit_case lkst_ms_cases[] = {
 	KUNIT_CASE(lkst_ms_system_read_only),
 	KUNIT_CASE(lkst_ms_validates_routes),
@@ -723,6 +903,10 @@ static struct kunit_case lkst_ms_cases[] = {
 	KUNIT_CASE(lkst_ms_handler_lifecycle),
 	KUNIT_CASE(lkst_ms_counts_hits),
 	KUNIT_CASE(lkst_ms_handler_pass_and_control),
+	KUNIT_CASE(lkst_ms_dynamic_events),
+#ifdef CONFIG_KPROBES
+	KUNIT_CASE(lkst_probe_fetch_specs),
+#endif
 	{}
 };
 

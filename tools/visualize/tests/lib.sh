@@ -51,3 +51,18 @@ refusals() {
 	check "gnuplot failure is reported" fails "$1" -f "$2" --script "$OUT/bad.gp" -o "$OUT/y.png"
 	check "bad -t is refused" fails "$1" -f "$2" -t 2,1
 }
+
+# max_per_column DAT X0 X1 COLS: the most interval rows (data block 1 of
+# lkst-procstate's .dat) of one lane that overlap one of COLS columns of
+# [X0, X1] by more than a thousandth of a column.
+max_per_column() {
+	awk -v x0="$2" -v x1="$3" -v cols="$4" '
+		/^$/ { blank++; next } blank < 2 || /^#/ || NF != 6 { next }
+		{
+			w = (x1 - x0) / cols; eps = w / 1000
+			for (c = int(($2 - x0) / w); c < cols && x0 + c * w < $3 - eps; c++)
+				if (x0 + (c + 1) * w > $2 + eps && ++n[$1 " " c] > max)
+					max = n[$1 " " c]
+		}
+		END { print max + 0 }' "$1"
+}

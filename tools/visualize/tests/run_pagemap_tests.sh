@@ -58,6 +58,40 @@ $PM -f "$OUT/pages.log" -t ,1.035 -c t-mem > "$OUT/win.txt"
 check "-t clips the events" same "$(figures "$OUT/win.txt")" \
 	"allocations=2 allocated_pages=5 frees=0 freed_pages=0 early_frees=0 early_freed_pages=0 missed_free_pages=0 held_pages=5 pfn_min=0x1000 pfn_max=0x1013 snapshots=0"
 
+# Sparse: no two points of a kind in one pixel: the data is exactly what
+# the undecimated lkst-pagemap wrote (testdata/sparse-pagemap.dat).
+$PM -f "$OUT/pages.log" -o "$OUT/sparse.png" > /dev/null 2>&1
+check "sparse log: data unchanged by decimation" cmp "$OUT/sparse.dat" testdata/sparse-pagemap.dat
+
+# Dense: 80000 allocations and frees of 4096 PFNs in 200 ms drawn on 100x50
+# pixels.  Counted on a grid of the points' own extent, which may straddle
+# the picture's cells, so at most 4 (2x2 cells) points of a kind per cell.
+check "mkdenselog writes a log" ./obj/mkdenselog "$OUT/dense.log" 400000
+$PM -f "$OUT/dense.log" -p 400 --width 100 --height 50 -o "$OUT/dense.png" > /dev/null 2>&1
+check "dense log renders" is_png "$OUT/dense.png"
+for b in 0 1; do
+	got=$(awk -v want=$b 'BEGIN { idx = 0; n = 0 } /^$/ { blank++; next }
+		blank >= 2 { idx++; blank = 0 } { blank = 0 }
+		idx == want && !/^#/ && $1 != "NaN" { t[n] = $1; y[n] = $2; n++ }
+		END {
+			for (i = 0; i < n; i++) {
+				if (!i || t[i] < t0) t0 = t[i]; if (!i || t[i] > t1) t1 = t[i]
+				if (!i || y[i] < y0) y0 = y[i]; if (!i || y[i] > y1) y1 = y[i]
+			}
+			for (i = 0; i < n; i++) {
+				k = int((t[i] - t0) * 100 / (t1 - t0 + 1e-12)) " " \
+				    int((y[i] - y0) * 50 / (y1 - y0 + 1))
+				if (++c[k] > max) max = c[k]
+			}
+			print n " " max + 0
+		}' "$OUT/dense.dat")
+	check "dense log, block $b: points drawn ($got)" [ "${got% *}" -gt 100 ]
+	check "dense log, block $b: at most 4 points per cell ($got)" [ "${got#* }" -le 4 ]
+done
+check "dense log: the held line has at most 4 points per pixel column (+1)" \
+	[ "$(rows "$OUT/dense.dat" 4)" -le 401 ]
+check "--height 0 is refused" fails $PM -f "$OUT/pages.log" --height 0 -o "$OUT/h0.png"
+
 # The script on its own, as documented.
 gnuplot -e "datafile='$OUT/log.dat'; outfile='$OUT/direct.png'" pagemap.gp
 check "gnuplot pagemap.gp exits 0" [ $? -eq 0 ]

@@ -14,8 +14,9 @@ PS=./lkst-procstate
 
 rm -rf "$OUT" && mkdir -p "$OUT" || exit 1
 
-# ---- 1. unit test --------------------------------------------------------
+# ---- 1. unit tests -------------------------------------------------------
 unit_test ./obj/test_procstate "$OUT/unit.txt"
+unit_test ./obj/test_decimate "$OUT/unit_decimate.txt"
 
 # ---- helpers ----------------------------------------------------------
 rows_for_pid() {	# interval rows (data block 1) of pid in a data file
@@ -77,6 +78,33 @@ check "-t clips the figures" same "$(summary_line "$OUT/win.txt" 100)" \
 $PS -f "$OUT/small.log" -t 1.030,1.060 -c t- -o "$OUT/win.png" > /dev/null 2>&1
 check "-t drops rows outside the window" \
 	[ "$(awk '/^$/ { b++ } b >= 2 && NF == 6 && !/^#/ && ($2 < 1.03 || $3 > 1.06)' "$OUT/win.dat" | wc -l)" -eq 0 ]
+
+# Sparse: every interval is wider than a pixel column, so the data is
+# exactly what it was before decimation (testdata/sparse-*.dat were
+# written by the undecimated lkst-procstate).
+$PS -f "$OUT/small.log" --idle -o "$OUT/sparse.png" > /dev/null 2>&1
+check "sparse log: data unchanged by decimation" cmp "$OUT/sparse.dat" testdata/sparse-procstate.dat
+$PS -f "$OUT/small.log" -t 1.030,1.060 --idle -o "$OUT/sparsew.png" > /dev/null 2>&1
+check "sparse log, -t: data unchanged by decimation" \
+	cmp "$OUT/sparsew.dat" testdata/sparse-procstate-window.dat
+
+# Dense: 200000 records, a state change every 0.5 us on 100 ms; at most 3
+# segments per pixel column and lane, whatever the width.
+check "mkdenselog writes a log" ./obj/mkdenselog "$OUT/dense.log" 200000
+for w in 1200 100; do
+	$PS -f "$OUT/dense.log" -t 1.0,1.1 --idle --width $w -o "$OUT/dense$w.png" > /dev/null 2>&1
+	check "dense log, --width $w: renders" is_png "$OUT/dense$w.png"
+	check "dense log, --width $w: at most 3 segments per pixel column and lane" \
+		[ "$(max_per_column "$OUT/dense$w.dat" 1.0 1.1 $w)" -le 3 ]
+done
+check "dense log, --width 100: 1 to 3 x 100 rows per lane" \
+	[ "$(rows_for_pid "$OUT/dense100.dat" 401)" -ge 1 ] && [ "$(rows_for_pid "$OUT/dense100.dat" 401)" -le 300 ]
+# The checker itself: 5 segments in one column of one lane.
+printf '0 "x"\n\n\n# rows\n' > "$OUT/five.dat"
+for i in 0 1 2 3 4; do echo "0 1.00$i 1.00$((i + 1)) 0 0 5" >> "$OUT/five.dat"; done
+check "the column count sees 5 segments in a column" \
+	same "$(max_per_column "$OUT/five.dat" 1.0 1.1 10)" 5
+check "--width 0 is refused" fails $PS -f "$OUT/small.log" --width 0 -o "$OUT/w0.png"
 
 # ---- 3. shipped CSV fixture (decoded, -V, ns times, quoted comm) ------
 $PS --csv testdata/small.csv -c t- -o "$OUT/csv.png" --summary > "$OUT/csv.txt" 2> "$OUT/csv.err"

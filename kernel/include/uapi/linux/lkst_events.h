@@ -14,7 +14,9 @@
  *   0x40-0x5f memory               0x60-0x7f IPC
  *   0x80-0x8f block I/O            0x90-0x9f network
  *   0xa0-0xaf timers               0xb0-0xbf locks
- *   0xc0-0xcf oops and panic       0xe0-0xfe tracer and user events
+ *   0xc0-0xcf oops and panic       0xe0-0xef tracer and user events
+ *   0xf0-0xfe dynamic probes: no fixed event, named when a probe is
+ *             created at run time (lkm probe add), so not in the table
  * LKST's own numbers are kept where it published them (0x01-0x07, 0x10-0x15,
  * 0x20-0x21); 0x16, its bottom-half entry, is the softirq entry now.  Each
  * category's events sit between its markers below, in the enum and in the
@@ -167,8 +169,26 @@ enum lkst_event_id {
 
 	/* tracer and user events */
 	LKST_EV_USER_MARK		= 0xe0,
+	LKST_EV_STACK_KERNEL		= 0xe1,
+	LKST_EV_STACK_USER		= 0xe2,
 	/* end of tracer and user events */
 };
+
+/* IDs that dynamic probes take, in the order they are created. */
+#define LKST_EV_PROBE_FIRST	0xf0
+#define LKST_EV_PROBE_LAST	0xfe
+
+/*
+ * arg1 of the STACK_* events: the event the stack was taken for, the
+ * index in the stack of this record's first frame (arg2), and the number
+ * of frames taken; a stack longer than five frames takes several records.
+ */
+#define LKST_STACK_POS(event, first, total) \
+	((__u64)(total) << 32 | (__u64)(first) << 16 | (__u16)(event))
+#define LKST_STACK_POS_EVENT(arg)	((unsigned int)((arg) & 0xffff))
+#define LKST_STACK_POS_FIRST(arg)	((unsigned int)((arg) >> 16 & 0xffff))
+#define LKST_STACK_POS_TOTAL(arg)	((unsigned int)((arg) >> 32 & 0xffff))
+#define LKST_STACK_FRAMES_PER_RECORD	5
 
 /* Groups of events, for RDEFAULT and for selecting events by group. */
 enum lkst_category {
@@ -184,6 +204,7 @@ enum lkst_category {
 	LKST_CAT_LOCK,
 	LKST_CAT_OOPS,
 	LKST_CAT_TRACER,
+	LKST_CAT_PROBE,
 	LKST_NR_CATEGORIES
 };
 
@@ -203,6 +224,10 @@ enum lkst_arg_type {
 	LKST_ARG_COMM,		/* first 8 bytes of a command name */
 	LKST_ARG_COMM2,		/* last 8 bytes of a command name */
 	LKST_ARG_TEXT,		/* 8 bytes of text; consecutive TEXT args join */
+	LKST_ARG_STACKPOS,	/* LKST_STACK_POS(): event, first frame, frames */
+	LKST_ARG_KSYM,		/* kernel text address, shown as symbol+offset */
+	LKST_ARG_UADDR,		/* user-space address */
+	LKST_NR_ARG_TYPES
 };
 
 struct lkst_event_arg {
@@ -237,7 +262,8 @@ static const struct lkst_category_info lkst_category_table[] = {
 	[LKST_CAT_TIMER]	= { "timer",     0xa0, 0xaf },
 	[LKST_CAT_LOCK]		= { "lock",      0xb0, 0xbf },
 	[LKST_CAT_OOPS]		= { "oops",      0xc0, 0xcf },
-	[LKST_CAT_TRACER]	= { "tracer",    0xe0, 0xfe },
+	[LKST_CAT_TRACER]	= { "tracer",    0xe0, 0xef },
+	[LKST_CAT_PROBE]	= { "probe",     LKST_EV_PROBE_FIRST, LKST_EV_PROBE_LAST },
 };
 
 /* The ID and the mnemonic come from one name, so they cannot disagree. */
@@ -1250,6 +1276,32 @@ static const struct lkst_event_info lkst_event_table[] = {
 			{ LKST_ARG_TEXT, "" },
 			{ LKST_ARG_TEXT, "" },
 			{ LKST_ARG_TEXT, "" },
+		},
+	},
+	{
+		LKST_EVENT(STACK_KERNEL),
+		.category = LKST_CAT_TRACER,
+		.description = "kernel stack of an event, by the lkst_stack handler",
+		.args = {
+			{ LKST_ARG_STACKPOS, "event, first frame, frames" },
+			{ LKST_ARG_KSYM, "frame" },
+			{ LKST_ARG_KSYM, "frame" },
+			{ LKST_ARG_KSYM, "frame" },
+			{ LKST_ARG_KSYM, "frame" },
+			{ LKST_ARG_KSYM, "frame" },
+		},
+	},
+	{
+		LKST_EVENT(STACK_USER),
+		.category = LKST_CAT_TRACER,
+		.description = "user stack of an event, by the lkst_stack handler",
+		.args = {
+			{ LKST_ARG_STACKPOS, "event, first frame, frames" },
+			{ LKST_ARG_UADDR, "frame" },
+			{ LKST_ARG_UADDR, "frame" },
+			{ LKST_ARG_UADDR, "frame" },
+			{ LKST_ARG_UADDR, "frame" },
+			{ LKST_ARG_UADDR, "frame" },
 		},
 	},
 	/* ---- end of tracer and user events ---- */

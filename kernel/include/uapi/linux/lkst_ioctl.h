@@ -31,6 +31,20 @@
  * their data, and returns a count or a negative errno; EOPNOTSUPP when the
  * handler takes no commands, ENOENT when no handler has the ID.
  *
+ * PROBE_ADD makes a dynamic event fired by a kprobe (or, with
+ * LKST_PROBE_RETURN, a kretprobe) on @symbol+@offset and returns its ID,
+ * which no maskset routes yet; its arguments are fetched as @fetch[]
+ * says, one spec per argument slot, and its argument descriptions are
+ * the specs written back as text.  EINVAL for a bad name or spec ($retval
+ * on an entry probe, an argument number or register out of range, more
+ * than LKST_PROBE_MAX_DEREF dereferences, a COMM not followed by COMM2),
+ * EEXIST for a name an event has, ENOSPC when every probe ID is taken,
+ * and kprobes' own error (ENOENT for an unknown symbol, EINVAL or EILSEQ
+ * for an address it cannot probe).  PROBE_DEL removes the probe with
+ * @id, or with @name when @id is 0: its handlers have finished and no
+ * maskset routes its ID when it returns (ENOENT when there is no such
+ * probe).
+ *
  * Version 2 added sequence numbers (BUFFER_DRAIN), buffer modes
  * (BUFFER_MODE) and BUFFER_RESIZE, and the mode and next_seq fields of
  * struct lkst_cpu_info, which changed its size.  Version 3 stores records
@@ -270,6 +284,96 @@ struct lkst_mark {
 	char text[LKST_NR_ARGS * 8];
 };
 
+/*
+ * The kernel's description of one event ID, static or a dynamic probe, so
+ * that a saved log carries the table it was recorded with.  ENOENT for an
+ * ID with no event.  Strings are NUL terminated and cut to fit.
+ */
+#define LKST_EVENT_DYNAMIC	(1u << 0)	/* a probe made at run time */
+#define LKST_DESC_LEN		128
+#define LKST_ARG_DESC_LEN	64
+
+struct lkst_event_desc {
+	__u32 id;			/* in */
+	__u32 category;			/* out: enum lkst_category */
+	__u32 flags;			/* out: LKST_EVENT_* */
+	__u32 __pad;
+	__u8 arg_type[8];		/* out: enum lkst_arg_type, 6 used */
+	char mnemonic[LKST_NAME_LEN];	/* out */
+	char description[LKST_DESC_LEN];
+	char arg_desc[LKST_NR_ARGS][LKST_ARG_DESC_LEN];
+};
+
+/*
+ * Dynamic probes.  A fetch spec says how one argument of a probe's event
+ * is read, as kprobe_events' fetch arguments do: a register, a function
+ * argument (argument registers at entry; a return probe saves them at
+ * entry), the return value or the task's command name (two slots, COMM
+ * then COMM2), then up to LKST_PROBE_MAX_DEREF loads of 8 bytes at
+ * value + offset[i], innermost first, the last one @size bytes wide
+ * (kprobe_events' +OFF(+OFF(FETCH))); a load that faults gives 0.  The
+ * value is then cut to @size bytes, sign-extended when @type is DEC.
+ */
+#define LKST_PROBE_RETURN	(1u << 0)	/* a kretprobe */
+#define LKST_PROBE_MAX_DEREF	2
+#define LKST_SYM_LEN		128
+
+enum lkst_fetch_kind {
+	LKST_FETCH_NONE,	/* unused slot */
+	LKST_FETCH_REG,		/* @index: enum lkst_reg */
+	LKST_FETCH_ARG,		/* @index: argument number 1..6 */
+	LKST_FETCH_RETVAL,	/* return probes only */
+	LKST_FETCH_COMM,	/* first 8 bytes of current->comm */
+	LKST_FETCH_COMM2,	/* the last 8, in the slot after COMM */
+	LKST_NR_FETCH_KINDS
+};
+
+/* x86-64 registers by their kprobe_events names (%ax ...). */
+enum lkst_reg {
+	LKST_REG_AX, LKST_REG_BX, LKST_REG_CX, LKST_REG_DX,
+	LKST_REG_SI, LKST_REG_DI, LKST_REG_BP, LKST_REG_SP,
+	LKST_REG_R8, LKST_REG_R9, LKST_REG_R10, LKST_REG_R11,
+	LKST_REG_R12, LKST_REG_R13, LKST_REG_R14, LKST_REG_R15,
+	LKST_REG_IP, LKST_REG_FLAGS,
+	LKST_NR_REGS
+};
+
+struct lkst_fetch {
+	__u8 kind;		/* enum lkst_fetch_kind */
+	__u8 index;		/* register or argument number */
+	__u8 nr_deref;		/* 0..LKST_PROBE_MAX_DEREF */
+	__u8 size;		/* 1, 2, 4 or 8 bytes; 8 for COMM, COMM2 */
+	__u8 type;		/* enum lkst_arg_type the value is shown as */
+	__u8 __pad[3];
+	__s32 offset[LKST_PROBE_MAX_DEREF];
+	char name[16];		/* optional; NUL terminated, [A-Za-z0-9_] */
+};
+
+struct lkst_probe {
+	__u32 id;		/* PROBE_DEL's, or 0 (ADD returns it) */
+	__u32 flags;		/* LKST_PROBE_* */
+	__u64 offset;		/* bytes into @symbol */
+	char name[LKST_NAME_LEN];
+	char symbol[LKST_SYM_LEN];
+	__u32 nr_args;		/* slots of @fetch used, from the first */
+	__u32 __pad;
+	struct lkst_fetch fetch[LKST_NR_ARGS];
+};
+
+/*
+ * EVENT_TABLE describes every event at once, in increasing ID order, so
+ * that a utility learns the table with one system call (a trace that
+ * records system calls is not flooded by its reader): up to max_descs
+ * into descs[]; nr_descs is how many events there are, which may be more.
+ */
+struct lkst_event_table {
+	__u64 descs;			/* in: user pointer to lkst_event_desc[] */
+	__u32 max_descs;		/* in: room in descs[] */
+	__u32 desc_size;		/* in: sizeof(struct lkst_event_desc) */
+	__u32 nr_descs;			/* out: events the kernel has */
+	__u32 __pad;
+};
+
 /* A pair of readings of the trace clock and of CLOCK_REALTIME. */
 struct lkst_clock_anchor {
 	__u64 trace_ns;			/* out */
@@ -289,6 +393,10 @@ struct lkst_clock_anchor {
 #define LKST_IOC_EVENT_STAT	_IOWR(LKST_IOC_MAGIC, 0x21, struct lkst_event_stat)
 #define LKST_IOC_EVENT_STAT_RESET _IO(LKST_IOC_MAGIC, 0x22)
 #define LKST_IOC_HANDLER_CTL	_IOW(LKST_IOC_MAGIC, 0x23, struct lkst_handler_ctl)
+#define LKST_IOC_EVENT_DESC	_IOWR(LKST_IOC_MAGIC, 0x24, struct lkst_event_desc)
+#define LKST_IOC_EVENT_TABLE	_IOWR(LKST_IOC_MAGIC, 0x27, struct lkst_event_table)
+#define LKST_IOC_PROBE_ADD	_IOW(LKST_IOC_MAGIC, 0x25, struct lkst_probe)
+#define LKST_IOC_PROBE_DEL	_IOW(LKST_IOC_MAGIC, 0x26, struct lkst_probe)
 #define LKST_IOC_CPU_INFO	_IOWR(LKST_IOC_MAGIC, 0x30, struct lkst_cpu_info)
 #define LKST_IOC_BLOCK_INFO	_IOWR(LKST_IOC_MAGIC, 0x31, struct lkst_block_info)
 #define LKST_IOC_BLOCK_READ	_IOWR(LKST_IOC_MAGIC, 0x32, struct lkst_block_read)

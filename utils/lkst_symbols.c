@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Kernel symbols saved with a log: see lkst_symbols.h. */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lkst_logio.h"
+#include "lkst_symbols.h"
+
+/* ---- /proc/kallsyms ---------------------------------------------------- */
+
+static int is_text_type(char t)
+{
+	return t == 't' || t == 'T' || t == 'w' || t == 'W';
+}
+
+/* Every symbol, for the sizes; only text ones are kept. */
+struct raw_sym {
+	__u64 addr;
+	size_t line;			/* file order, for a stable sort */
+	char *name;			/* NULL: not a text symbol */
+};
+
+static int raw_cmp(const void *a, const void *b)
+{
+	const struct raw_sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+static int name_ok(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (*s < 0x20 || *s > 0x7e)
+			return 0;
+	return 1;
+}
+
+int lkst_kallsyms_read(FILE *in, struct lkst_kallsyms *ks, struct lkst_err *err)
+{
+	struct raw_sym *raw = NULL;
+	size_t nr = 0, cap = 0, i, j, lineno = 0;
+	char line[1024];
+	int all_zero = 1;
+
+	memset(ks, 0, sizeof(*ks));
+	while (fgets(line, sizeof(line), in)) {
+		char name[512], module[512], type;
+		unsigned long long addr;
+		size_t l = strlen(line);
+		int n, used = 0;
+
+		lineno++;
+		if (l && line[l - 1] == '\n')
+			line[--l] = '\0';
+		else if (!feof(in))
+			goto bad;
+		module[0] = '\0';
+		n = sscanf(line, "%llx %c %511s %n", &addr, &type, name, &used);
+		if (n != 3)
+			goto bad;
+		if (line[used] == '[') {
+			char *end = strchr(line + used, ']');
+
+			if (!end || end[1] || end - line - used - 1 >= (long)sizeof(module) ||
+			    end == line + used + 1)
+				goto bad;
+			memcpy(module, line + used + 1, end - line - used - 1);
+			module[end - line - used - 1] = '\0';
+		} else if (line[used]) {
+			goto bad;
+		}
+		if (!name_ok(name) || (module[0] && !name_ok(module)) ||
+		    strchr(module, ' '))
+			goto bad;
+		if (addr)
+			all_zero = 0;
+		if (nr == cap) {
+			struct raw_sym *r;
+
+			cap = cap ? cap * 2 : 4096;
+			r = realloc(raw, cap * sizeof(*raw));
+			if (!r)
+				goto nomem;
+			raw = r;
+		}
+		raw[nr].addr = addr;
+		raw[nr].line = lineno;
+		raw[nr].name = NULL;
+		if (is_text_type(type)) {
+			size_t len = strlen(name) + (module[0] ? strlen(module) + 3 : 0) + 1;
+
+			raw[nr].name = malloc(len);
+			if (!raw[nr].name)
+				goto nomem;
+			if (module[0])
+				snprintf(raw[nr].name, len, "%s [%s]", name, module);
+			else
+				snprintf(raw[nr].name, len, "%s", name);
+		}
+		nr++;
+	}
+	if (ferror(in)) {
+		lkst_seterr(err, "cannot read the kernel symbols: %s", strerror(errno));
+		goto fail;
+	}
+	if (all_zero && nr) {
+		ks->restricted = 1;
+		for (i = 0; i < nr; i++)
+			free(raw[i].name);
+		free(raw);
+		return 0;
+	}
+	qsort(raw, nr, sizeof(*raw), raw_cmp);
+	ks->sym = calloc(nr ? nr : 1, sizeof(*ks->sym));
+	if (!ks->sym)
+		goto nomem;
+	for (i = 0; i < nr; i++) {
+		struct lkst_ksym *k;
+
+		if (!raw[i].name)
+			continue;
+		/* An alias at the same address as the symbol before: skip. */
+		if (ks->nr && ks->sym[ks->nr - 1].addr == raw[i].addr) {
+			free(raw[i].name);
+			continue;
+		}
+		k = &ks->sym[ks->nr++];
+		k->addr = raw[i].addr;
+		k->name = raw[i].name;
+		k->size = 0;
+		for (j = i + 1; j < nr && raw[j].addr == raw[i].addr; j++)
+			;
+		if (j < nr && raw[j].addr - raw[i].addr <= UINT32_MAX)
+			k->size = raw[j].addr - raw[i].addr;
+	}
+	free(raw);
+	return 0;
+bad:
+	lkst_seterr(err, "kernel symbols, line %zu: not \"ADDRESS TYPE NAME [MODULE]\"; is it a kallsyms file?",
+		    lineno);
+	goto fail;
+nomem:
+	lkst_seterr(err, "out of memory reading the kernel symbols; free some memory");
+fail:
+	for (i = 0; i < nr; i++)
+		free(raw[i].name);
+	free(raw);
+	lkst_kallsyms_free(ks);
+	return -1;
+}
+
+void lkst_kallsyms_free(struct lkst_kallsyms *ks)
+{
+	size_t i;
+
+	for (i = 0; ks->sym && i < ks->nr; i++)
+		free(ks->sym[i].name);
+	free(ks->sym);
+	memset(ks, 0, sizeof(*ks));
+}
+
+const struct lkst_ksym *lkst_kallsyms_find(const struct lkst_kallsyms *ks, __u64 addr)
+{
+	size_t lo = 0, hi = ks->nr;
+	const struct lkst_ksym *k;
+
+	/* The last symbol at or below addr. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ks->sym[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	k = &ks->sym[lo - 1];
+	if (k->size ? addr - k->addr < k->size : addr == k->addr)
+		return k;
+	return NULL;
+}
+
+/* ---- Addresses ------------------------------------------------------------ */
+
+int lkst_ksym_set_add(struct lkst_ksym_set *s, __u64 addr)
+{
+	if (s->nr == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 1024;
+		__u64 *a = realloc(s->addr, cap * sizeof(*a));
+
+		if (!a)
+			return -1;
+		s->addr = a;
+		s->cap = cap;
+	}
+	s->addr[s->nr++] = addr;
+	return 0;
+}
+
+int lkst_ksym_set_add_records(struct lkst_ksym_set *s,
+			      const struct lkst_record *recs, size_t n)
+{
+	const struct lkst_event_info *ev;
+	size_t r;
+	unsigned int i;
+
+	for (r = 0; r < n; r++) {
+		ev = lkst_event_by_id(recs[r].event);
+		if (!ev)
+			continue;
+		for (i = 0; i < LKST_NR_ARGS; i++)
+			if (ev->args[i].type == LKST_ARG_KSYM && recs[r].arg[i] &&
+			    lkst_ksym_set_add(s, recs[r].arg[i]))
+				return -1;
+	}
+	return 0;
+}
+
+void lkst_ksym_set_free(struct lkst_ksym_set *s)
+{
+	free(s->addr);
+	memset(s, 0, sizeof(*s));
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* ---- The section ----------------------------------------------------------- */
+
+int lkst_symbols_build(const struct lkst_kallsyms *ks, struct lkst_ksym_set *s,
+		       void **blob, size_t *len, struct lkst_err *err)
+{
+	const struct lkst_ksym **used;
+	size_t i, nr = 0, strtab = 0, off;
+	struct lkst_sym_entry e;
+	__u32 head[2];
+	char *out;
+
+	*blob = NULL;
+	*len = 0;
+	if (!s->nr)
+		return 0;
+	qsort(s->addr, s->nr, sizeof(*s->addr), u64_cmp);
+	used = malloc(s->nr * sizeof(*used));
+	if (!used) {
+		lkst_seterr(err, "out of memory collecting kernel symbols; free some memory");
+		return -1;
+	}
+	/* Addresses are sorted, so the symbols come in order too. */
+	for (i = 0; i < s->nr; i++) {
+		const struct lkst_ksym *k = lkst_kallsyms_find(ks, s->addr[i]);
+
+		if (k && (!nr || used[nr - 1] != k)) {
+			used[nr++] = k;
+			strtab += strlen(k->name) + 1;
+		}
+	}
+	if (!nr || nr > UINT32_MAX || strtab > UINT32_MAX) {
+		free(used);
+		return 0;
+	}
+	*len = LKST_SYM_HEAD_SIZE + nr * sizeof(e) + strtab;
+	out = malloc(*len);
+	if (!out) {
+		free(used);
+		*len = 0;
+		lkst_seterr(err, "out of memory collecting kernel symbols; free some memory");
+		return -1;
+	}
+	head[0] = nr;
+	head[1] = strtab;
+	memcpy(out, head, sizeof(head));
+	off = 0;
+	for (i = 0; i < nr; i++) {
+		size_t l = strlen(used[i]->name) + 1;
+
+		e.addr = used[i]->addr;
+		e.size = used[i]->size;
+		e.name = off;
+		memcpy(out + LKST_SYM_HEAD_SIZE + i * sizeof(e), &e, sizeof(e));
+		memcpy(out + LKST_SYM_HEAD_SIZE + nr * sizeof(e) + off, used[i]->name, l);
+		off += l;
+	}
+	free(used);
+	*blob = out;
+	return 0;
+}
+
+int lkst_symtab_load(const void *blob, size_t len, struct lkst_symtab *st,
+		     struct lkst_err *err)
+{
+	const unsigned char *p = blob;
+	__u32 head[2];
+	size_t i, nr, strtab_size;
+
+	memset(st, 0, sizeof(*st));
+	if (len < LKST_SYM_HEAD_SIZE) {
+		lkst_seterr(err, "kernel symbols: %zu bytes, shorter than their %d-byte head",
+			    len, LKST_SYM_HEAD_SIZE);
+		return -1;
+	}
+	memcpy(head, p, sizeof(head));
+	nr = head[0];
+	strtab_size = head[1];
+	if (!nr) {
+		lkst_seterr(err, "kernel symbols: the table is empty");
+		return -1;
+	}
+	if (nr > (len - LKST_SYM_HEAD_SIZE) / sizeof(struct lkst_sym_entry) ||
+	    strtab_size != len - LKST_SYM_HEAD_SIZE - nr * sizeof(struct lkst_sym_entry)) {
+		lkst_seterr(err, "kernel symbols: %zu entries and %zu bytes of names do not make the %zu bytes of the section",
+			    nr, strtab_size, len);
+		return -1;
+	}
+	if (!strtab_size || p[len - 1] != '\0') {
+		lkst_seterr(err, "kernel symbols: the names do not end in a NUL");
+		return -1;
+	}
+	st->ent = malloc(nr * sizeof(*st->ent));
+	st->strtab = malloc(strtab_size);
+	if (!st->ent || !st->strtab) {
+		lkst_symtab_free(st);
+		lkst_seterr(err, "out of memory loading %zu kernel symbols; free some memory", nr);
+		return -1;
+	}
+	memcpy(st->ent, p + LKST_SYM_HEAD_SIZE, nr * sizeof(*st->ent));
+	memcpy(st->strtab, p + LKST_SYM_HEAD_SIZE + nr * sizeof(*st->ent), strtab_size);
+	st->nr = nr;
+	st->strtab_size = strtab_size;
+	for (i = 0; i < nr; i++) {
+		const struct lkst_sym_entry *e = &st->ent[i];
+
+		if (e->name >= strtab_size || !name_ok(st->strtab + e->name)) {
+			lkst_seterr(err, "kernel symbols: entry %zu has a bad name (offset %u of %zu)",
+				    i, e->name, strtab_size);
+			goto bad;
+		}
+		if (e->addr + e->size < e->addr) {
+			lkst_seterr(err, "kernel symbols: entry %zu ends past the address space",
+				    i);
+			goto bad;
+		}
+		if (i && (e->addr <= e[-1].addr || e[-1].addr + e[-1].size > e->addr)) {
+			lkst_seterr(err, "kernel symbols: entry %zu is out of order or overlaps the one before",
+				    i);
+			goto bad;
+		}
+	}
+	return 0;
+bad:
+	lkst_symtab_free(st);
+	return -1;
+}
+
+void lkst_symtab_free(struct lkst_symtab *st)
+{
+	free(st->ent);
+	free(st->strtab);
+	memset(st, 0, sizeof(*st));
+}
+
+const struct lkst_sym_entry *lkst_symtab_find(const struct lkst_symtab *st, __u64 addr)
+{
+	size_t lo = 0, hi = st->nr;
+	const struct lkst_sym_entry *e;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->ent[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	e = &st->ent[lo - 1];
+	if (e->size ? addr - e->addr < e->size : addr == e->addr)
+		return e;
+	return NULL;
+}
+
+int lkst_symtab_format(const struct lkst_symtab *st, __u64 addr, char *buf, size_t len)
+{
+	const struct lkst_sym_entry *e = st ? lkst_symtab_find(st, addr) : NULL;
+	const char *name, *module;
+	char size[32] = "";
+
+	if (len)
+		buf[0] = '\0';
+	if (!e)
+		return 0;
+	name = st->strtab + e->name;
+	module = strchr(name, ' ');
+	if (e->size)
+		snprintf(size, sizeof(size), "/0x%x", e->size);
+	snprintf(buf, len, "%.*s+0x%llx%s%s",
+		 (int)(module ? (size_t)(module - name) : strlen(name)), name,
+		 (unsigned long long)(addr - e->addr), size, module ? module : "");
+	return 1;
+}
+
+/* ---- lkbuf ---------------------------------------------------------------- */
+
+int lkst_symbols_save(struct lkst_log_writer *w, struct lkst_ksym_set *s,
+		      const char *kallsyms_path, struct lkst_err *err)
+{
+	static int warned;
+	struct lkst_kallsyms ks;
+	void *blob;
+	size_t len;
+	FILE *in;
+	int ret;
+
+	if (!s->nr)
+		return 0;
+	in = fopen(kallsyms_path, "r");
+	if (!in) {
+		lkst_seterr(err, "cannot open %s: %s; the stacks cannot be symbolized",
+			    kallsyms_path, strerror(errno));
+		return -1;
+	}
+	ret = lkst_kallsyms_read(in, &ks, err);
+	fclose(in);
+	if (ret)
+		return -1;
+	if (ks.restricted) {
+		if (!warned)
+			fprintf(stderr, "lkbuf: %s shows no addresses (kptr_restrict); the log's kernel stacks are saved without symbols\n",
+				kallsyms_path);
+		warned = 1;
+		s->nr = 0;
+		return 0;
+	}
+	ret = lkst_symbols_build(&ks, s, &blob, &len, err);
+	lkst_kallsyms_free(&ks);
+	s->nr = 0;
+	if (ret)
+		return -1;
+	if (blob)
+		ret = lkst_log_add_meta(w, LKST_META_SYMBOLS, blob, len, err);
+	free(blob);
+	return ret;
+}
+
+int lkst_symtab_from_log(const struct lkst_log *log, struct lkst_symtab *st,
+			 struct lkst_err *err)
+{
+	size_t len;
+	const void *blob = lkst_log_meta(log, LKST_META_SYMBOLS, &len);
+
+	memset(st, 0, sizeof(*st));
+	if (!blob)
+		return 0;
+	return lkst_symtab_load(blob, len, st, err);
+}

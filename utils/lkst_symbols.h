@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel symbols saved with a log (LKST_META_SYMBOLS), so that the stack
+ * records (STACK_KERNEL, and any KSYM argument) print symbolized on any
+ * machine, after a reboot or with another kernel.
+ *
+ * When lkbuf read or lkbuf record saves a log, the KSYM arguments of the
+ * records it saved are collected; the text symbols of /proc/kallsyms that
+ * cover them (t, T, w, W; module symbols too) are saved, only those, and
+ * only when there is at least one such argument.  /proc/kallsyms showing
+ * zero addresses (kptr_restrict, not root) saves nothing, with a warning.
+ * The previous boot's trace (read --previous-boot) gets none: its modules
+ * were not where this boot's are.
+ *
+ * The section's layout, native byte order like the rest of the log:
+ *
+ *   __u32 nr                  entries, at least 1
+ *   __u32 strtab_size         bytes of the string table
+ *   struct lkst_sym_entry[nr] sorted by addr, strictly increasing
+ *   char strtab[strtab_size]  NUL-terminated names, the last byte a NUL
+ *
+ * and nothing else: the section is exactly 8 + 16 * nr + strtab_size
+ * bytes.  An entry's size is the distance from its address to the next
+ * symbol's in /proc/kallsyms (any type), 0 when unknown (the last one, or
+ * 4 GiB or more); entries do not overlap (addr + size <= next addr).  A
+ * name is the symbol's ("vfs_read"), or for a module's symbol the symbol,
+ * one space and the module in brackets ("lkst_stack_handle [lkst_stack]"):
+ * printable ASCII, never empty.  A section that breaks any of this is
+ * refused whole.
+ */
+#ifndef LKST_SYMBOLS_H
+#define LKST_SYMBOLS_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <linux/types.h>
+#include <linux/lkst_record.h>
+
+#include "lkst_util.h"
+
+struct lkst_log;
+struct lkst_log_writer;
+
+struct lkst_sym_entry {
+	__u64 addr;
+	__u32 size;			/* 0: unknown */
+	__u32 name;			/* offset in the string table */
+};
+
+#define LKST_SYM_HEAD_SIZE	8
+
+/* A loaded (validated) table; owns its copies. */
+struct lkst_symtab {
+	size_t nr;
+	struct lkst_sym_entry *ent;
+	char *strtab;
+	size_t strtab_size;
+};
+
+/* ---- /proc/kallsyms ---------------------------------------------------- */
+
+struct lkst_ksym {
+	__u64 addr;
+	__u64 size;			/* to the next symbol; 0: unknown */
+	char *name;			/* "name" or "name [module]" */
+};
+
+/* The text symbols of a kallsyms file, sorted by address. */
+struct lkst_kallsyms {
+	size_t nr;
+	struct lkst_ksym *sym;
+	int restricted;			/* every address read as 0 */
+};
+
+/*
+ * Parses kallsyms text ("ADDR TYPE NAME[\t[MODULE]]" lines).  0, or -1
+ * with err set for a malformed line (named) or no memory.
+ */
+int lkst_kallsyms_read(FILE *in, struct lkst_kallsyms *ks, struct lkst_err *err);
+void lkst_kallsyms_free(struct lkst_kallsyms *ks);
+/* The text symbol covering addr, or NULL. */
+const struct lkst_ksym *lkst_kallsyms_find(const struct lkst_kallsyms *ks, __u64 addr);
+
+/* ---- Addresses to symbolize --------------------------------------------- */
+
+struct lkst_ksym_set {
+	__u64 *addr;
+	size_t nr, cap;
+};
+
+/*
+ * Adds the KSYM arguments (of the active event table) of n records; 0, or
+ * -1 when out of memory.
+ */
+int lkst_ksym_set_add_records(struct lkst_ksym_set *s,
+			      const struct lkst_record *recs, size_t n);
+int lkst_ksym_set_add(struct lkst_ksym_set *s, __u64 addr);
+void lkst_ksym_set_free(struct lkst_ksym_set *s);
+
+/* ---- The section -------------------------------------------------------- */
+
+/*
+ * The section for the addresses of s (sorted and deduplicated in place):
+ * *blob malloc'd, or NULL with *len 0 when no symbol covers any.  0, or -1
+ * with err set.
+ */
+int lkst_symbols_build(const struct lkst_kallsyms *ks, struct lkst_ksym_set *s,
+		       void **blob, size_t *len, struct lkst_err *err);
+
+/*
+ * Validates a section strictly (see the layout above) and copies it into
+ * st.  0, or -1 with err saying what is wrong.
+ */
+int lkst_symtab_load(const void *blob, size_t len, struct lkst_symtab *st,
+		     struct lkst_err *err);
+void lkst_symtab_free(struct lkst_symtab *st);
+/* The entry covering addr (size 0: addr itself only), or NULL. */
+const struct lkst_sym_entry *lkst_symtab_find(const struct lkst_symtab *st, __u64 addr);
+/*
+ * "name+0xOFF/0xSIZE" ("name+0xOFF" for an unknown size), a module's
+ * symbol followed by " [module]"; 1, or 0 with buf "" when addr has none.
+ */
+int lkst_symtab_format(const struct lkst_symtab *st, __u64 addr, char *buf, size_t len);
+
+/* ---- lkbuf ---------------------------------------------------------------- */
+
+/*
+ * Adds the symbols of s's addresses, read from kallsyms_path, to the log
+ * being written, and empties s.  Nothing when s is empty; a warning on
+ * stderr (once per process) and nothing when the addresses are hidden.
+ * 0, or -1 with err set (kallsyms unreadable or malformed, no memory).
+ */
+int lkst_symbols_save(struct lkst_log_writer *w, struct lkst_ksym_set *s,
+		      const char *kallsyms_path, struct lkst_err *err);
+
+/* A log's symbols: st empty when it has none.  0, or -1 with err set. */
+int lkst_symtab_from_log(const struct lkst_log *log, struct lkst_symtab *st,
+			 struct lkst_err *err);
+
+#endif /* LKST_SYMBOLS_H */
