@@ -52,6 +52,18 @@ if lkm list >/dev/null 2>&1; then
 			step lkm config -m 7 "$e" errpath >/dev/null
 		done
 	fi
+	# Maskset 8 routes RDEFAULT's events to lkst_stack, kernel stacks of
+	# at most 16 frames, no user stacks: each event costs its record and
+	# its stack's (up to 4 more records).
+	if insmod /lib/lkst/lkst_stack.ko; then
+		CONFIGS="$CONFIGS stack"
+		HANDLER_MODULES="$HANDLER_MODULES lkst_stack"
+		lkm read -m 0 | lkm write -m 8 -n stack || { echo "FAIL: maskset 8"; exit 1; }
+		for e in $RDEFAULT_EVENTS; do
+			step lkm config -m 8 "$e" stack >/dev/null
+		done
+		step lkm stack --depth 16 --no-user
+	fi
 	# 16 MiB per CPU, rewound before each run: no run wraps.
 	step lkbuf resize -s 16M
 else
@@ -100,6 +112,7 @@ start() {
 	lkst-twins|both-twins) lkm set -m 5 >/dev/null ;;
 	filter-*|agg-*) lkm set -m 6 >/dev/null ;;
 	errpath) lkm set -m 7 >/dev/null ;;
+	stack) lkm set -m 8 >/dev/null ;;
 	esac
 	case $1 in ftrace-*|both-*) echo 1 >$T/tracing_on ;; esac
 }

@@ -134,6 +134,7 @@ def handler_costs(cells, wl, clock="icount"):
     fd = cells.get((clock, "lkst", "filter-drop", wl))
     ac = cells.get((clock, "lkst", "agg-count", wl))
     ep = cells.get((clock, "lkst", "errpath", wl))   # counts its events' hits
+    st = cells.get((clock, "lkst", "stack", wl))
 
     def per(cell, events_per_op):
         if not cell or not base or not events_per_op:
@@ -146,6 +147,7 @@ def handler_costs(cells, wl, clock="icount"):
         "filter-drop": per(fd, rd and rd.lkst_per_op),
         "agg-count": per(ac, rd and rd.lkst_per_op),
         "errpath": per(ep, ep and ep.lkst_per_op),
+        "stack": per(st, rd and rd.lkst_per_op),
     }
 
 
@@ -225,11 +227,12 @@ def report(out, cells):
       "holds (then recorded by DEFAULT) or never does (tested only); to lkst_agg counting them "
       "by event. The events per operation of the dropping filter and of the count are "
       "RDEFAULT's. lkst_errpath gets the system call, page fault and signal events, counted "
-      "by their hits.")
+      "by their hits. lkst_stack records RDEFAULT's events with kernel stacks of up to 16 "
+      "frames (the event's record and up to four stack records).")
     w("")
     w("| workload | RDEFAULT events/op | DEFAULT | filter, passing | filter, dropping "
-      "| agg count by event | errpath events/op | errpath |")
-    w("| --- | --- | --- | --- | --- | --- | --- | --- |")
+      "| agg count by event | errpath events/op | errpath | stack, 16 frames |")
+    w("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for wl in WORKLOADS:
         per = handler_costs(cells, wl)
         rd = cells.get(("icount", "lkst", "lkst-rdefault", wl))
@@ -237,7 +240,7 @@ def report(out, cells):
         w(f"| {wl} | {fmt(rd and rd.lkst_per_op, '.2f')} | {fmt(per['default'], '.0f')} | "
           f"{fmt(per['filter-pass'], '.0f')} | {fmt(per['filter-drop'], '.0f')} | "
           f"{fmt(per['agg-count'], '.0f')} | {fmt(ep and ep.lkst_per_op, '.2f')} | "
-          f"{fmt(per['errpath'], '.0f')} |")
+          f"{fmt(per['errpath'], '.0f')} | {fmt(per['stack'], '.0f')} |")
     w("")
     drop_vs_default = [(handler_costs(cells, wl)["filter-drop"], handler_costs(cells, wl)["default"])
                        for wl in WORKLOADS]
