@@ -79,7 +79,8 @@ utils:
 	$(MAKE) -C utils
 	$(MAKE) -C utils static
 
-# The host programs: lkm, lkbuf and their man pages (utils), lkst-procstate,
+# The host programs: lkm, lkbuf, their man pages and liblkst (libraries,
+# headers, pkg-config file) (utils), lkst-procstate,
 # lkst-pagemap and their gnuplot scripts (tools/visualize).  PREFIX
 # (/usr/local) and DESTDIR reach both through the command line or the
 # environment; uninstall removes exactly what install put there.

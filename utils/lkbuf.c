@@ -17,10 +17,11 @@
 #include "lkbuf_mark.h"
 #include "lkst_symbols.h"
 #include "lkst_drain.h"
+#include "lkbuf_convert.h"
 #include "lkst_export.h"
 #include "lkst_format.h"
 #include "lkst_logio.h"
-#include "lkst_util.h"
+#include "lkst_cli.h"
 #include "lkst_vmcore.h"
 
 #define CPU_OPTION_MAX	65535u
@@ -1450,6 +1451,7 @@ static const struct lkst_verb verbs[] = {
 int main(int argc, char **argv)
 {
 	lkst_progname = "lkbuf";
+	lkst_log_exit_on_sigbus();
 	atexit(abort_unfinished_log);
 	return lkst_run_verb(argc, argv, verbs);
 }

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "lkbuf_mark.h"
-#include "lkst_util.h"
+#include "lkst_cli.h"
 
 int lkbuf_verb_mark(int argc, const char **argv)
 {

@@ -15,7 +15,7 @@
 #include "lkm_filter.h"
 #include "lkm_probe.h"
 #include "lkst_format.h"
-#include "lkst_util.h"
+#include "lkst_cli.h"
 
 #define MASKSET_ID_MAX (LKST_MAX_MASKSETS - 1)
 
@@ -444,5 +444,6 @@ static const struct lkst_verb verbs[] = {
 int main(int argc, char **argv)
 {
 	lkst_progname = "lkm";
+	lkst_log_exit_on_sigbus();
 	return lkst_run_verb(argc, argv, verbs);
 }

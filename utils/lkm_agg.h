@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "lkst_agg.h"
-#include "lkst_util.h"
+#include "lkst_cli.h"
 
 /* lkm agg set|print|clear|delete|list ... */
 int lkm_verb_agg(int argc, const char **argv);

@@ -17,7 +17,7 @@
 
 #include "lkm_filter.h"
 #include "lkst_filter_expr.h"
-#include "lkst_util.h"
+#include "lkst_cli.h"
 
 #define FILTER_MODULE "lkst_filter"
 

@@ -9,7 +9,7 @@
 #define LKM_PROBE_H
 
 #include <stdbool.h>
-#include "lkst_util.h"
+#include "lkst_cli.h"
 
 /*
  * One fetch argument, "[NAME=]FETCH[:TYPE]" with FETCH one of %REG, $argN,

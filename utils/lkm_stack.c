@@ -11,7 +11,7 @@
 
 #include "lkm_stack.h"
 #include "lkst_stack.h"
-#include "lkst_util.h"
+#include "lkst_cli.h"
 
 #define STACK_MODULE "lkst_stack"
 

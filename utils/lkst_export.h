@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * lkbuf convert: a log file in the formats other tools open.
+ * lkbuf convert's exporters: a log file in the formats other tools open.
  *
  *   CTF 1.8 (lkst_export_ctf.c): a directory of TSDL metadata and one
  *   stream per CPU, for babeltrace2 and Trace Compass.
@@ -15,9 +15,6 @@
 
 #include "lkst_logio.h"
 
-/* lkbuf convert -f LOG --to ctf|json -o OUT */
-int lkbuf_verb_convert(int argc, const char **argv);
-
 struct lkst_export {
 	const struct lkst_log *log;
 	struct lkst_log_merge merge;	/* the sections in time order */
@@ -29,6 +26,16 @@ struct lkst_export {
 	char summary[256];		/* what was made, for the last line */
 };
 
+/*
+ * Sets x up for log (its records counted, merged in time order, progress
+ * shown when stderr is a terminal); 0, or -1 with err set.  The exporters
+ * use x; lkst_export_free() frees it (not the log).
+ */
+int lkst_export_init(struct lkst_export *x, const struct lkst_log *log,
+		     struct lkst_err *err);
+void lkst_export_free(struct lkst_export *x);
+/* Clears the progress line, before a summary. */
+void lkst_export_end_progress(const struct lkst_export *x);
 /* Counts n units of work done, redrawing the percentage when it moves. */
 void lkst_export_step(struct lkst_export *x, unsigned long long n);
 

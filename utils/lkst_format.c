@@ -392,8 +392,15 @@ void lkst_field_text(const struct lkst_record *rec, const struct lkst_field *f,
 
 void lkst_outbuf_init(struct lkst_outbuf *o, FILE *fp)
 {
+	unsigned int i;
+
 	o->fp = fp;
 	o->len = 0;
+	o->cache.time_high.value = ~0ull;
+	o->cache.time_secs.value = ~0ull;
+	o->cache.clock_valid = 0;
+	for (i = 0; i < sizeof(o->cache.state) / sizeof(o->cache.state[0]); i++)
+		o->cache.state[i].valid = 0;
 }
 
 void lkst_outbuf_flush(struct lkst_outbuf *o)
@@ -609,12 +616,7 @@ static void put_csv_field(struct lkst_outbuf *o, const char *field)
 /* Task states repeat: the last decodings are kept, by a hash of the state. */
 static void put_state(struct lkst_outbuf *o, unsigned long long state)
 {
-	static struct {
-		unsigned long long state;
-		int valid;
-		size_t len;
-		char text[LKST_FIELD_TEXT_LEN];	/* every bit named: 222 */
-	} cache[64];
+	struct lkst_outbuf_state *cache = o->cache.state;
 	unsigned int slot = (state * 0x9e3779b97f4a7c15ull) >> 58;
 
 	if (!cache[slot].valid || cache[slot].state != state) {
@@ -785,14 +787,8 @@ static inline void put_arg(struct lkst_outbuf *o, const struct lkst_record *rec,
  * Times of records in a row share their leading digits: the number above
  * the last eight digits (or the seconds) is kept from the record before.
  */
-struct digits_cache {
-	unsigned long long value;	/* ~0: none */
-	unsigned int len;
-	char text[8];
-};
-
 /* v < 10^8 from the cache; false if it is not that small. */
-static inline int put_cached(struct lkst_outbuf *o, struct digits_cache *c,
+static inline int put_cached(struct lkst_outbuf *o, struct lkst_outbuf_digits *c,
 			     unsigned long long v)
 {
 	if (v >= 100000000)
@@ -810,27 +806,22 @@ static inline int put_cached(struct lkst_outbuf *o, struct digits_cache *c,
 static void put_time(struct lkst_outbuf *o, unsigned long long ns,
 		     const struct lkst_format_opts *opts)
 {
-	static struct digits_cache high = { .value = ~0ull }, secs = { .value = ~0ull };
-
 	if (opts->seconds) {
-		if (!put_cached(o, &secs, ns / 1000000000ull))
+		if (!put_cached(o, &o->cache.time_secs, ns / 1000000000ull))
 			put_u64(o, ns / 1000000000ull);
 		put_char(o, '.');
 		put_dec_fixed(o, ns % 1000000000ull, 9);
-	} else if (ns >= 100000000 && put_cached(o, &high, ns / 100000000)) {
+	} else if (ns >= 100000000 && put_cached(o, &o->cache.time_high, ns / 100000000)) {
 		put_dec_fixed(o, ns % 100000000, 8);
 	} else {
 		put_u64(o, ns);
 	}
 }
 
-/* hh:mm:ss.uuuuuu of CLOCK_REALTIME in local time; the last second is kept. */
+/* hh:mm:ss.uuuuuu of CLOCK_REALTIME in local time; o keeps the last second. */
 static void put_clock_time(struct lkst_outbuf *o, unsigned long long ns,
 			   const struct lkst_format_opts *opts)
 {
-	static long long last_sec;
-	static int have_last;
-	static char hms[16];
 	/* Wraps rather than overflows on a corrupt clock or anchor. */
 	long long real = (long long)(ns + (unsigned long long)opts->realtime_offset_ns);
 	long long sec = real / 1000000000ll, frac = real % 1000000000ll;
@@ -840,19 +831,19 @@ static void put_clock_time(struct lkst_outbuf *o, unsigned long long ns,
 		sec--;
 	}
 
-	if (!have_last || sec != last_sec) {
+	if (!o->cache.clock_valid || sec != o->cache.clock_sec) {
 		time_t t = (time_t)sec;
 		struct tm tm;
 
 		if (localtime_r(&t, &tm))
-			snprintf(hms, sizeof(hms), "%02d:%02d:%02d", tm.tm_hour,
-				 tm.tm_min, tm.tm_sec);
+			snprintf(o->cache.clock_hms, sizeof(o->cache.clock_hms), "%02d:%02d:%02d",
+				 tm.tm_hour, tm.tm_min, tm.tm_sec);
 		else
-			snprintf(hms, sizeof(hms), "??:??:??");
-		last_sec = sec;
-		have_last = 1;
+			snprintf(o->cache.clock_hms, sizeof(o->cache.clock_hms), "??:??:??");
+		o->cache.clock_sec = sec;
+		o->cache.clock_valid = 1;
 	}
-	put_str(o, hms);
+	put_str(o, o->cache.clock_hms);
 	put_char(o, '.');
 	put_dec_fixed(o, frac / 1000, 6);
 }
@@ -923,8 +914,21 @@ static inline void put_event_name(struct lkst_outbuf *o, const struct event_fmt 
 /* The event's formats; IDs past the table's are worked out every time. */
 static const struct event_fmt *event_fmt(unsigned int id, struct event_fmt *spare)
 {
+	/*
+	 * Derived from the active event table, and like it process-wide and
+	 * not thread-safe (lkst.h); worked out again when the table changes.
+	 */
 	static struct event_fmt fmts[LKST_NR_EVENT_IDS];
+	static unsigned int fmts_generation;
+	unsigned int generation = lkst_events_generation();
 
+	if (generation != fmts_generation) {
+		unsigned int i;
+
+		for (i = 0; i < LKST_NR_EVENT_IDS; i++)
+			fmts[i].ready = 0;
+		fmts_generation = generation;
+	}
 	if (id >= LKST_NR_EVENT_IDS) {
 		event_fmt_init(spare, id);
 		return spare;

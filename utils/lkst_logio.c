@@ -4,7 +4,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -54,16 +53,19 @@ static int write_all(struct lkst_log_writer *w, const void *buf, size_t len,
 /* The active event table, packed (lkst_log.h); the caller frees *out. */
 static int encode_events(unsigned char **out, size_t *out_len, struct lkst_err *err)
 {
-	static struct lkst_event_desc descs[LKST_NR_EVENT_IDS];
+	struct lkst_event_desc *descs = malloc(LKST_NR_EVENT_IDS * sizeof(*descs));
 	struct lkst_log_events head = { 0 };
 	struct lkst_log_event ev;
-	unsigned char *buf, *p;
+	unsigned char *buf = NULL, *p;
 	unsigned int i, a;
 	size_t len;
 
-	head.nr = lkst_events_describe(descs);
-	buf = malloc(sizeof(head) + (size_t)head.nr * (sizeof(ev) + sizeof(descs[0])));
+	if (descs) {
+		head.nr = lkst_events_describe(descs);
+		buf = malloc(sizeof(head) + (size_t)head.nr * (sizeof(ev) + sizeof(descs[0])));
+	}
 	if (!buf) {
+		free(descs);
 		lkst_seterr(err, "out of memory; free some memory");
 		return -1;
 	}
@@ -93,6 +95,7 @@ static int encode_events(unsigned char **out, size_t *out_len, struct lkst_err *
 		memcpy(p, &ev, sizeof(ev));
 		p = text;
 	}
+	free(descs);
 	*out = buf;
 	*out_len = p - buf;
 	return 0;
@@ -533,13 +536,11 @@ static int check_header(const struct lkst_log_header *h, size_t len,
 
 static void release_range(int mapped, const void *start, const void *end)
 {
-	static uintptr_t page;
-	uintptr_t from, to;
+	uintptr_t page, from, to;
 
 	if (!mapped)
 		return;
-	if (!page)
-		page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	page = (uintptr_t)sysconf(_SC_PAGESIZE);
 	from = ((uintptr_t)start + page - 1) & ~(page - 1);
 	to = (uintptr_t)end & ~(page - 1);
 	if (from < to)
@@ -783,82 +784,27 @@ int lkst_log_parse(void *image, size_t len, struct lkst_log *log,
 
 /*
  * A mapped file that shrinks under us (another program truncates it, or
- * its storage fails) raises SIGBUS where its pages are gone: for the
- * mappings of logs that ends the program with a message, not a crash.
+ * its storage fails) raises SIGBUS where its pages are gone.  The library
+ * does not handle it (it never exits); a program can, through these hooks
+ * (lkst_cli.c's lkst_log_exit_on_sigbus()).
  */
-#define MAX_MAPPED 8
+static const struct lkst_log_map_hooks *map_hooks;
 
-static struct mapped_log {
-	uintptr_t start, end;		/* end 0: a free slot */
-	size_t msg_len;
-	char msg[384];
-} mapped_logs[MAX_MAPPED];
-static unsigned int nr_mapped;
-static struct sigaction saved_sigbus;
-
-static void on_sigbus(int sig, siginfo_t *si, void *uc)
+void lkst_log_set_map_hooks(const struct lkst_log_map_hooks *hooks)
 {
-	uintptr_t addr = (uintptr_t)si->si_addr;
-	unsigned int i;
-
-	(void)uc;
-	for (i = 0; i < MAX_MAPPED; i++) {
-		if (mapped_logs[i].end && addr >= mapped_logs[i].start &&
-		    addr < mapped_logs[i].end) {
-			if (write(STDERR_FILENO, mapped_logs[i].msg, mapped_logs[i].msg_len) < 0) {
-				/* nothing more to say */
-			}
-			_exit(LKST_EXIT_USAGE);
-		}
-	}
-	/* Not in a log: the disposition from before, as if unhandled. */
-	sigaction(SIGBUS, &saved_sigbus, NULL);
-	raise(sig);
+	map_hooks = hooks;
 }
 
 static void watch_mapping(const void *start, size_t len, const char *path)
 {
-	struct sigaction sa;
-	unsigned int i;
-	int n;
-
-	for (i = 0; i < MAX_MAPPED && mapped_logs[i].end; i++)
-		;
-	if (i == MAX_MAPPED)
-		return;		/* unwatched: a shrinking file ends with SIGBUS */
-	if (!nr_mapped) {
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_sigaction = on_sigbus;
-		sa.sa_flags = SA_SIGINFO;
-		sigemptyset(&sa.sa_mask);
-		if (sigaction(SIGBUS, &sa, &saved_sigbus))
-			return;
-	}
-	n = snprintf(mapped_logs[i].msg, sizeof(mapped_logs[i].msg),
-		     "%s: %s: the file cannot be read any more (cut short by another program while being read, or an I/O error); what was printed is incomplete\n",
-		     lkst_progname, path);
-	if (n < 0)
-		n = 0;
-	if ((size_t)n >= sizeof(mapped_logs[i].msg))
-		n = sizeof(mapped_logs[i].msg) - 1;
-	mapped_logs[i].msg_len = n;
-	mapped_logs[i].start = (uintptr_t)start;
-	mapped_logs[i].end = (uintptr_t)start + len;
-	nr_mapped++;
+	if (map_hooks && map_hooks->mapped)
+		map_hooks->mapped(start, len, path);
 }
 
 static void unwatch_mapping(const void *start)
 {
-	unsigned int i;
-
-	for (i = 0; i < MAX_MAPPED; i++) {
-		if (mapped_logs[i].end && mapped_logs[i].start == (uintptr_t)start) {
-			mapped_logs[i].end = 0;
-			if (!--nr_mapped)
-				sigaction(SIGBUS, &saved_sigbus, NULL);
-			return;
-		}
-	}
+	if (map_hooks && map_hooks->unmapped)
+		map_hooks->unmapped(start);
 }
 
 /* A read-only private mapping of a regular file; NULL if it cannot be mapped. */

@@ -104,6 +104,21 @@ int lkst_log_parse(void *image, size_t len, struct lkst_log *log,
 int lkst_log_load(const char *path, struct lkst_log *log, struct lkst_err *err);
 void lkst_log_free(struct lkst_log *log);
 
+/*
+ * A mapped log that shrinks while it is read (truncated by another
+ * program, or an I/O error) raises SIGBUS, which the library leaves alone.
+ * These hooks, when set, are told of each mapping lkst_log_load() makes
+ * (path as given) and lkst_log_free() (or a failed load) ends, so that a
+ * program can catch that SIGBUS; lkst_log_exit_on_sigbus() (lkst_cli.h)
+ * is lkm's and lkbuf's.  NULL (the default): none.  Process-wide, like the
+ * active event table; hooks must stay valid while set.
+ */
+struct lkst_log_map_hooks {
+	void (*mapped)(const void *start, size_t len, const char *path);
+	void (*unmapped)(const void *start);
+};
+void lkst_log_set_map_hooks(const struct lkst_log_map_hooks *hooks);
+
 /* The first metadata section of a type (len set), or NULL. */
 const void *lkst_log_meta(const struct lkst_log *log, __u32 type, size_t *len);
 /*

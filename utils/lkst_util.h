@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Shared parts of lkm and lkbuf: error reporting, number and name parsing
- * against the event table, and the /dev/lkst ioctl wrappers.
- *
- * The parsing half is pure and unit tested on the host; the device half
- * (lkst_dev_*) is the only code that touches /dev/lkst.
+ * liblkst's base: errors returned as messages (struct lkst_err), the
+ * active event table and number and name parsing against it.  Pure: never
+ * exits, never touches /dev/lkst (that is lkst_cli.h, outside the library).
  */
 #ifndef LKST_UTIL_H
 #define LKST_UTIL_H
@@ -18,9 +16,6 @@
 #define LKST_EXIT_USAGE		1	/* bad usage or input */
 #define LKST_EXIT_DEVICE	2	/* device or kernel error */
 
-#define LKST_EXIT_CODES_HELP \
-	"Exit codes: 0 success, 1 bad usage or input, 2 device or kernel error"
-
 /* A one-line message "what is wrong; what to do", filled by pure code. */
 struct lkst_err {
 	char msg[512];
@@ -29,21 +24,14 @@ struct lkst_err {
 void lkst_seterr(struct lkst_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Program name used as the prefix of every message ("lkm", "lkbuf"). */
-extern const char *lkst_progname;
-
-/* Print "<prog>: <message>" on stderr and exit with code. */
-void lkst_die(int code, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3), noreturn));
-
 /* ---- Event table ---------------------------------------------------- */
 
 /*
  * The active event table, in ID order: the built-in lkst_event_table[] of
  * <linux/lkst_events.h> until a log's own table or the running kernel's
- * replaces it.  lkst_dev_open() loads the kernel's (dynamic probes
- * included); lkst_log_use_events() a log's.  Not thread-safe: one table
- * per process.
+ * replaces it.  lkst_dev_open() (lkst_cli.h) loads the kernel's (dynamic
+ * probes included); lkst_log_use_events() a log's.  Not thread-safe: one
+ * table per process, the library's only process-wide state (lkst.h).
  */
 extern const struct lkst_event_info *lkst_events;
 extern unsigned int lkst_nr_events;
@@ -61,16 +49,10 @@ int lkst_events_check(const void *descs, unsigned int nr, size_t desc_size,
 int lkst_events_use(const void *descs, unsigned int nr, size_t desc_size,
 		    struct lkst_err *err);
 void lkst_events_use_builtin(void);
+/* Changes with every change of the active table (for caches of it). */
+unsigned int lkst_events_generation(void);
 /* The active table as descriptions, as a log stores it; the count. */
 unsigned int lkst_events_describe(struct lkst_event_desc descs[LKST_NR_EVENT_IDS]);
-/* The kernel's table (LKST_IOC_EVENT_TABLE) made active; 0 or -errno. */
-int lkst_events_load_kernel(int fd);
-/*
- * Before parsing event names a user gave: the running kernel's table,
- * dynamic probes included, when /dev/lkst opens; else the built-in one,
- * so that bad input is still found without a tracer.
- */
-void lkst_events_use_running_kernel(void);
 const char *lkst_category_name(enum lkst_category cat);
 
 /* ---- Parsing (pure) --------------------------------------------------- */
@@ -126,65 +108,5 @@ const char *lkst_handler_name(const struct lkst_handler_names *h,
 /* Handler by number (must be known) or name (case-insensitive). */
 int lkst_parse_handler(const char *s, const struct lkst_handler_names *h,
 		       unsigned int *id, struct lkst_err *err);
-
-/* ---- Device (/dev/lkst) ------------------------------------------------ */
-
-/* Opens the device and checks its ABI; exits with a clear message. */
-int lkst_dev_open(struct lkst_version *version);
-
-/* ioctl returning 0 or -errno (retrying EINTR). */
-int lkst_dev_ioctl(int fd, unsigned long cmd, void *arg);
-
-/* Exit with a message for an errno the caller has no better words for. */
-void lkst_die_errno(int err, const char *what) __attribute__((noreturn));
-
-/* Fill h with the kernel's registered handlers (IDs 1..255). */
-void lkst_dev_load_handlers(int fd, struct lkst_handler_names *h);
-
-/*
- * ID of the registered handler called @name (an extended handler's
- * module, e.g. "lkst_filter", is named in the message when it is not
- * loaded); exits when there is none.
- */
-unsigned int lkst_dev_handler_id(int fd, const char *name, const char *module);
-
-/* LKST_IOC_HANDLER_CTL: the handler's return value, or -errno. */
-int lkst_dev_handler_ctl(int fd, unsigned int handler, unsigned int cmd,
-			 void *data, uint32_t size);
-
-/* ---- Command line (libpopt) ------------------------------------------ */
-
-#include <popt.h>
-
-struct lkst_verb {
-	const char *name;
-	int (*run)(int argc, const char **argv);
-	const char *summary;
-};
-
-/* Option table tail: the exit codes as a help section, then --help. */
-extern struct poptOption lkst_exit_code_table[];
-#define LKST_POPT_TAIL							\
-	{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, lkst_exit_code_table, 0,	\
-	  LKST_EXIT_CODES_HELP, NULL },					\
-	POPT_AUTOHELP							\
-	POPT_TABLEEND
-
-/* Runs the verb named by argv[1]; argv of the verb starts at its name. */
-int lkst_run_verb(int argc, char **argv, const struct lkst_verb *verbs);
-
-/*
- * Parses a verb's options, exiting with a one-line message on errors.
- * Returns the context, positional arguments left for poptGetArgs().
- */
-poptContext lkst_parse_options(int argc, const char **argv,
-			       const struct poptOption *options,
-			       const char *positional_help);
-/* Exits if the verb got positional arguments it does not take. */
-void lkst_no_positional(poptContext ctx);
-/* Exits if a required option is missing. */
-void lkst_require(const char *value, const char *option, const char *verb);
-/* A numeric option value or exits with a usage error naming it. */
-uint32_t lkst_option_u32(const char *value, uint32_t max, const char *what);
 
 #endif /* LKST_UTIL_H */

@@ -35,6 +35,8 @@ run sh "$here/test_cli.sh" .
 run sh "$here/test_dev.sh" .
 run sh "$here/test_convert.sh" .
 run sh "$here/test_manpages.sh"
+# liblkst: nothing in it exits; the shared library exports lkst_* only.
+run sh "$here/test_lib.sh" .
 # make install / uninstall from the top into a scratch DESTDIR, the installed
 # tools run away from the source tree.
 run sh "$here/test_install.sh"

@@ -9,6 +9,12 @@
 #     tools/visualize's mkpagelog log with their installed gnuplot scripts
 #     (a broken or missing installed script makes them fail, so they do
 #     not fall back to the source tree);
+#   - liblkst: lib/liblkst.a, liblkst.so.0 (+ .so link), include/lkst/
+#     and lib/pkgconfig/liblkst.pc; a small program built with
+#     pkg-config --cflags --libs liblkst (--define-prefix into DESTDIR)
+#     that loads gen_log's log, merges its records and prints them as CSV
+#     prints what lkbuf print -C does, linked shared (LD_LIBRARY_PATH) and
+#     static;
 #   - man finds the installed pages by MANPATH and renders them without
 #     warnings (groff -ww alone when man is missing);
 #   - make uninstall removes all of it and nothing else.
@@ -79,7 +85,31 @@ d 755 usr/share/man
 d 755 usr/share/man/man1
 f 644 usr/share/man/man1/lkbuf.1
 f 644 usr/share/man/man1/lkm.1
+d 755 usr/include
+d 755 usr/include/lkst
+f 644 usr/include/lkst/lkst.h
+f 644 usr/include/lkst/lkst_util.h
+f 644 usr/include/lkst/lkst_logio.h
+f 644 usr/include/lkst/lkst_log.h
+f 644 usr/include/lkst/lkst_format.h
+f 644 usr/include/lkst/lkst_drain.h
+f 644 usr/include/lkst/lkst_symbols.h
+f 644 usr/include/lkst/lkst_export.h
+f 644 usr/include/lkst/lkst_vmcore.h
+f 644 usr/include/lkst/lkst_filter_expr.h
+f 644 usr/include/lkst/lkst_filter.h
+d 755 usr/include/lkst/linux
+f 644 usr/include/lkst/linux/lkst_events.h
+f 644 usr/include/lkst/linux/lkst_ioctl.h
+f 644 usr/include/lkst/linux/lkst_record.h
+d 755 usr/lib
+f 644 usr/lib/liblkst.a
+l 777 usr/lib/liblkst.so
+f 755 usr/lib/liblkst.so.0
+d 755 usr/lib/pkgconfig
+f 644 usr/lib/pkgconfig/liblkst.pc
 EOF
+LC_ALL=C sort -k3 -o "$tmp/want" "$tmp/want"
 listing() {	# "type mode path" of everything under $dest
 	(cd "$dest" 2>/dev/null && find . -mindepth 1 -printf '%y %m %P\n' | LC_ALL=C sort -k3)
 }
@@ -149,6 +179,83 @@ for p in procstate pagemap; do
 	chmod 644 "$data/$p.gp"
 done
 
+# ---- liblkst: header, pkg-config, shared and static ----------------------
+check "lib/liblkst.so links to liblkst.so.0" [ "$(readlink "$dest/usr/lib/liblkst.so")" = liblkst.so.0 ]
+check "lib/liblkst.a is the built utils/liblkst.a" cmp -s "$top/utils/liblkst.a" "$dest/usr/lib/liblkst.a"
+# A program of its own: the log's records merged over the CPUs, as CSV.
+cat >"$tmp/csvdump.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+#include <lkst.h>
+
+int main(int argc, char **argv)
+{
+	struct lkst_format_opts opts = { .csv = 1 };
+	const struct lkst_record *rec;
+	struct lkst_symtab symbols;
+	struct lkst_log_merge merge;
+	struct lkst_outbuf *out;
+	struct lkst_log log;
+	struct lkst_err err;
+	unsigned int s;
+
+	if (argc != 2)
+		return 2;
+	if (lkst_log_load(argv[1], &log, &err) || lkst_log_use_events(&log, &err) ||
+	    lkst_symtab_from_log(&log, &symbols, &err) ||
+	    lkst_log_merge_init(&merge, &log, &err)) {
+		fprintf(stderr, "csvdump: %s\n", err.msg);
+		return 1;
+	}
+	opts.symbols = &symbols;
+	out = malloc(sizeof(*out));
+	if (!out)
+		return 1;
+	lkst_format_csv_header(stdout, &opts);
+	lkst_outbuf_init(out, stdout);
+	while ((rec = lkst_log_merge_next(&merge, &s)))
+		lkst_format_record_buf(out, rec, log.sections[s].info.cpu, &opts);
+	lkst_outbuf_flush(out);
+	free(out);
+	lkst_log_merge_free(&merge);
+	lkst_symtab_free(&symbols);
+	lkst_log_free(&log);
+	return fflush(stdout) || ferror(stdout);
+}
+EOF
+# pkg-config with only the installed .pc, relocated into DESTDIR.
+pc() { PKG_CONFIG_PATH= PKG_CONFIG_LIBDIR=$dest/usr/lib/pkgconfig \
+	pkg-config --define-prefix "$@"; }
+if ! command -v pkg-config >/dev/null 2>&1; then
+	fail "no pkg-config to build against the installed liblkst (apt-get install pkg-config)"
+else
+	check "pkg-config knows liblkst" pc --exists liblkst
+	cflags=$(pc --cflags liblkst | sed 's/ *$//')
+	libs=$(pc --libs liblkst)
+	check "pkg-config --cflags is the installed include/lkst ($cflags)" \
+		[ "$cflags" = "-I$dest/usr/include/lkst" ]
+	inst lkbuf print -C -f trace.log >"$tmp/want.csv" 2>/dev/null
+	# shellcheck disable=SC2086
+	if ${CC:-cc} -Wall -Wextra -Werror -o "$tmp/csvdump" "$tmp/csvdump.c" $cflags $libs \
+		>"$tmp/cc.log" 2>&1; then ok; else
+		fail "building a program with pkg-config --cflags --libs liblkst"; show "$tmp/cc.log"
+	fi
+	check "the program runs on the installed liblkst.so.0" \
+		sh -c "LD_LIBRARY_PATH='$dest/usr/lib' ldd '$tmp/csvdump' | grep -qF '$dest/usr/lib/liblkst.so.0'"
+	(cd "$run" && LD_LIBRARY_PATH=$dest/usr/lib "$tmp/csvdump" trace.log) >"$tmp/got.csv" 2>"$tmp/csv.err"
+	check "shared: the program's CSV is lkbuf print -C's" cmp -s "$tmp/want.csv" "$tmp/got.csv"
+	check "shared: a header and 4000 records" [ "$(wc -l <"$tmp/got.csv")" -ge 4001 ]
+	# shellcheck disable=SC2086
+	if ${CC:-cc} -Wall -Wextra -Werror -static -o "$tmp/csvdump.static" "$tmp/csvdump.c" \
+		$cflags $(pc --libs --static liblkst) >"$tmp/cc.log" 2>&1; then ok; else
+		fail "building it static against the installed liblkst.a"; show "$tmp/cc.log"
+	fi
+	check "static: no liblkst.so needed" \
+		sh -c "! readelf -d '$tmp/csvdump.static' 2>/dev/null | grep -q liblkst"
+	(cd "$run" && "$tmp/csvdump.static" trace.log) >"$tmp/got-static.csv" 2>"$tmp/csv.err"
+	check "static: the program's CSV is lkbuf print -C's" cmp -s "$tmp/want.csv" "$tmp/got-static.csv"
+fi
+
 # ---- man pages ---------------------------------------------------------------
 for t in lkm lkbuf; do
 	page=$man1/$t.1
@@ -183,6 +290,8 @@ rm -f "$bin/not-ours"
 left=$(cd "$dest" && find . \! -type d)
 if [ -z "$left" ]; then ok; else fail "files left after uninstall: $left"; fi
 check "uninstall removes share/lkst" [ ! -e "$data" ]
+check "uninstall removes include/lkst" [ ! -e "$dest/usr/include/lkst" ]
+check "uninstall removes lib/pkgconfig" [ ! -e "$dest/usr/lib/pkgconfig" ]
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "lkst_cli.h"
 #include "lkst_logio.h"
 
 #define NR_CPU0 3
@@ -426,11 +427,23 @@ static void test_load_maps(const char *path, const void *image, size_t len)
 	CHECK(log.mapped && log.image_len == len);
 	CHECK(memcmp(log.image, image, len) == 0);
 	CHECK(log.sections[0].time_ordered && log.sections[1].time_ordered);
-	/* While mapped, a SIGBUS (the file cut short) ends with a message. */
+	/* The library alone leaves SIGBUS to the program. */
+	CHECK(sigaction(SIGBUS, NULL, &sa) == 0 && sa.sa_sigaction == before.sa_sigaction &&
+	      sa.sa_handler == before.sa_handler);
+	lkst_log_free(&log);
+
+	/*
+	 * The tools opt in (lkst_cli.h): while mapped, a SIGBUS (the file cut
+	 * short) ends with a message.
+	 */
+	lkst_log_exit_on_sigbus();
+	CHECK(lkst_log_load(path, &log, &err) == 0);
+	CHECK(log.mapped);
 	CHECK(sigaction(SIGBUS, NULL, &sa) == 0 && (sa.sa_flags & SA_SIGINFO) &&
 	      sa.sa_sigaction != before.sa_sigaction);
 	lkst_log_free(&log);
 	CHECK(sigaction(SIGBUS, NULL, &sa) == 0 && sa.sa_sigaction == before.sa_sigaction);
+	lkst_log_set_map_hooks(NULL);
 }
 
 /*

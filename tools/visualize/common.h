@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "lkst_util.h"
+#include "lkst_cli.h"
 
 /* popt entries of -f/--csv and -p/-c; o is a struct with those members. */
 #define VIZ_POPT_INPUT(o)						\

@@ -22,7 +22,7 @@
 #include "input.h"
 #include "pageinput.h"
 #include "pagemap.h"
-#include "lkst_util.h"
+#include "lkst_cli.h"
 
 struct options {
 	char *log_file;
@@ -682,6 +682,7 @@ int main(int argc, char **argv)
 	int rc;
 
 	lkst_progname = "lkst-pagemap";
+	lkst_log_exit_on_sigbus();
 	o.width = DEFAULT_WIDTH;
 	o.height = DEFAULT_HEIGHT;
 	ctx = lkst_parse_options(argc, (const char **)argv, options, NULL);

@@ -18,7 +18,7 @@
 #include "decimate.h"
 #include "input.h"
 #include "procstate.h"
-#include "lkst_util.h"
+#include "lkst_cli.h"
 
 struct options {
 	char *log_file;
@@ -250,10 +250,10 @@ static void run_gnuplot(const struct options *o, const char *script, const char 
 	viz_gnuplot(vars, script, data, output);
 }
 
-static void gather_segments(struct ps_input *in, struct model *md, const struct view *v);
+static void gather_segments(struct ps_input *in, struct model *md, struct view *v);
 
 static void plot(const struct options *o, struct ps_input *in, struct model *md,
-		 const struct view *v)
+		 struct view *v)
 {
 	char script[PATH_MAX], title[PATH_MAX];
 	char *data = viz_data_path(o->output);
@@ -359,7 +359,7 @@ static void walk(struct ps_input *in, struct model *md,
  * The second walk rebuilds the same tasks in the same order (the same
  * events), so a task's index names its lane.
  */
-static void gather_segments(struct ps_input *in, struct model *md, const struct view *v)
+static void gather_segments(struct ps_input *in, struct model *md, struct view *v)
 {
 	size_t i;
 
@@ -371,9 +371,12 @@ static void gather_segments(struct ps_input *in, struct model *md, const struct 
 		vz_segs_init(&md->track[i], &md->ax);
 	}
 	walk(in, md, segment_sink);
-	for (i = 0; i < v->nr_lanes; i++)
+	for (i = 0; i < v->nr_lanes; i++) {
 		if (vz_segs_finish(&md->track[i]))
 			lkst_die(LKST_EXIT_USAGE, "out of memory");
+		/* The walk made the tasks anew: the first walk's are freed. */
+		v->lane[i] = &md->m.tasks[v->task[i]];
+	}
 }
 
 /* ---- Main ----------------------------------------------------------- */
@@ -421,6 +424,7 @@ int main(int argc, char **argv)
 	struct lkst_err err;
 
 	lkst_progname = "lkst-procstate";
+	lkst_log_exit_on_sigbus();
 	o.width = DEFAULT_WIDTH;
 	ctx = lkst_parse_options(argc, (const char **)argv, options, NULL);
 	lkst_no_positional(ctx);

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "lkst_cli.h"
 #include "lkst_logio.h"
 
 #define NR(a)	(sizeof(a) / sizeof((a)[0]))

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lkbuf convert -f LOG --to ctf|json -o OUT: the verb around liblkst's
+ * exporters (lkst_export.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lkbuf_convert.h"
+#include "lkst_cli.h"
+#include "lkst_export.h"
+
+int lkbuf_verb_convert(int argc, const char **argv)
+{
+	char *file = NULL, *format = NULL, *out = NULL;
+	struct poptOption options[] = {
+		{ "file", 'f', POPT_ARG_STRING, &file, 0, "log file to convert", "FILE" },
+		{ "to", '\0', POPT_ARG_STRING, &format, 0,
+		  "ctf: CTF 1.8 directory (babeltrace2, Trace Compass); json: Chrome "
+		  "trace JSON (Perfetto, chrome://tracing)", "ctf|json" },
+		{ "output", 'o', POPT_ARG_STRING, &out, 0,
+		  "ctf: directory, created if missing (an empty one, or one an earlier "
+		  "conversion wrote, is replaced); json: file, - for standard output",
+		  "OUT" },
+		LKST_POPT_TAIL
+	};
+	poptContext ctx = lkst_parse_options(argc, argv, options, NULL);
+	struct lkst_export x;
+	struct lkst_log log;
+	struct lkst_err err;
+	int ctf, ret;
+
+	lkst_no_positional(ctx);
+	lkst_require(file, "-f FILE", "convert");
+	lkst_require(format, "--to ctf|json", "convert");
+	lkst_require(out, "-o OUT", "convert");
+	if (strcmp(format, "ctf") && strcmp(format, "json"))
+		lkst_die(LKST_EXIT_USAGE, "unknown output format '%s'; give --to ctf or --to json",
+			 format);
+	ctf = !strcmp(format, "ctf");
+	if (ctf && !strcmp(out, "-"))
+		lkst_die(LKST_EXIT_USAGE, "a CTF trace is a directory, not standard output; give -o DIR");
+	if (lkst_log_load(file, &log, &err) || lkst_log_use_events(&log, &err))
+		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	if (lkst_export_init(&x, &log, &err))
+		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	ret = ctf ? lkst_export_ctf(&x, out, &err) : lkst_export_json(&x, out, &err);
+	lkst_export_end_progress(&x);
+	if (ret)
+		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	fprintf(stderr, "lkbuf: converted %llu records of %u CPUs to %s (%s%s%s)\n",
+		x.records, log.nr_sections, out, ctf ? "CTF 1.8" : "Chrome trace JSON",
+		x.summary[0] ? ": " : "", x.summary);
+	lkst_export_free(&x);
+	lkst_log_free(&log);
+	free(file);
+	free(format);
+	free(out);
+	poptFreeContext(ctx);
+	return LKST_EXIT_OK;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * liblkst: lkst trace logs for programs.  Link with
+ * `pkg-config --cflags --libs liblkst` (liblkst.so.0; liblkst.a for a
+ * self-contained program, as lkm and lkbuf are).
+ *
+ * The stable surface, the headers below and nothing else; the shared
+ * library exports exactly their lkst_* functions and variables, at symbol
+ * version LKST_0 (liblkst.map):
+ *
+ *   lkst_util.h        errors (struct lkst_err), the active event table,
+ *                      parsing numbers, events, categories and handlers
+ *   lkst_log.h         the log file format (with <linux/lkst_*.h>)
+ *   lkst_logio.h       writing and reading logs (a regular file is mapped,
+ *                      never copied whole), the time-ordered merge of all
+ *                      CPUs' records (lkst_log_merge: a heap)
+ *   lkst_format.h      argument decoding and typed fields, text and CSV
+ *                      formatters, command names of pids, record filters
+ *                      (events, pids, commands, time windows), masksets
+ *   lkst_symbols.h     kernel symbols saved with a log
+ *   lkst_export.h      CTF 1.8 and Chrome trace JSON exporters
+ *   lkst_drain.h       ordering what LKST_IOC_BUFFER_DRAIN returned
+ *   lkst_vmcore.h      lkst's buffers out of a kdump vmcore
+ *   lkst_filter_expr.h lkst_filter predicates compiled (lkst_filter.h)
+ *
+ * The library never exits and never touches /dev/lkst: every failure is a
+ * return value with a one-line message in a struct lkst_err.  (The tools'
+ * exiting half, lkst_cli.h, is not part of it.)  A mapped log cut short
+ * while it is read raises SIGBUS; lkst_log_set_map_hooks() lets a program
+ * catch it.
+ *
+ * State: the formatters and everything else work on what the caller
+ * passes (struct lkst_outbuf, lkst_format_opts, lkst_log, ...), with one
+ * exception, process-wide and NOT thread-safe: the active event table
+ * (lkst_events, lkst_nr_events; lkst_events_use(), lkst_log_use_events())
+ * that names and decodes records, with what is derived from it (an index
+ * by ID, the copy of a loaded table, the formatters' per-event cache,
+ * worked out again when the table changes), and the log map hooks.  Use
+ * the library from one thread at a time, one event table at a time.
+ */
+#ifndef LKST_H
+#define LKST_H
+
+#include "lkst_util.h"
+#include "lkst_log.h"
+#include "lkst_logio.h"
+#include "lkst_format.h"
+#include "lkst_symbols.h"
+#include "lkst_export.h"
+#include "lkst_drain.h"
+#include "lkst_vmcore.h"
+#include "lkst_filter_expr.h"
+
+#endif /* LKST_H */

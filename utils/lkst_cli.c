@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The command-line half of lkm, lkbuf and the visualizers: messages that
+ * exit, the /dev/lkst wrappers, the kernel's event table and the popt
+ * helpers.  Not part of liblkst: the library returns errors, this exits.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "lkst_log.h"
+#include "lkst_cli.h"
+#include "lkst_logio.h"
+
+const char *lkst_progname = "lkst";
+
+void lkst_die(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", lkst_progname);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(code);
+}
+
+/* ---- Logs cut short while mapped ---------------------------------------- */
+
+/*
+ * A mapped file that shrinks under us (another program truncates it, or
+ * its storage fails) raises SIGBUS where its pages are gone: for the
+ * mappings of logs that ends the program with a message, not a crash.
+ * liblkst calls these through its map hooks (lkst_log_set_map_hooks()).
+ */
+#define MAX_MAPPED 8
+
+static struct mapped_log {
+	uintptr_t start, end;		/* end 0: a free slot */
+	size_t msg_len;
+	char msg[384];
+} mapped_logs[MAX_MAPPED];
+static unsigned int nr_mapped;
+static struct sigaction saved_sigbus;
+
+static void on_sigbus(int sig, siginfo_t *si, void *uc)
+{
+	uintptr_t addr = (uintptr_t)si->si_addr;
+	unsigned int i;
+
+	(void)uc;
+	for (i = 0; i < MAX_MAPPED; i++) {
+		if (mapped_logs[i].end && addr >= mapped_logs[i].start &&
+		    addr < mapped_logs[i].end) {
+			if (write(STDERR_FILENO, mapped_logs[i].msg, mapped_logs[i].msg_len) < 0) {
+				/* nothing more to say */
+			}
+			_exit(LKST_EXIT_USAGE);
+		}
+	}
+	/* Not in a log: the disposition from before, as if unhandled. */
+	sigaction(SIGBUS, &saved_sigbus, NULL);
+	raise(sig);
+}
+
+static void watch_mapping(const void *start, size_t len, const char *path)
+{
+	struct sigaction sa;
+	unsigned int i;
+	int n;
+
+	for (i = 0; i < MAX_MAPPED && mapped_logs[i].end; i++)
+		;
+	if (i == MAX_MAPPED)
+		return;		/* unwatched: a shrinking file ends with SIGBUS */
+	if (!nr_mapped) {
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_sigaction = on_sigbus;
+		sa.sa_flags = SA_SIGINFO;
+		sigemptyset(&sa.sa_mask);
+		if (sigaction(SIGBUS, &sa, &saved_sigbus))
+			return;
+	}
+	n = snprintf(mapped_logs[i].msg, sizeof(mapped_logs[i].msg),
+		     "%s: %s: the file cannot be read any more (cut short by another program while being read, or an I/O error); what was printed is incomplete\n",
+		     lkst_progname, path);
+	if (n < 0)
+		n = 0;
+	if ((size_t)n >= sizeof(mapped_logs[i].msg))
+		n = sizeof(mapped_logs[i].msg) - 1;
+	mapped_logs[i].msg_len = n;
+	mapped_logs[i].start = (uintptr_t)start;
+	mapped_logs[i].end = (uintptr_t)start + len;
+	nr_mapped++;
+}
+
+static void unwatch_mapping(const void *start)
+{
+	unsigned int i;
+
+	for (i = 0; i < MAX_MAPPED; i++) {
+		if (mapped_logs[i].end && mapped_logs[i].start == (uintptr_t)start) {
+			mapped_logs[i].end = 0;
+			if (!--nr_mapped)
+				sigaction(SIGBUS, &saved_sigbus, NULL);
+			return;
+		}
+	}
+}
+
+static const struct lkst_log_map_hooks exit_on_sigbus_hooks = {
+	.mapped = watch_mapping,
+	.unmapped = unwatch_mapping,
+};
+
+void lkst_log_exit_on_sigbus(void)
+{
+	lkst_log_set_map_hooks(&exit_on_sigbus_hooks);
+}
+
+/* ---- Device --------------------------------------------------------- */
+
+void lkst_die_errno(int err, const char *what)
+{
+	switch (err) {
+	case EPERM:
+	case EACCES:
+		lkst_die(LKST_EXIT_DEVICE, "%s: permission denied; need CAP_SYS_ADMIN (run as root)",
+			 what);
+	case ENOTTY:
+		lkst_die(LKST_EXIT_DEVICE, "%s: the kernel does not know this request; use utilities built for the running kernel",
+			 what);
+	case EINVAL:
+		lkst_die(LKST_EXIT_DEVICE, "%s: the kernel rejected a value as out of range; check the IDs and sizes given",
+			 what);
+	case ENOMEM:
+		lkst_die(LKST_EXIT_DEVICE, "%s: the kernel is out of memory; free memory or use smaller buffers",
+			 what);
+	case ENOSPC:
+		lkst_die(LKST_EXIT_DEVICE, "%s: no free ID left; delete an unused one first", what);
+	default:
+		lkst_die(LKST_EXIT_DEVICE, "%s: %s; check dmesg for lkst messages",
+			 what, strerror(err));
+	}
+}
+
+int lkst_dev_ioctl(int fd, unsigned long cmd, void *arg)
+{
+	int ret;
+
+	do {
+		ret = ioctl(fd, cmd, arg);
+	} while (ret < 0 && errno == EINTR);
+	return ret < 0 ? -errno : 0;
+}
+
+/* Whether lockdown=confidentiality is in force, which closes /dev/lkst. */
+static bool lkst_locked_down(void)
+{
+	char levels[128] = "";
+	FILE *f = fopen("/sys/kernel/security/lockdown", "re");
+
+	if (!f)
+		return false;
+	if (!fgets(levels, sizeof(levels), f))
+		levels[0] = '\0';
+	fclose(f);
+	return strstr(levels, "[confidentiality]") != NULL;
+}
+
+int lkst_dev_open(struct lkst_version *version)
+{
+	int fd, ret;
+
+	fd = open(LKST_DEVICE, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		int err = errno;
+
+		if (err == ENOENT || err == ENXIO || err == ENODEV)
+			lkst_die(LKST_EXIT_DEVICE, "cannot open %s: %s; is the kernel built with CONFIG_LKST=y?",
+				 LKST_DEVICE, strerror(err));
+		if (err == EPERM && lkst_locked_down())
+			lkst_die(LKST_EXIT_DEVICE, "cannot open %s: %s; the kernel is locked down (confidentiality), which closes tracers",
+				 LKST_DEVICE, strerror(err));
+		if (err == EACCES || err == EPERM)
+			lkst_die(LKST_EXIT_DEVICE, "cannot open %s: %s; need CAP_SYS_ADMIN (run as root)",
+				 LKST_DEVICE, strerror(err));
+		lkst_die(LKST_EXIT_DEVICE, "cannot open %s: %s; check the device node",
+			 LKST_DEVICE, strerror(err));
+	}
+	memset(version, 0, sizeof(*version));
+	ret = lkst_dev_ioctl(fd, LKST_IOC_GET_VERSION, version);
+	if (ret)
+		lkst_die_errno(-ret, "reading the lkst ABI version");
+	if (version->abi_version != LKST_ABI_VERSION ||
+	    version->record_size != sizeof(struct lkst_record))
+		lkst_die(LKST_EXIT_DEVICE, "kernel lkst ABI %u with %u-byte records, this tool speaks ABI %u with %zu-byte records; use utilities built for the running kernel",
+			 version->abi_version, version->record_size,
+			 LKST_ABI_VERSION, sizeof(struct lkst_record));
+	ret = lkst_events_load_kernel(fd);
+	if (ret)
+		lkst_die_errno(-ret, "reading the kernel's event table");
+	return fd;
+}
+
+int lkst_events_load_kernel(int fd)
+{
+	static struct lkst_event_desc descs[LKST_NR_EVENT_IDS];
+	struct lkst_event_table table = {
+		.descs = (uintptr_t)descs,
+		.max_descs = LKST_NR_EVENT_IDS,
+		.desc_size = sizeof(descs[0]),
+	};
+	struct lkst_err err;
+	int ret;
+
+	/* One call: a trace of system calls gets one record of it, not 256. */
+	ret = lkst_dev_ioctl(fd, LKST_IOC_EVENT_TABLE, &table);
+	if (ret == -ENOTTY)
+		return 0;	/* a kernel before EVENT_TABLE: the built-in table */
+	if (ret)
+		return ret;
+	if (table.nr_descs > LKST_NR_EVENT_IDS)
+		lkst_die(LKST_EXIT_DEVICE, "the kernel describes %u events, more than %u IDs",
+			 table.nr_descs, LKST_NR_EVENT_IDS);
+	if (lkst_events_use(descs, table.nr_descs, sizeof(descs[0]), &err))
+		lkst_die(LKST_EXIT_DEVICE, "the kernel's event table: %s", err.msg);
+	return 0;
+}
+
+void lkst_events_use_running_kernel(void)
+{
+	struct lkst_version version;
+	int fd = open(LKST_DEVICE, O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return;	/* no tracer here: the built-in table */
+	close(fd);
+	close(lkst_dev_open(&version));
+}
+
+void lkst_dev_load_handlers(int fd, struct lkst_handler_names *h)
+{
+	struct lkst_handler_desc desc;
+	unsigned int id;
+	int ret;
+
+	lkst_handler_names_init(h);
+	for (id = 1; id < LKST_MAX_HANDLERS; id++) {
+		memset(&desc, 0, sizeof(desc));
+		desc.id = id;
+		ret = lkst_dev_ioctl(fd, LKST_IOC_HANDLER_INFO, &desc);
+		if (ret == -ENOENT)
+			continue;
+		if (ret)
+			lkst_die_errno(-ret, "reading handler info");
+		desc.name[LKST_NAME_LEN - 1] = '\0';
+		desc.module[LKST_NAME_LEN - 1] = '\0';
+		/* Keep the built-in names if the kernel lists a handler without one. */
+		if (desc.name[0])
+			memcpy(h->name[id], desc.name, LKST_NAME_LEN);
+		memcpy(h->module[id], desc.module, LKST_NAME_LEN);
+	}
+}
+
+unsigned int lkst_dev_handler_id(int fd, const char *name, const char *module)
+{
+	struct lkst_handler_names *h = malloc(sizeof(*h));
+	unsigned int id;
+
+	if (!h)
+		lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
+	lkst_dev_load_handlers(fd, h);
+	for (id = 1; id < LKST_MAX_HANDLERS; id++)
+		if (!strcasecmp(h->name[id], name))
+			break;
+	free(h);
+	if (id == LKST_MAX_HANDLERS)
+		lkst_die(LKST_EXIT_DEVICE, "no handler named %s is registered; load it first (insmod %s.ko)",
+			 name, module);
+	return id;
+}
+
+int lkst_dev_handler_ctl(int fd, unsigned int handler, unsigned int cmd,
+			 void *data, uint32_t size)
+{
+	struct lkst_handler_ctl ctl = {
+		.handler = handler,
+		.cmd = cmd,
+		.data = (uintptr_t)data,
+		.size = size,
+	};
+	int ret;
+
+	do
+		ret = ioctl(fd, LKST_IOC_HANDLER_CTL, &ctl);
+	while (ret < 0 && errno == EINTR);
+	return ret < 0 ? -errno : ret;
+}
+
+/* ---- Command line --------------------------------------------------- */
+
+struct poptOption lkst_exit_code_table[] = {
+	POPT_TABLEEND
+};
+
+static void print_verbs(FILE *out, const struct lkst_verb *verbs)
+{
+	const struct lkst_verb *v;
+
+	fprintf(out, "Usage: %s VERB [OPTION...]\n\nVerbs:\n", lkst_progname);
+	for (v = verbs; v->name; v++)
+		fprintf(out, "  %-10s %s\n", v->name, v->summary);
+	fprintf(out, "\nRun '%s VERB --help' or '%s help VERB' for a verb's options;\n"
+		"'%s --version' for the versions it speaks.\n%s\n",
+		lkst_progname, lkst_progname, lkst_progname, LKST_EXIT_CODES_HELP);
+}
+
+static const struct lkst_verb *find_verb(const struct lkst_verb *verbs,
+					 const char *name)
+{
+	const struct lkst_verb *v;
+
+	for (v = verbs; v->name; v++)
+		if (!strcmp(name, v->name))
+			return v;
+	lkst_die(LKST_EXIT_USAGE, "unknown verb '%s'; run %s --help for the list of verbs",
+		 name, lkst_progname);
+}
+
+/* "lkm read" as argv[0], so popt's help and messages name the full command. */
+static int run_verb(const struct lkst_verb *v, int argc, char **argv)
+{
+	char *name;
+
+	if (asprintf(&name, "%s %s", lkst_progname, v->name) < 0)
+		lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
+	argv[0] = name;
+	return v->run(argc, (const char **)argv);
+}
+
+int lkst_run_verb(int argc, char **argv, const struct lkst_verb *verbs)
+{
+	char *help_argv[3] = { NULL, "--help", NULL };
+
+	if (argc < 2)
+		lkst_die(LKST_EXIT_USAGE, "no verb given; run %s --help for the list of verbs",
+			 lkst_progname);
+	if (!strcmp(argv[1], "--version")) {
+		if (argc > 2)
+			lkst_die(LKST_EXIT_USAGE, "--version takes no arguments");
+		printf("%s (lkst) tracer ABI %u, log format %u (reads %u-%u)\n",
+		       lkst_progname, LKST_ABI_VERSION, LKST_LOG_VERSION,
+		       LKST_LOG_VERSION_MIN, LKST_LOG_VERSION);
+		return LKST_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    (!strcmp(argv[1], "help") && argc == 2)) {
+		print_verbs(stdout, verbs);
+		return LKST_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "help")) {
+		if (argc > 3)
+			lkst_die(LKST_EXIT_USAGE, "help takes one verb; run %s --help for the list of verbs",
+				 lkst_progname);
+		return run_verb(find_verb(verbs, argv[2]), 2, help_argv);
+	}
+	return run_verb(find_verb(verbs, argv[1]), argc - 1, argv + 1);
+}
+
+poptContext lkst_parse_options(int argc, const char **argv,
+			       const struct poptOption *options,
+			       const char *positional_help)
+{
+	poptContext ctx = poptGetContext(argv[0], argc, argv, options, 0);
+	int rc;
+
+	if (!ctx)
+		lkst_die(LKST_EXIT_USAGE, "cannot parse the options; run %s --help", argv[0]);
+	if (positional_help)
+		poptSetOtherOptionHelp(ctx, positional_help);
+	rc = poptGetNextOpt(ctx);
+	if (rc < -1)
+		lkst_die(LKST_EXIT_USAGE, "%s: %s; run %s --help",
+			 poptBadOption(ctx, POPT_BADOPTION_NOALIAS),
+			 poptStrerror(rc), argv[0]);
+	if (rc != -1)
+		lkst_die(LKST_EXIT_USAGE, "unexpected option value %d; run %s --help",
+			 rc, argv[0]);
+	return ctx;
+}
+
+void lkst_no_positional(poptContext ctx)
+{
+	const char *extra = poptPeekArg(ctx);
+
+	if (extra)
+		lkst_die(LKST_EXIT_USAGE, "unexpected argument '%s'; run %s --help for the usage",
+			 extra, lkst_progname);
+}
+
+void lkst_require(const char *value, const char *option, const char *verb)
+{
+	if (!value)
+		lkst_die(LKST_EXIT_USAGE, "%s needs %s; run %s %s --help",
+			 verb, option, lkst_progname, verb);
+}
+
+uint32_t lkst_option_u32(const char *value, uint32_t max, const char *what)
+{
+	uint32_t n;
+
+	if (lkst_parse_u32(value, max, &n))
+		lkst_die(LKST_EXIT_USAGE, "bad %s '%s'; give a number 0..%u (decimal or 0x hex)",
+			 what, value, max);
+	return n;
+}
