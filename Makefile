@@ -113,10 +113,10 @@ demo: deps kernel utils handlers initramfs
 		echo "----- $$(wc -l < $$csv) lines in $$csv -----"; \
 	else echo "demo: $$csv was not produced; see out/demo/demo/output.txt" >&2; exit 1; fi
 	@$(MAKE) -s -C tools/visualize
-	@tools/visualize/lkst-procstate -f out/demo/demo/trace.log -c lkw- \
+	@tools/visualize/lkst-procstate -f out/demo/demo/trace.log -n 'lkw-*' \
 		-o out/demo/procstate.png --summary
 	@echo "----- process states drawn in out/demo/procstate.png -----"
-	@tools/visualize/lkst-pagemap -f out/demo/demo/pages.log -c lkw-pages \
+	@tools/visualize/lkst-pagemap -f out/demo/demo/pages.log -n lkw-pages \
 		-o out/demo/pagemap.png --summary
 	@echo "----- physical pages of lkw-pages drawn in out/demo/pagemap.png -----"
 

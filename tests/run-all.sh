@@ -217,12 +217,12 @@ if [ $guest_ok = 1 ]; then
 		scenario "$out/demo" demo
 		# The timeline drawn from the real trace has the workload's lanes.
 		check "visualize: process states of the demo trace" 120 bash -c "
-			tools/visualize/lkst-procstate -f '$out/demo/demo/trace.log' -c lkw- \
+			tools/visualize/lkst-procstate -f '$out/demo/demo/trace.log' -n 'lkw-*' \
 				-o '$out/demo/procstate.png' --summary &&
 			test \$(cut -f1 '$out/demo/procstate.dat' | grep -c lkw-) -gt 0"
 		# The page view of the same boot: allocations/frees and snapshot runs.
 		check "visualize: physical pages of the demo trace" 120 bash -c "set -o pipefail
-			tools/visualize/lkst-pagemap -f '$out/demo/demo/pages.log' -c lkw-pages \
+			tools/visualize/lkst-pagemap -f '$out/demo/demo/pages.log' -n lkw-pages \
 				-o '$out/demo/pagemap.png' --summary | tee '$out/demo/pagemap.txt' &&
 			grep -Eq '^snapshots +[1-9]' '$out/demo/pagemap.txt' &&
 			test \$(grep -v '^#' '$out/demo/pagemap.dat' | grep -vc -e '^\$' -e NaN) -gt 0"

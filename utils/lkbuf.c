@@ -709,9 +709,15 @@ static void free_values(const char **values)
 	free(values);
 }
 
+/* After the log is loaded: -e names its events, -t uses its clock anchor. */
 static void parse_filters(const char **ev, const char **pid, const char **comm,
-			  const char **time, struct lkst_filter *f)
+			  const char **time, const char **cpus,
+			  const struct lkst_log *log, struct lkst_filter *f)
 {
+	struct lkst_clock_anchor anchor = {
+		.trace_ns = log->header.anchor_trace_ns,
+		.realtime_ns = log->header.anchor_realtime_ns,
+	};
 	struct lkst_err err;
 	const char *v;
 
@@ -722,7 +728,9 @@ static void parse_filters(const char **ev, const char **pid, const char **comm,
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 	if ((v = filter_value(comm, "-n")) && lkst_filter_comms(f, v, &err))
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
-	if ((v = filter_value(time, "-t")) && lkst_filter_time(f, v, &err))
+	if ((v = filter_value(time, "-t")) && lkst_filter_window(f, v, &anchor, &err))
+		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	if ((v = filter_value(cpus, "-c")) && lkst_filter_cpus(f, v, &err))
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 }
 
@@ -730,6 +738,7 @@ static int verb_print(int argc, const char **argv)
 {
 	char *file = NULL;
 	const char **ev_arg = NULL, **pid_arg = NULL, **comm_arg = NULL, **time_arg = NULL;
+	const char **cpu_arg = NULL;
 	struct lkst_format_opts opts = { 0 };
 	struct poptOption options[] = {
 		{ "file", 'f', POPT_ARG_STRING, &file, 0, "log file to print", "FILE" },
@@ -752,12 +761,17 @@ static int verb_print(int argc, const char **argv)
 		  "PROCESS_WAKEUP records naming one as prev, next or target pid",
 		  "PID,..." },
 		{ "comm", 'n', POPT_ARG_ARGV, &comm_arg, 0,
-		  "only records of tasks with these command names (exact, as printed; "
-		  "names are learned from switches and wakeups), and switches to or "
-		  "wakeups of them", "COMM,..." },
+		  "only records of tasks with these command names (exact, as printed, "
+		  "or PREFIX* for every name starting with PREFIX; names are learned "
+		  "from switches and wakeups), and switches to or wakeups of them",
+		  "COMM,..." },
 		{ "time", 't', POPT_ARG_ARGV, &time_arg, 0,
-		  "only records in this window, in seconds of the trace clock; either "
-		  "side may be empty", "START,END" },
+		  "only records in this window: each side seconds of the trace clock "
+		  "(12.5) or a time of day as the text prints it (hh:mm:ss[.frac], local "
+		  "time, on the day of the log's clock anchor; END before START: the "
+		  "next day); either side may be empty", "START,END" },
+		{ "cpu", 'c', POPT_ARG_ARGV, &cpu_arg, 0,
+		  "only records of these CPUs", "CPU,..." },
 		LKST_POPT_TAIL
 	};
 	poptContext ctx = lkst_parse_options(argc, argv, options, NULL);
@@ -781,8 +795,9 @@ static int verb_print(int argc, const char **argv)
 		lkst_die(LKST_EXIT_USAGE, "%s: %s", file, err.msg);
 	opts.symbols = &symbols;
 	/* Event names in -e are the log's own. */
-	parse_filters(ev_arg, pid_arg, comm_arg, time_arg, &filter);
-	filtering = filter.by_event || filter.by_time || filter.nr_pids || filter.nr_comms;
+	parse_filters(ev_arg, pid_arg, comm_arg, time_arg, cpu_arg, &log, &filter);
+	filtering = filter.by_event || filter.by_time || filter.nr_pids || filter.nr_comms ||
+		    filter.nr_cpus;
 	opts.human = !opts.csv && !opts.seconds;
 	opts.realtime_offset_ns = (long long)(log.header.anchor_realtime_ns -
 					      log.header.anchor_trace_ns);
@@ -823,6 +838,7 @@ static int verb_print(int argc, const char **argv)
 	free_values(pid_arg);
 	free_values(comm_arg);
 	free_values(time_arg);
+	free_values(cpu_arg);
 	free(file);
 	lkst_log_free(&log);
 	poptFreeContext(ctx);
@@ -968,7 +984,7 @@ static int verb_create(int argc, const char **argv)
 	struct poptOption options[] = {
 		{ "cpu", 'c', POPT_ARG_STRING, &cpu_arg, 0, "CPU of the block", "CPU" },
 		{ "size", 's', POPT_ARG_STRING, &size_arg, 0, "bytes (K/M suffix)", "SIZE" },
-		{ "next", 'n', POPT_ARG_STRING, &next_arg, 0,
+		{ "next", '\0', POPT_ARG_STRING, &next_arg, 0,
 		  "block written after this one (default none: wrap onto itself)", "NEXT" },
 		{ "mode", 'm', POPT_ARG_STRING, &mode_arg, 0,
 		  "also set the CPU's buffer mode: overwrite or stop", "MODE" },
@@ -1009,7 +1025,7 @@ static int block_link_verb(int argc, const char **argv, const char *verb,
 	struct poptOption options[] = {
 		{ "cpu", 'c', POPT_ARG_STRING, &cpu_arg, 0, "CPU of the block", "CPU" },
 		{ "block", 'b', POPT_ARG_STRING, &block_arg, 0, "block ID", "ID" },
-		{ "next", 'n', POPT_ARG_STRING, &next_arg, 0,
+		{ "next", '\0', POPT_ARG_STRING, &next_arg, 0,
 		  "next block, or none to wrap onto itself", "NEXT" },
 		LKST_POPT_TAIL
 	};
@@ -1027,7 +1043,7 @@ static int block_link_verb(int argc, const char **argv, const char *verb,
 	req.cpu = cpu_option(cpu_arg, verb);
 	req.block = block_option(block_arg, verb);
 	if (wants_next) {
-		lkst_require(next_arg, "-n NEXT", verb);
+		lkst_require(next_arg, "--next NEXT", verb);
 		req.next = next_option(next_arg);
 	}
 	fd = open_checked_cpu(req.cpu, &version);
@@ -1328,7 +1344,7 @@ static int verb_record(int argc, const char **argv)
 	struct poptOption options[] = {
 		{ "output", 'o', POPT_ARG_STRING, &dir, 0,
 		  "directory for the log files lkst-NNNNNN.log (created if missing)", "DIR" },
-		{ "rotate", 'r', POPT_ARG_STRING, &rotate_arg, 0,
+		{ "rotate", '\0', POPT_ARG_STRING, &rotate_arg, 0,
 		  "start a new file before one grows past SIZE bytes (K/M suffix; default 16M)",
 		  "SIZE" },
 		{ "keep", 'k', POPT_ARG_STRING, &keep_arg, 0,
@@ -1434,11 +1450,11 @@ static const struct lkst_verb verbs[] = {
 	{ "list", verb_list, "list each CPU's blocks and counters" },
 	{ "read", verb_read, "save the buffers, or the previous boot's trace, to a log file (-f FILE [-c CPU] | --previous-boot -f FILE [--release])" },
 	{ "extract", verb_extract, "save the buffers of a crashed kernel from its kdump vmcore to a log file (--vmcore VMCORE --vmlinux VMLINUX -f FILE)" },
-	{ "print", verb_print, "print a log file (-f FILE [-r] [-C] [-S] [-V] [-e EVENTS] [-p PIDS] [-n COMMS] [-t START,END])" },
+	{ "print", verb_print, "print a log file (-f FILE [-r] [-C] [-S] [-V] [-e EVENTS] [-p PIDS] [-n COMMS] [-t START,END] [-c CPUS])" },
 	{ "info", verb_info, "describe a log file: host, kernel, clock, per-CPU counts (-f FILE)" },
 	{ "record", verb_record, "drain the buffers into rotating log files until SIGINT or SIGTERM (-o DIR [--rotate SIZE] [--keep N] [--interval MS])" },
-	{ "create", verb_create, "add a block (-c CPU -s SIZE [-n NEXT] [-m MODE])" },
-	{ "link", verb_link, "set a block's next block (-c CPU -b ID -n NEXT|none)" },
+	{ "create", verb_create, "add a block (-c CPU -s SIZE [--next NEXT] [-m MODE])" },
+	{ "link", verb_link, "set a block's next block (-c CPU -b ID --next NEXT|none)" },
 	{ "delete", verb_delete, "delete a block (-c CPU -b ID)" },
 	{ "jump", verb_jump, "make the writer continue in a block (-c CPU -b ID)" },
 	{ "resize", verb_resize, "replace every block of every CPU by an empty one of SIZE bytes (-s SIZE)" },

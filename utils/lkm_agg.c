@@ -3,10 +3,10 @@
  * lkm agg: aggregations kept in the kernel by the lkst_agg handler.
  *
  *   lkm agg set [-n NAME] -m ID -f FUNC [-v argN | -l LATENCY] [-k KEYS]
- *               [-s SLOTS] [-r] [EVENT...]
+ *               [-s SLOTS] [--record] [EVENT...]
  *       configure aggregation NAME (default "agg", replacing one of that
  *       name) and route its events in maskset ID to the agg handler
- *       (agg-record with -r, which also records them)
+ *       (agg-record with --record, which also records them)
  *   lkm agg print [-n NAME] [-C]      DTrace-like output, or CSV
  *   lkm agg list                      configurations and counters
  *   lkm agg clear [-n NAME]           empty one or all
@@ -708,7 +708,7 @@ static int verb_set(int argc, const char **argv)
 		  "group by up to three of event, pid, comm (counts two), cpu, arg1..arg6", "KEYS" },
 		{ "size", 's', POPT_ARG_STRING, &size, 0,
 		  "hash table slots per CPU, rounded up to a power of two (default 1024)", "SLOTS" },
-		{ "record", 'r', POPT_ARG_NONE, &record, 0,
+		{ "record", '\0', POPT_ARG_NONE, &record, 0,
 		  "also record the events (route them to agg-record)", NULL },
 		LKST_POPT_TAIL
 	};

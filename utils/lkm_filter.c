@@ -87,12 +87,12 @@ int lkm_verb_filter(int argc, const char **argv)
 	struct poptOption options[] = {
 		{ "maskset", 'm', POPT_ARG_STRING, &id_arg, 0,
 		  "maskset that routes EVENT to the filter", "ID" },
-		{ "to", 't', POPT_ARG_STRING, &to_arg, 0,
+		{ "to", '\0', POPT_ARG_STRING, &to_arg, 0,
 		  "handler that gets the events that match (default: default, which records them)",
 		  "HANDLER" },
 		{ "list", 'l', POPT_ARG_NONE, &list, 0,
 		  "list the predicates with their counters", NULL },
-		{ "clear", 'c', POPT_ARG_NONE, &clear, 0,
+		{ "clear", '\0', POPT_ARG_NONE, &clear, 0,
 		  "remove EVENT's predicate, or every predicate", NULL },
 		LKST_POPT_TAIL
 	};

@@ -325,7 +325,7 @@ static int probe_add(int argc, const char **argv)
 {
 	int is_return = 0;
 	struct poptOption options[] = {
-		{ "return", 'r', POPT_ARG_NONE, &is_return, 0,
+		{ "return", '\0', POPT_ARG_NONE, &is_return, 0,
 		  "fire when FUNCTION returns (a kretprobe); $retval is its return value", NULL },
 		LKST_POPT_TAIL
 	};

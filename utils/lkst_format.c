@@ -1292,8 +1292,34 @@ int lkst_filter_comms(struct lkst_filter *f, const char *list, struct lkst_err *
 	return each_item(list, "command name", add_comm, f, err);
 }
 
-/* Seconds with up to 9 decimals, as nanoseconds. */
-static int parse_seconds(const char *s, unsigned long long *ns)
+#define CPU_FILTER_MAX	65535u
+
+static int add_cpu(struct lkst_filter *f, const char *item, struct lkst_err *err)
+{
+	unsigned int *cpus;
+	uint32_t cpu;
+
+	if (lkst_parse_u32(item, CPU_FILTER_MAX, &cpu)) {
+		lkst_seterr(err, "bad CPU '%s' in the CPU filter; give CPU numbers 0-%u, decimal or 0x hex",
+			    item, CPU_FILTER_MAX);
+		return -1;
+	}
+	cpus = realloc(f->cpus, (f->nr_cpus + 1) * sizeof(*cpus));
+	if (!cpus) {
+		lkst_seterr(err, "out of memory; free some memory");
+		return -1;
+	}
+	f->cpus = cpus;
+	f->cpus[f->nr_cpus++] = cpu;
+	return 0;
+}
+
+int lkst_filter_cpus(struct lkst_filter *f, const char *list, struct lkst_err *err)
+{
+	return each_item(list, "CPU", add_cpu, f, err);
+}
+
+int lkst_parse_seconds(const char *s, unsigned long long *ns)
 {
 	unsigned long long sec = 0, frac = 0;
 	int digits = 0, frac_digits = 0;
@@ -1320,37 +1346,179 @@ static int parse_seconds(const char *s, unsigned long long *ns)
 	return 0;
 }
 
-int lkst_filter_time(struct lkst_filter *f, const char *range, struct lkst_err *err)
+/* n digits (min..max of them) as a number at most limit; advances *s. */
+static int parse_digits(const char **s, int min, int max, int limit, int *out)
 {
-	const char *comma = range ? strchr(range, ',') : NULL;
-	char start[64];
-	size_t len;
+	int n = 0, v = 0;
 
-	if (!comma || strchr(comma + 1, ',') || (size_t)(comma - range) >= sizeof(start)) {
-		lkst_seterr(err, "bad time range '%s'; give START,END in seconds of the trace clock (either may be empty)",
-			    range ? range : "");
+	while (n < max && **s >= '0' && **s <= '9') {
+		v = v * 10 + (**s - '0');
+		(*s)++;
+		n++;
+	}
+	if (n < min || (**s >= '0' && **s <= '9') || v > limit)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* "hh:mm:ss[.frac]": seconds since midnight and nanoseconds. */
+static int parse_time_of_day(const char *s, int *hms, unsigned long long *frac_ns)
+{
+	int h, m, sec;
+	unsigned long long frac = 0;
+	int frac_digits = 0;
+
+	if (parse_digits(&s, 1, 2, 23, &h) || *s++ != ':' ||
+	    parse_digits(&s, 2, 2, 59, &m) || *s++ != ':' ||
+	    parse_digits(&s, 2, 2, 59, &sec))
+		return -1;
+	if (*s == '.') {
+		for (s++; *s >= '0' && *s <= '9'; s++, frac_digits++) {
+			if (frac_digits >= 9)
+				return -1;
+			frac = frac * 10 + (*s - '0');
+		}
+		if (!frac_digits)
+			return -1;
+	}
+	if (*s)
+		return -1;
+	while (frac_digits++ < 9)
+		frac *= 10;
+	*hms = h * 3600 + m * 60 + sec;
+	*frac_ns = frac;
+	return 0;
+}
+
+/*
+ * A time of day on the anchor's local day (plus extra_days) as trace-clock
+ * ns: 0, -1 if that is not a time the trace clock can hold.
+ */
+static int time_of_day_to_trace(int hms, unsigned long long frac_ns, int extra_days,
+				const struct lkst_clock_anchor *a, unsigned long long *ns)
+{
+	time_t t = (time_t)(a->realtime_ns / 1000000000ull);
+	long long offset = (long long)(a->realtime_ns - a->trace_ns);
+	long long real;
+	struct tm tm;
+	time_t day;
+
+	tzset();
+	if (!localtime_r(&t, &tm))
+		return -1;
+	tm.tm_mday += extra_days;
+	tm.tm_hour = hms / 3600;
+	tm.tm_min = hms / 60 % 60;
+	tm.tm_sec = hms % 60;
+	tm.tm_isdst = -1;
+	day = mktime(&tm);
+	if (day == (time_t)-1 || day < 0 || (unsigned long long)day > UINT64_MAX / 2000000000ull)
+		return -1;
+	real = (long long)day * 1000000000ll + (long long)frac_ns;
+	if (real < offset)
+		return -1;	/* before the trace clock's zero */
+	*ns = (unsigned long long)(real - offset);
+	return 0;
+}
+
+/* One side of a window; empty sides are the caller's. */
+static int window_side(const char *side, const char *range, const char *which,
+		       const struct lkst_clock_anchor *anchor, int *is_tod, int *hms,
+		       unsigned long long *frac_ns, unsigned long long *ns,
+		       struct lkst_err *err)
+{
+	*is_tod = strchr(side, ':') != NULL;
+	if (!*is_tod) {
+		if (lkst_parse_seconds(side, ns)) {
+			lkst_seterr(err, "bad %s '%s' in time window '%s'; give seconds of the trace clock (12.5) or a time of day (hh:mm:ss[.frac]), either side may be empty",
+				    which, side, range);
+			return -1;
+		}
+		return 0;
+	}
+	if (parse_time_of_day(side, hms, frac_ns)) {
+		lkst_seterr(err, "bad time of day '%s' in time window '%s'; give hh:mm:ss[.frac] with hours 0-23, as the default text prints it",
+			    side, range);
 		return -1;
 	}
-	len = comma - range;
-	memcpy(start, range, len);
-	start[len] = '\0';
-	f->by_time = 1;
-	f->start_ns = 0;
-	f->end_ns = UINT64_MAX;
-	if ((len && parse_seconds(start, &f->start_ns)) ||
-	    (comma[1] && parse_seconds(comma + 1, &f->end_ns))) {
-		lkst_seterr(err, "bad time range '%s'; give START,END in seconds like 3.25,4 (either may be empty)",
-			    range);
-		return -1;
-	}
-	if (f->start_ns > f->end_ns) {
-		lkst_seterr(err, "time range '%s' ends before it starts; give START <= END", range);
+	if (!anchor) {
+		lkst_seterr(err, "time of day '%s' in time window '%s' needs a log's clock anchor; with CSV input give seconds of the trace clock",
+			    side, range);
 		return -1;
 	}
 	return 0;
 }
 
-static int pid_wanted(const struct lkst_filter *f, unsigned long long pid)
+/* A side's time of day on the anchor's day (+ days) to *ns, or an error. */
+static int window_tod(const char *range, int hms, unsigned long long frac_ns, int days,
+		      const struct lkst_clock_anchor *anchor, unsigned long long *ns,
+		      struct lkst_err *err)
+{
+	if (!time_of_day_to_trace(hms, frac_ns, days, anchor, ns))
+		return 0;
+	lkst_seterr(err, "time window '%s' starts or ends before the trace clock's start (on the day of the log's clock anchor); give seconds of the trace clock",
+		    range);
+	return -1;
+}
+
+int lkst_parse_window(const char *range, const struct lkst_clock_anchor *anchor,
+		      unsigned long long *start_ns, unsigned long long *end_ns,
+		      struct lkst_err *err)
+{
+	const char *comma = range ? strchr(range, ',') : NULL;
+	int start_tod = 0, end_tod = 0, start_hms = 0, end_hms = 0;
+	unsigned long long start_frac = 0, end_frac = 0;
+	unsigned long long start = 0, end = UINT64_MAX;
+	char first[64];
+	size_t len;
+
+	if (!comma || strchr(comma + 1, ',') || (size_t)(comma - range) >= sizeof(first)) {
+		lkst_seterr(err, "bad time window '%s'; give START,END, each seconds of the trace clock (12.5) or a time of day (hh:mm:ss[.frac]), either may be empty",
+			    range ? range : "");
+		return -1;
+	}
+	len = comma - range;
+	memcpy(first, range, len);
+	first[len] = '\0';
+	if (len && window_side(first, range, "START", anchor, &start_tod, &start_hms,
+			       &start_frac, &start, err))
+		return -1;
+	if (comma[1] && window_side(comma + 1, range, "END", anchor, &end_tod, &end_hms,
+				    &end_frac, &end, err))
+		return -1;
+	if (start_tod && window_tod(range, start_hms, start_frac, 0, anchor, &start, err))
+		return -1;
+	/* hh:mm:ss,hh:mm:ss ending earlier in the day: it crosses midnight. */
+	if (end_tod && window_tod(range, end_hms, end_frac,
+				  start_tod && (end_hms < start_hms ||
+						(end_hms == start_hms && end_frac < start_frac)),
+				  anchor, &end, err))
+		return -1;
+	if (start > end) {
+		lkst_seterr(err, "time window '%s' ends before it starts; give START <= END", range);
+		return -1;
+	}
+	*start_ns = start;
+	*end_ns = end;
+	return 0;
+}
+
+int lkst_filter_window(struct lkst_filter *f, const char *range,
+		       const struct lkst_clock_anchor *anchor, struct lkst_err *err)
+{
+	if (lkst_parse_window(range, anchor, &f->start_ns, &f->end_ns, err))
+		return -1;
+	f->by_time = 1;
+	return 0;
+}
+
+int lkst_filter_time(struct lkst_filter *f, const char *range, struct lkst_err *err)
+{
+	return lkst_filter_window(f, range, NULL, err);
+}
+
+int lkst_filter_pid_wanted(const struct lkst_filter *f, unsigned long long pid)
 {
 	size_t i;
 
@@ -1360,12 +1528,31 @@ static int pid_wanted(const struct lkst_filter *f, unsigned long long pid)
 	return 0;
 }
 
-static int comm_wanted(const struct lkst_filter *f, const char *name)
+int lkst_comm_match(const char *pattern, const char *name)
+{
+	size_t len = strlen(pattern);
+
+	if (len && pattern[len - 1] == '*')
+		return !strncmp(pattern, name, len - 1);
+	return !strcmp(pattern, name);
+}
+
+int lkst_filter_comm_wanted(const struct lkst_filter *f, const char *name)
 {
 	size_t i;
 
 	for (i = 0; name && i < f->nr_comms; i++)
-		if (!strcmp(f->comms[i], name))
+		if (lkst_comm_match(f->comms[i], name))
+			return 1;
+	return 0;
+}
+
+static int cpu_wanted(const struct lkst_filter *f, unsigned int cpu)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr_cpus; i++)
+		if (f->cpus[i] == cpu)
 			return 1;
 	return 0;
 }
@@ -1380,19 +1567,22 @@ int lkst_filter_match(const struct lkst_filter *f, const struct lkst_record *rec
 		return 0;
 	if (f->by_time && (rec->time_ns < f->start_ns || rec->time_ns > f->end_ns))
 		return 0;
-	if (f->nr_pids && !pid_wanted(f, rec->pid) &&
-	    !(is_switch && (pid_wanted(f, rec->arg[0]) || pid_wanted(f, rec->arg[1]))) &&
-	    !(is_wakeup && pid_wanted(f, rec->arg[0])))
+	if (f->nr_cpus && !cpu_wanted(f, cpu))
+		return 0;
+	if (f->nr_pids && !lkst_filter_pid_wanted(f, rec->pid) &&
+	    !(is_switch && (lkst_filter_pid_wanted(f, rec->arg[0]) ||
+			    lkst_filter_pid_wanted(f, rec->arg[1]))) &&
+	    !(is_wakeup && lkst_filter_pid_wanted(f, rec->arg[0])))
 		return 0;
 	if (f->nr_comms) {
 		char name[COMM_TEXT_LEN];
 
-		if (comms && comm_wanted(f, lkst_comm_map_name(comms, rec->pid, cpu)))
+		if (comms && lkst_filter_comm_wanted(f, lkst_comm_map_name(comms, rec->pid, cpu)))
 			return 1;
 		if (!is_switch && !is_wakeup)
 			return 0;
 		lkst_format_comm(rec->arg[4], rec->arg[5], name, sizeof(name));
-		return comm_wanted(f, name);
+		return lkst_filter_comm_wanted(f, name);
 	}
 	return 1;
 }
@@ -1405,6 +1595,7 @@ void lkst_filter_free(struct lkst_filter *f)
 		free(f->comms[i]);
 	free(f->comms);
 	free(f->pids);
+	free(f->cpus);
 	memset(f, 0, sizeof(*f));
 }
 

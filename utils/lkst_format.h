@@ -160,8 +160,16 @@ void lkst_comm_map_learn(struct lkst_comm_map *m, const struct lkst_record *rec,
 const char *lkst_comm_map_name(const struct lkst_comm_map *m, __u32 pid,
 			       unsigned int cpu);
 
-/* ---- Record filters (lkbuf print -e -p -n -t) ---------------------- */
+/* ---- Record filters (lkbuf print -e -p -n -t -c) ------------------ */
 
+/*
+ * One meaning in every tool (lkbuf print and the visualizers):
+ *   -p PID,...     decimal or 0x hex pids
+ *   -n NAME,...    command names as printed (escaped): NAME matches exactly,
+ *                  PREFIX* every name that starts with PREFIX ("*" any name)
+ *   -t START,END   a window, see lkst_parse_window()
+ *   -c CPU,...     CPU numbers, decimal or 0x hex
+ */
 struct lkst_filter {
 	int by_event;
 	unsigned char event[LKST_NR_EVENT_IDS];
@@ -171,19 +179,52 @@ struct lkst_filter {
 	size_t nr_comms;
 	int by_time;
 	unsigned long long start_ns, end_ns;	/* inclusive */
+	unsigned int *cpus;		/* -c */
+	size_t nr_cpus;
 };
 
 /* Each parses a comma-separated list; 0, or -1 with err set. */
 int lkst_filter_events(struct lkst_filter *f, const char *list, struct lkst_err *err);
 int lkst_filter_pids(struct lkst_filter *f, const char *list, struct lkst_err *err);
 int lkst_filter_comms(struct lkst_filter *f, const char *list, struct lkst_err *err);
-/* "START,END" in seconds of the trace clock; either side may be empty. */
+int lkst_filter_cpus(struct lkst_filter *f, const char *list, struct lkst_err *err);
+
+/*
+ * "START,END", inclusive, as trace-clock nanoseconds; either side may be
+ * empty (0, or ~0 for END).  Each side is seconds of the trace clock
+ * ("12.5", up to 9 decimals) or, given an anchor, a time of day as the
+ * default text of lkbuf print shows it ("hh:mm:ss[.frac]", local time,
+ * TZ honoured) on the day of the anchor's CLOCK_REALTIME, converted with
+ * realtime_offset = anchor realtime - anchor trace time.  When both sides
+ * are times of day and END is earlier than START, the window crosses
+ * midnight: END is on the next day.  The anchor (struct lkst_clock_anchor
+ * of the uapi: trace time trace_ns was CLOCK_REALTIME realtime_ns) is a
+ * log header's anchor_trace_ns and anchor_realtime_ns.  A time of day
+ * without an anchor (CSV input), or a window that ends before it starts,
+ * is an error.
+ */
+int lkst_parse_window(const char *range, const struct lkst_clock_anchor *anchor,
+		      unsigned long long *start_ns, unsigned long long *end_ns,
+		      struct lkst_err *err);
+/* "12.5": seconds with up to 9 decimals, as ns; 0, or -1 if it is not. */
+int lkst_parse_seconds(const char *s, unsigned long long *ns);
+/* lkst_parse_window() into f; anchor may be NULL (seconds only). */
+int lkst_filter_window(struct lkst_filter *f, const char *range,
+		       const struct lkst_clock_anchor *anchor, struct lkst_err *err);
+/* lkst_filter_window(f, range, NULL, err): seconds of the trace clock. */
 int lkst_filter_time(struct lkst_filter *f, const char *range, struct lkst_err *err);
+
+/* Whether a command name (as printed) matches a -n pattern (see above). */
+int lkst_comm_match(const char *pattern, const char *name);
+/* Whether f's -n names match name (NULL: no), f's -p pids hold pid. */
+int lkst_filter_comm_wanted(const struct lkst_filter *f, const char *name);
+int lkst_filter_pid_wanted(const struct lkst_filter *f, unsigned long long pid);
+
 /*
  * Whether a record passes every filter given.  The pid filter also matches
  * the prev/next pid of a PROCESS_CONTEXTSWITCH and the target pid of a
  * PROCESS_WAKEUP; the comm filter the record's own pid's name in comms and
- * those events' comm argument.
+ * those events' comm argument; the CPU filter the CPU that recorded it.
  */
 int lkst_filter_match(const struct lkst_filter *f, const struct lkst_record *rec,
 		      unsigned int cpu, const struct lkst_comm_map *comms);

@@ -51,6 +51,14 @@ expect_fail 1 "$lkm" read -m abc
 expect_fail 1 "$lkm" read -m -1
 expect_fail 1 "$lkm" read -m 3 extra
 expect_fail 1 "$lkm" read --bogus
+# Short letters that would clash with the shared -r -n -t -c are long only.
+expect_fail 1 "$lkbuf" record -o "$tmp/rec" -r 1M
+expect_fail 1 "$lkbuf" create -c 0 -s 4K -n 1
+expect_fail 1 "$lkbuf" link -c 0 -b 0 -n none
+expect_fail 1 "$lkm" filter -m 3 SYSCALL_ENTRY 'pid == 1' -t default
+expect_fail 1 "$lkm" filter -c
+expect_fail 1 "$lkm" probe add -r p1 vfs_read
+expect_fail 1 "$lkm" agg set -m 3 -f count -r SYSCALL_ENTRY
 expect_fail 1 "$lkm" write -m 32
 expect_fail 1 "$lkm" write -m 3 -n 'bad"name'
 expect_fail 1 "$lkm" write -m 3 -f "$tmp/nonexistent"
@@ -71,7 +79,7 @@ expect_fail 1 "$lkbuf" create -s 4K
 expect_fail 1 "$lkbuf" create -c 0
 expect_fail 1 "$lkbuf" create -c 0 -s 1K
 expect_fail 1 "$lkbuf" create -c 0 -s 1G
-expect_fail 1 "$lkbuf" create -c 0 -s 4K -n 64
+expect_fail 1 "$lkbuf" create -c 0 -s 4K --next 64
 expect_fail 1 "$lkbuf" link -c 0 -b 1
 expect_fail 1 "$lkbuf" jump -c 0 -b 64
 expect_fail 1 "$lkbuf" delete -c x -b 0
@@ -98,7 +106,7 @@ if [ ! -e /dev/lkst ]; then
 	expect_fail 2 "$lkbuf" list
 	expect_fail 2 "$lkbuf" read -f "$tmp/saved"
 	expect_fail 2 "$lkbuf" create -c 0 -s 64K
-	expect_fail 2 "$lkbuf" link -c 0 -b 0 -n none
+	expect_fail 2 "$lkbuf" link -c 0 -b 0 --next none
 	expect_fail 2 "$lkbuf" delete -c 0 -b 1
 	expect_fail 2 "$lkbuf" jump -c 0 -b 1
 	if grep -q "CONFIG_LKST=y" "$tmp/err"; then pass; else fail "no CONFIG_LKST hint"; fi
@@ -292,12 +300,21 @@ expect_out "$lkbuf" print -S -f "$tmp/good.lkst" -t 0.000002001,
 : >"$tmp/want"
 expect_out "$lkbuf" print -S -f "$tmp/good.lkst" -e process
 expect_out "$lkbuf" print -S -f "$tmp/good.lkst" -n bash
+expect_out "$lkbuf" print -S -f "$tmp/good.lkst" -n 'ba*'
 printf 'time,cpu,pid,context,event,id,arg1,arg2,arg3,arg4,arg5,arg6\n1000,1,0,irq,SYSCALL_EXIT,0x31,1,-14,,,,\n' >"$tmp/want"
 expect_out "$lkbuf" print -C -f "$tmp/good.lkst" -p 0
+# -c CPUS; -t as a time of day (the anchor is 0 and 0: the epoch's day).
+printf '0.000002000 cpu=0 pid=10 ctx=task SYSCALL_EXIT syscall_number=0 return_value=5\n' >"$tmp/want"
+expect_out env TZ=UTC "$lkbuf" print -S -f "$tmp/good.lkst" -c 0 -t 00:00:00.000002,00:00:00.000002
+expect_out env TZ=JST-9 "$lkbuf" print -S -f "$tmp/good.lkst" -c 0x0 -t 09:00:00.0000015,0.0000025
+printf '0.000001000 cpu=1 pid=0 ctx=irq !SYSCALL_EXIT syscall_number=1 return_value=-14(EFAULT)\n0.000002000 cpu=1 pid=20 ctx=softirq UNKNOWN_0x99 arg1=0x1 arg2=0x0 arg3=0x0 arg4=0x0 arg5=0x0 arg6=0x0\n' >"$tmp/want"
+expect_out env TZ=UTC "$lkbuf" print -S -f "$tmp/good.lkst" -c 1,7 -t 00:00:00,
 for bad in "-e NO_SUCH" "-e 0x99" "-e syscall,,process" "-e ''" "-p x" "-p 1,-2" \
 	   "-p 99999999999" "-t 1" "-t 2,1" "-t a,b" "-t 1,2,3" "-t 1.1234567891," \
 	   "-n aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" \
-	   "-p 1 -p 2" "-e process -e syscall" "-t 1, -t ,2" "-n a -n b"; do
+	   "-p 1 -p 2" "-e process -e syscall" "-t 1, -t ,2" "-n a -n b" \
+	   "-c x" "-c 1,,2" "-c 65536" "-c 0 -c 1" "-t 25:00:00," "-t 1:2," "-t abc," \
+	   "-t 0.000003,00:00:00.000001" "-t 00:60:00," "-t 0:00:00.1234567891,"; do
 	eval "expect_fail 1 \"\$lkbuf\" print -f \"\$tmp/good.lkst\" $bad"
 done
 if "$lkbuf" print --help | grep -q "PROCESS_WAKEUP"; then

@@ -41,7 +41,7 @@ check "parse error names line" "printf '0x01 1\nBAD 1\n' | '$lkm' write -m 5; [ 
 
 check "lkbuf list" "'$lkbuf' list | grep -q 'block 0: size 8192, 2 pages, next 1 \[current: 160 of 8192 bytes used\]'"
 check "create prints ID" "[ \"\$('$lkbuf' create -c 0 -s 8K)\" = 1 ]"
-check "link" "'$lkbuf' link -c 0 -b 1 -n none && '$lkbuf' list | grep -q 'block 1: size 8192, 2 pages, next wrap'"
+check "link" "'$lkbuf' link -c 0 -b 1 --next none && '$lkbuf' list | grep -q 'block 1: size 8192, 2 pages, next wrap'"
 check "delete busy" "! '$lkbuf' delete -c 0 -b 0 && grep -q 'being written' '$tmp/err'"
 check "delete" "'$lkbuf' delete -c 0 -b 1 && ! '$lkbuf' list | grep -q 'size 8192, 2 pages, next wrap'"
 check "jump ENOENT" "! '$lkbuf' jump -c 1 -b 5 && grep -q 'block 5 does not exist on cpu 1' '$tmp/err'"

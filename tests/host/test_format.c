@@ -574,6 +574,45 @@ static void test_filters(void)
 	CHECK(lkst_filter_comms(&f, "a,", &err) == -1);
 	lkst_filter_free(&f);
 
+	/* Command names: PREFIX* matches a prefix, anything else exactly. */
+	CHECK(lkst_comm_match("bash", "bash"));
+	CHECK(!lkst_comm_match("bas", "bash"));
+	CHECK(!lkst_comm_match("bash", "bas"));
+	CHECK(lkst_comm_match("ba*", "bash"));
+	CHECK(lkst_comm_match("ba*", "ba"));
+	CHECK(!lkst_comm_match("ba*", "b"));
+	CHECK(lkst_comm_match("*", "anything"));
+	CHECK(lkst_comm_match("a\\x09*", "a\\x09b"));	/* escaped as printed */
+	CHECK(lkst_filter_comms(&f, "zsh,ba*", &err) == 0);
+	CHECK(lkst_filter_comm_wanted(&f, "bash"));
+	CHECK(lkst_filter_comm_wanted(&f, "zsh"));
+	CHECK(!lkst_filter_comm_wanted(&f, "zsh2"));
+	CHECK(!lkst_filter_comm_wanted(&f, NULL));
+	CHECK(lkst_filter_match(&f, &x, 0, m));	/* 43 is bash */
+	CHECK(!lkst_filter_match(&f, &sw, 0, m));	/* sshd */
+	lkst_filter_free(&f);
+
+	/* Pids: decimal or hex, the same parser in every tool. */
+	CHECK(lkst_filter_pids(&f, "0x2b", &err) == 0);
+	CHECK(lkst_filter_pid_wanted(&f, 43));
+	CHECK(!lkst_filter_pid_wanted(&f, 42));
+	lkst_filter_free(&f);
+
+	/* CPUs: the CPU that recorded the record. */
+	CHECK(lkst_filter_cpus(&f, "1,0x3", &err) == 0);
+	CHECK(!lkst_filter_match(&f, &x, 0, NULL));
+	CHECK(lkst_filter_match(&f, &x, 1, NULL));
+	CHECK(lkst_filter_match(&f, &x, 3, NULL));
+	CHECK(!lkst_filter_match(&f, &x, 2, NULL));
+	lkst_filter_free(&f);
+	CHECK(lkst_filter_cpus(&f, "1,x", &err) == -1);
+	CHECK_HAS(err.msg, "bad CPU 'x'");
+	lkst_filter_free(&f);
+	CHECK(lkst_filter_cpus(&f, "65536", &err) == -1);
+	lkst_filter_free(&f);
+	CHECK(lkst_filter_cpus(&f, "1,", &err) == -1);
+	lkst_filter_free(&f);
+
 	/* Filters combine with AND. */
 	CHECK(lkst_filter_comms(&f, "bash", &err) == 0);
 	CHECK(lkst_filter_events(&f, "process", &err) == 0);
@@ -581,6 +620,88 @@ static void test_filters(void)
 	CHECK(lkst_filter_match(&f, &w, 0, m));
 	lkst_filter_free(&f);
 	lkst_comm_map_free(m);
+}
+
+/* A window as "start-end" in ns, or the error. */
+static const char *window(const char *range, const struct lkst_clock_anchor *a)
+{
+	static char buf[sizeof(((struct lkst_err *)0)->msg) + 8];
+	unsigned long long start = 1, end = 2;
+	struct lkst_err err;
+
+	if (lkst_parse_window(range, a, &start, &end, &err))
+		snprintf(buf, sizeof(buf), "error: %s", err.msg);
+	else
+		snprintf(buf, sizeof(buf), "%llu-%llu", start, end);
+	return buf;
+}
+
+static void set_tz(const char *tz)
+{
+	setenv("TZ", tz, 1);
+	tzset();
+}
+
+/*
+ * -t: seconds of the trace clock or a time of day as the default text
+ * prints it, by the anchor of the README's example log: trace time
+ * 49.930219874 was 2026-11-25 03:37:13.783770067 UTC.
+ */
+static void test_window(void)
+{
+	const struct lkst_clock_anchor a = {
+		.trace_ns = 49930219874ull,
+		.realtime_ns = 1795577833ull * 1000000000ull + 783770067ull,
+	};
+	const char *old_tz = getenv("TZ");
+	char *saved = old_tz ? strdup(old_tz) : NULL;
+
+	/* Seconds, either side empty; no anchor needed. */
+	CHECK_STR(window("12.5,13", NULL), "12500000000-13000000000");
+	CHECK_STR(window(",0.000000005", NULL), "0-5");
+	CHECK_STR(window("1.000000123,", NULL), "1000000123-18446744073709551615");
+	CHECK_STR(window(",", &a), "0-18446744073709551615");
+
+	set_tz("UTC");
+	CHECK_STR(window("03:37:13.783770067,", &a), "49930219874-18446744073709551615");
+	CHECK_STR(window("03:37:00,03:37:13.783770067", &a), "36146449807-49930219874");
+	CHECK_STR(window("3:37:13.78377,50", &a), "49930219807-50000000000");
+	CHECK_STR(window(",03:37:13.8", &a), "0-49946449807");
+	/* END before START: the next day. */
+	CHECK_STR(window("23:59:59,00:00:01", &a), "73415146449807-73417146449807");
+	CHECK_STR(window("03:37:14,03:37:13.9", &a), "50146449807-86450046449807");
+	CHECK_HAS(window("03:00:00,", &a), "before the trace clock's start");
+
+	/* Another zone, and one with summer time (November: winter). */
+	set_tz("JST-9");
+	CHECK_STR(window("12:37:13.783770067,12:37:14", &a), "49930219874-50146449807");
+	set_tz("CET-1CEST,M3.5.0,M10.5.0/3");
+	CHECK_STR(window("04:37:13.783770067,", &a), "49930219874-18446744073709551615");
+
+	/* Refused, with what to give. */
+	CHECK_HAS(window("25:00:00,", &a), "bad time of day '25:00:00'");
+	CHECK_HAS(window("25:00:00,", &a), "hh:mm:ss[.frac]");
+	CHECK_HAS(window("1:2,", &a), "bad time of day '1:2'");
+	CHECK_HAS(window("12:60:00,", &a), "bad time of day");
+	CHECK_HAS(window("12:00:61,", &a), "bad time of day");
+	CHECK_HAS(window("12:00:00.,", &a), "bad time of day");
+	CHECK_HAS(window("12:00:00.1234567891,", &a), "bad time of day");
+	CHECK_HAS(window("123:00:00,", &a), "bad time of day");
+	CHECK_HAS(window("abc,", &a), "bad START 'abc'");
+	CHECK_HAS(window(",abc", &a), "bad END 'abc'");
+	CHECK_HAS(window("abc", &a), "give START,END");
+	CHECK_HAS(window("1,2,3", &a), "give START,END");
+	CHECK_HAS(window("2,1", &a), "ends before it starts");
+	CHECK_HAS(window("60,04:37:13", &a), "ends before it starts");	/* CET */
+	CHECK_HAS(window("03:37:13,", NULL), "needs a log's clock anchor");
+
+	if (saved) {
+		set_tz(saved);
+		free(saved);
+	} else {
+		unsetenv("TZ");
+		tzset();
+	}
 }
 
 int main(void)
@@ -595,5 +716,6 @@ int main(void)
 	test_text_args();
 	test_human_format();
 	test_filters();
+	test_window();
 	return check_report();
 }

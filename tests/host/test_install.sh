@@ -153,7 +153,7 @@ check "installed lkst-procstate draws ps.png" is_png "$run/ps.png"
 check "installed lkst-procstate prints the summary" grep -q 'lkw-spin1' "$tmp/ps.txt"
 [ $rc -eq 0 ] || show "$tmp/ps.err"
 
-inst lkst-pagemap -f pages.log -c t-mem -o pm.png >"$tmp/pm.txt" 2>"$tmp/pm.err"
+inst lkst-pagemap -f pages.log -n t-mem -o pm.png >"$tmp/pm.txt" 2>"$tmp/pm.err"
 rc=$?
 check "installed lkst-pagemap -o exits 0" [ $rc -eq 0 ]
 check "installed lkst-pagemap draws pm.png" is_png "$run/pm.png"
@@ -162,7 +162,7 @@ check "installed lkst-pagemap draws pm.png" is_png "$run/pm.png"
 # The scripts they ran are the installed ones: broken, they fail naming it;
 # gone, they fail (no copy elsewhere is used).
 for p in procstate pagemap; do
-	case $p in procstate) set -- -f trace.log ;; pagemap) set -- -f pages.log -c t-mem ;; esac
+	case $p in procstate) set -- -f trace.log ;; pagemap) set -- -f pages.log -n t-mem ;; esac
 	[ -f "$data/$p.gp" ] || continue	# already failed above
 	cp "$data/$p.gp" "$tmp/$p.gp.keep"
 	printf 'exit status 3\n' >"$data/$p.gp"

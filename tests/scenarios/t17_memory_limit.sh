@@ -7,7 +7,7 @@ lkbuf list >before.txt || { echo "FAIL: lkbuf list"; exit 1; }
 dmesg | grep -c -i -e "invoked oom-killer" -e "page allocation failure" >oom-before.txt
 lkbuf resize -s 256M >resize.out 2>resize.err
 echo "resize exited $?" >rc.txt
-lkbuf create -c 0 -s 256M -n none >create.out 2>create.err
+lkbuf create -c 0 -s 256M --next none >create.out 2>create.err
 echo "create exited $?" >>rc.txt
 lkbuf list >after.txt || { echo "FAIL: lkbuf list"; exit 1; }
 dmesg | grep -c -i -e "invoked oom-killer" -e "page allocation failure" >oom-after.txt

@@ -49,7 +49,7 @@ refused lkbuf create -c 0 -s 1
 refused lkbuf create -c 999 -s 8K
 refused lkbuf jump -c 0 -b 63
 refused lkbuf delete -c 0 -b 0
-refused lkbuf link -c 0 -b 0 -n 63
+refused lkbuf link -c 0 -b 0 --next 63
 
 step lkm delete -m 7
 echo "== raw ioctls"

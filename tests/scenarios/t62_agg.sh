@@ -63,7 +63,7 @@ run lkm set -m $M
 lkst_aggload spin -t 1500 &
 spin=$!
 run lkm agg delete
-run lkm agg set -n slat -m $M -f quantize -l syscall -k comm,arg1 -r
+run lkm agg set -n slat -m $M -f quantize -l syscall -k comm,arg1 --record
 run lkm agg set -n sched -m $M -f quantize -l sched -k comm
 run lkm agg set -n irq -m $M -f quantize -l irq -k arg1
 run lkm agg set -n irqmax -m $M -f max -l irq

@@ -7,7 +7,7 @@ lkbuf list >list_before.txt || { echo "FAIL: list"; exit 1; }
 cat list_before.txt
 boot_size=$(sed -n 's/^  block 0: size \([0-9]*\),.*/\1/p' list_before.txt | head -n 1)
 # A link on CPU 1 that resize must keep: block 1 -> block 0.
-step lkbuf create -c 1 -s 32K -n 0
+step lkbuf create -c 1 -s 32K --next 0
 load() { while :; do lkst_syscalls -n 500 -t 0x92000000 >/dev/null || exit 1; done; }
 load &
 a=$!

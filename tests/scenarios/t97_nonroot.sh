@@ -48,7 +48,7 @@ for mode in 600 666; do
 	as_nobody lkbuf read -f /tmp/nobody.log
 	as_nobody lkbuf record -o /tmp/nobody-rec
 	as_nobody lkbuf create -c 0 -s 8K
-	as_nobody lkbuf link -c 0 -b 0 -n none
+	as_nobody lkbuf link -c 0 -b 0 --next none
 	as_nobody lkbuf jump -c 0 -b 0
 	as_nobody lkbuf delete -c 0 -b 1
 	as_nobody lkbuf resize -s 8K

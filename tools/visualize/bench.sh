@@ -35,6 +35,6 @@ run() {	# run NAME DAT PROGRAM ARGS...
 echo "logs: $n records over 2 CPUs each ($(($(wc -c <"$tmp/gen.log") / 1048576)) MiB)"
 run "lkst-procstate --summary, gen_log" "" "$here/lkst-procstate" -f "$tmp/gen.log" --summary
 run "lkst-procstate -o, gen_log" "$tmp/ps.dat" "$here/lkst-procstate" -f "$tmp/gen.log" -o "$tmp/ps.png"
-run "lkst-pagemap -c bash --summary, gen_log" "" "$here/lkst-pagemap" -f "$tmp/gen.log" -c bash --summary
+run "lkst-pagemap -n bash --summary, gen_log" "" "$here/lkst-pagemap" -f "$tmp/gen.log" -n bash --summary
 run "lkst-procstate -o, mkdenselog" "$tmp/psd.dat" "$here/lkst-procstate" -f "$tmp/dense.log" -o "$tmp/psd.png"
 run "lkst-pagemap -p 400 -o, mkdenselog" "$tmp/pmd.dat" "$here/lkst-pagemap" -f "$tmp/dense.log" -p 400 -o "$tmp/pmd.png"

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 
 #include "common.h"
+#include "evarray.h"
 #include "lkst_log.h"
 
 void *viz_xcalloc(size_t n, size_t size)
@@ -22,31 +23,42 @@ void *viz_xcalloc(size_t n, size_t size)
 	return p;
 }
 
-void viz_check_input(const char *log_file, const char *csv_file, const char *pids)
+void viz_check_input(const char *log_file, const char *csv_file)
 {
-	const char *p;
-
 	if (!log_file == !csv_file)
 		lkst_die(LKST_EXIT_USAGE, "give one of -f LOG or --csv CSV; run %s --help",
 			 lkst_progname);
-	for (p = pids; p && *p; p++)
-		if ((*p < '0' || *p > '9') && *p != ',')
-			lkst_die(LKST_EXIT_USAGE, "-p takes PID[,PID...], not '%s'", pids);
 }
 
-int viz_in_list(const char *list, const char *item, int prefix)
+void viz_parse_select(const char *pids, const char *comms, struct lkst_filter *f)
 {
-	const char *p = list;
+	struct lkst_err err;
 
-	while (*p) {
-		size_t n = strcspn(p, ",");
+	memset(f, 0, sizeof(*f));
+	if ((pids && lkst_filter_pids(f, pids, &err)) ||
+	    (comms && lkst_filter_comms(f, comms, &err)))
+		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+}
 
-		if (n && (prefix ? !strncmp(item, p, n)
-				 : strlen(item) == n && !strncmp(item, p, n)))
-			return 1;
-		p += n + (p[n] == ',');
+void viz_parse_window(const char *s, const struct viz_log *log, uint64_t *from,
+		      uint64_t *to)
+{
+	struct lkst_clock_anchor anchor;
+	unsigned long long start, end;
+	struct lkst_err err;
+
+	*from = 0;
+	*to = UINT64_MAX;
+	if (!s)
+		return;
+	if (log) {
+		anchor.trace_ns = log->log.header.anchor_trace_ns;
+		anchor.realtime_ns = log->log.header.anchor_realtime_ns;
 	}
-	return 0;
+	if (lkst_parse_window(s, log ? &anchor : NULL, &start, &end, &err))
+		lkst_die(LKST_EXIT_USAGE, "-t: %s", err.msg);
+	*from = start;
+	*to = end;
 }
 
 const char *viz_split_pair(const char *s, char *first, size_t len)

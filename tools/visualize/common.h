@@ -13,27 +13,51 @@
 #include <stdio.h>
 
 #include "lkst_cli.h"
+#include "lkst_format.h"
 
-/* popt entries of -f/--csv and -p/-c; o is a struct with those members. */
+/* popt entries of -f/--csv and -p/-n; o is a struct with those members. */
 #define VIZ_POPT_INPUT(o)						\
 	{ "file", 'f', POPT_ARG_STRING, &(o).log_file, 0, "log file (lkbuf read)", "FILE" }, \
 	{ "csv", '\0', POPT_ARG_STRING, &(o).csv_file, 0,		\
 	  "CSV from lkbuf print -C (any of -r -S -V)", "FILE" }
 #define VIZ_POPT_SELECT(o)						\
-	{ "pid", 'p', POPT_ARG_STRING, &(o).pids, 0, "only these processes", "PID[,PID]" }, \
-	{ "comm", 'c', POPT_ARG_STRING, &(o).comms, 0,			\
-	  "only processes whose name starts with one of these", "COMM[,COMM]" }
+	{ "pid", 'p', POPT_ARG_STRING, &(o).pids, 0,			\
+	  "only these processes (decimal or 0x hex)", "PID[,PID]" },	\
+	{ "comm", 'n', POPT_ARG_STRING, &(o).comms, 0,			\
+	  "only processes with these command names, as lkbuf print -n: exact, "	\
+	  "or PREFIX* for every name starting with PREFIX", "NAME[,NAME]" }
+/* -t, the same as lkbuf print's; o is a struct with a window member. */
+#define VIZ_TIME_HELP							\
+	"time window: each side seconds of the trace clock (12.5) or, with -f, "	\
+	"a time of day as lkbuf print shows it (hh:mm:ss[.frac], local time, on "	\
+	"the day of the log's clock anchor; END before START: the next day); "	\
+	"either side may be empty"
+#define VIZ_POPT_TIME(o)						\
+	{ "time", 't', POPT_ARG_STRING, &(o).window, 0, VIZ_TIME_HELP, "START,END" }
 
 /* --width/--height: the data is decimated to the picture's pixels. */
 #define VIZ_MAX_PIXELS	20000
 
 void *viz_xcalloc(size_t n, size_t size);
 
-/* Exactly one of -f and --csv; -p a list of PIDs.  Dies otherwise. */
-void viz_check_input(const char *log_file, const char *csv_file, const char *pids);
+/* Exactly one of -f and --csv.  Dies otherwise. */
+void viz_check_input(const char *log_file, const char *csv_file);
 
-/* Whether item is in a comma-separated list; prefix match for names. */
-int viz_in_list(const char *list, const char *item, int prefix);
+/*
+ * -p and -n into f's pids and comms (lkst_format.h: the parser and matcher
+ * of lkbuf print), either may be NULL; dies on a bad list.  Test with
+ * lkst_filter_pid_wanted() and lkst_filter_comm_wanted().
+ */
+void viz_parse_select(const char *pids, const char *comms, struct lkst_filter *f);
+
+/*
+ * -t by lkst_parse_window(): with a log (loaded: its clock anchor converts
+ * a time of day), or NULL for CSV input (seconds only).  Without -t (s
+ * NULL) the window is 0..UINT64_MAX.  Dies on a bad window.
+ */
+struct viz_log;
+void viz_parse_window(const char *s, const struct viz_log *log, uint64_t *from,
+		      uint64_t *to);
 
 /*
  * "A,B": copies A into first (len bytes) and returns B; NULL if there is

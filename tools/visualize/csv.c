@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "csv.h"
+#include "lkst_format.h"
 
 #define CSV_MAX_FIELDS	32
 
@@ -74,37 +75,17 @@ static int parse_header(char **field, int n, int *col, struct lkst_err *err)
 	return 0;
 }
 
-int viz_parse_seconds(const char *s, uint64_t *ns)
-{
-	char whole[24], frac[10] = "000000000";
-	const char *dot = strchr(s, '.');
-	size_t wl = dot ? (size_t)(dot - s) : strlen(s);
-	size_t fl = dot ? strlen(dot + 1) : 0;
-	uint64_t sec, nsec;
-	size_t i;
-
-	if (!wl || wl >= sizeof(whole) || fl > 9)
-		return -1;
-	memcpy(whole, s, wl);
-	whole[wl] = '\0';
-	for (i = 0; i < fl; i++) {
-		if (!isdigit((unsigned char)dot[1 + i]))
-			return -1;
-		frac[i] = dot[1 + i];
-	}
-	if (!isdigit((unsigned char)whole[0]) || lkst_parse_u64(whole, UINT64_MAX / 1000000000ull, &sec) ||
-	    lkst_parse_u64(frac, 999999999, &nsec))
-		return -1;
-	*ns = sec * 1000000000ull + nsec;
-	return 0;
-}
-
 /* lkbuf -S prints seconds.nanoseconds, without it plain nanoseconds. */
 int csv_parse_time(const char *s, uint64_t *ns)
 {
-	if (strchr(s, '.'))
-		return viz_parse_seconds(s, ns);
-	return lkst_parse_u64(s, UINT64_MAX, ns);
+	unsigned long long v;
+
+	if (!strchr(s, '.'))
+		return lkst_parse_u64(s, UINT64_MAX, ns);
+	if (lkst_parse_seconds(s, &v))
+		return -1;
+	*ns = v;
+	return 0;
 }
 
 struct reader {

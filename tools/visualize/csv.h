@@ -28,10 +28,7 @@ typedef int (*csv_row_fn)(char **f, const int *col, void *ctx);
 int csv_read(const char *path, const char *what, int partial_ok,
 	     csv_row_fn row, void *ctx, struct lkst_err *err);
 
-/* "12.5" or "3.292085221" seconds to ns, exact to the nanosecond. */
-int viz_parse_seconds(const char *s, uint64_t *ns);
-
-/* A time column: seconds.nanoseconds (lkbuf -S) or integer ns. */
+/* A time column: seconds.nanoseconds (lkbuf -S; lkst_parse_seconds) or integer ns. */
 int csv_parse_time(const char *s, uint64_t *ns);
 
 #endif /* LKST_VIZ_CSV_H */

@@ -38,6 +38,7 @@ struct options {
 	char *interval;
 	char *pfns;
 	int width, height;
+	struct lkst_filter select;	/* -p and -n */
 };
 
 #define DEFAULT_WIDTH	1200	/* pagemap.gp's picture, in pixels */
@@ -118,12 +119,11 @@ static void add_pid(struct namer *n, uint32_t pid)
 	f->pids[f->nr_pids++] = pid;
 }
 
-/* ps_walk() callback: -c selects by any name; a pid's last name is kept. */
+/* ps_walk() callback: -n selects by any name; a pid's last name is kept. */
 static int name_event(const struct ps_event *e, void *ctx, struct lkst_err *err)
 {
 	struct namer *n = ctx;
-	const struct options *o = n->o;
-	char pid[16];
+	const struct lkst_filter *sel = &n->o->select;
 	size_t i;
 
 	(void)err;
@@ -131,9 +131,8 @@ static int name_event(const struct ps_event *e, void *ctx, struct lkst_err *err)
 		return 0;
 	i = pid_index(n->f, e->pid);
 	if (i == SIZE_MAX) {
-		snprintf(pid, sizeof(pid), "%u", e->pid);
-		if (!o->comms || !viz_in_list(o->comms, e->comm, 1) ||
-		    (o->pids && !viz_in_list(o->pids, pid, 0)))
+		if (!sel->nr_comms || !lkst_filter_comm_wanted(sel, e->comm) ||
+		    (sel->nr_pids && !lkst_filter_pid_wanted(sel, e->pid)))
 			return 0;
 		add_pid(n, e->pid);
 		i = n->f->nr_pids - 1;
@@ -143,8 +142,8 @@ static int name_event(const struct ps_event *e, void *ctx, struct lkst_err *err)
 }
 
 /*
- * -p and -c to PIDs.  Names come from PROCESS_CONTEXTSWITCH (next comm)
- * and PROCESS_WAKEUP (target comm); a PID matches -c if any of its names
+ * -p and -n to PIDs.  Names come from PROCESS_CONTEXTSWITCH (next comm)
+ * and PROCESS_WAKEUP (target comm); a PID matches -n if any of its names
  * does (a process renames itself at exec).  0 if nothing matched.
  */
 static int select_pids(const struct options *o, struct frame *f, struct lkst_err *err)
@@ -156,19 +155,12 @@ static int select_pids(const struct options *o, struct frame *f, struct lkst_err
 	int rc;
 
 	f->names[0] = '\0';
-	if (!o->pids && !o->comms)
+	if (!o->select.nr_pids && !o->select.nr_comms)
 		return 1;
-	if (!o->comms) {	/* -p alone: every listed PID, named if known */
-		const char *p = o->pids;
-
-		while (*p) {
-			uint32_t v = (uint32_t)strtoul(p, NULL, 10);
-
-			if (*p != ',' && pid_index(f, v) == SIZE_MAX)
-				add_pid(&n, v);
-			p += strcspn(p, ",");
-			p += *p == ',';
-		}
+	if (!o->select.nr_comms) {	/* -p alone: every listed PID, named if known */
+		for (i = 0; i < o->select.nr_pids; i++)
+			if (pid_index(f, o->select.pids[i]) == SIZE_MAX)
+				add_pid(&n, o->select.pids[i]);
 	}
 	rc = ps_walk(&pin, name_event, &n, err);
 	ps_input_free(&pin);
@@ -180,23 +172,6 @@ static int select_pids(const struct options *o, struct frame *f, struct lkst_err
 		add_name(f, f->pids[i], n.comm[i]);
 	free(n.comm);
 	return f->nr_pids ? 1 : 0;
-}
-
-static void parse_window(const char *s, uint64_t *from, uint64_t *to)
-{
-	char start[32];
-	const char *end;
-
-	*from = 0;
-	*to = UINT64_MAX;
-	if (!s)
-		return;
-	end = viz_split_pair(s, start, sizeof(start));
-	if (!end)
-		lkst_die(LKST_EXIT_USAGE, "-t takes START,END in seconds, not '%s'", s);
-	if ((*start && viz_parse_seconds(start, from)) ||
-	    (*end && viz_parse_seconds(end, to)) || *to <= *from)
-		lkst_die(LKST_EXIT_USAGE, "-t takes START,END in seconds with START < END, not '%s'", s);
 }
 
 /* Events of the window go to the model. */
@@ -273,9 +248,10 @@ static int load(const struct options *o, struct frame *f, struct lkst_err *err)
 	int rc;
 
 	memset(f, 0, sizeof(*f));
-	parse_window(o->window, &f->from_ns, &f->to_ns);
 	if (o->log_file && viz_log_open(&f->log, o->log_file, err))
 		return -1;
+	/* A time of day needs the log's clock anchor: after it is open. */
+	viz_parse_window(o->window, o->log_file ? &f->log : NULL, &f->from_ns, &f->to_ns);
 	f->in.log = o->log_file ? &f->log : NULL;
 	f->in.csv_file = o->csv_file;
 	f->in.partial_ok = o->live;
@@ -602,12 +578,12 @@ static void on_signal(int sig)
 static void live(const struct options *o)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
-	uint64_t period_ns = 1000000000ull;
+	unsigned long long period_ns = 1000000000ull;
 	struct lkst_err err;
 	struct frame f;
 	int n, drawn = 0;
 
-	if (o->interval && (viz_parse_seconds(o->interval, &period_ns) || !period_ns))
+	if (o->interval && (lkst_parse_seconds(o->interval, &period_ns) || !period_ns))
 		lkst_die(LKST_EXIT_USAGE, "--interval takes seconds > 0, not '%s'", o->interval);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -655,8 +631,7 @@ int main(int argc, char **argv)
 		{ "summary", '\0', POPT_ARG_NONE, &o.summary, 0,
 		  "summary on stdout (the default without -o)", NULL },
 		VIZ_POPT_SELECT(o),
-		{ "time", 't', POPT_ARG_STRING, &o.window, 0,
-		  "time window in seconds (trace clock); either end may be empty", "START,END" },
+		VIZ_POPT_TIME(o),
 		{ "pfn", '\0', POPT_ARG_STRING, &o.pfns, 0,
 		  "draw only this PFN range (zoom)", "LO,HI" },
 		{ "live", '\0', POPT_ARG_NONE, &o.live, 0,
@@ -687,7 +662,13 @@ int main(int argc, char **argv)
 	o.height = DEFAULT_HEIGHT;
 	ctx = lkst_parse_options(argc, (const char **)argv, options, NULL);
 	lkst_no_positional(ctx);
-	viz_check_input(o.log_file, o.csv_file, o.pids);
+	viz_check_input(o.log_file, o.csv_file);
+	viz_parse_select(o.pids, o.comms, &o.select);
+	if (o.csv_file) {	/* refuse a bad -t before any work */
+		uint64_t from, to;
+
+		viz_parse_window(o.window, NULL, &from, &to);
+	}
 	if (o.width < 1 || o.width > VIZ_MAX_PIXELS || o.height < 1 || o.height > VIZ_MAX_PIXELS)
 		lkst_die(LKST_EXIT_USAGE, "--width and --height take 1 to %d pixels, not %d and %d",
 			 VIZ_MAX_PIXELS, o.width, o.height);
@@ -702,6 +683,7 @@ int main(int argc, char **argv)
 		if (!o.output)
 			lkst_die(LKST_EXIT_USAGE, "--live needs -o FILE.png");
 		live(&o);
+		lkst_filter_free(&o.select);
 		poptFreeContext(ctx);
 		return LKST_EXIT_OK;
 	}
@@ -709,7 +691,7 @@ int main(int argc, char **argv)
 	if (rc < 0)
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 	if (!rc)
-		lkst_die(LKST_EXIT_USAGE, "no process matches -p/-c (names come from "
+		lkst_die(LKST_EXIT_USAGE, "no process matches -p/-n (names come from "
 			 "PROCESS_CONTEXTSWITCH/WAKEUP records; trace them or give -p)");
 	if (o.summary || !o.output)
 		print_summary(stdout, &f);
@@ -725,6 +707,7 @@ int main(int argc, char **argv)
 			(unsigned long long)f.map.nr_runs, rows, o.output);
 	}
 	frame_free(&f);
+	lkst_filter_free(&o.select);
 	poptFreeContext(ctx);
 	return LKST_EXIT_OK;
 }

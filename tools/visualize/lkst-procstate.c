@@ -31,6 +31,7 @@ struct options {
 	int summary;
 	int idle;
 	int width;
+	struct lkst_filter select;	/* -p and -n */
 };
 
 #define DEFAULT_WIDTH	1200	/* procstate.gp's picture, in pixels */
@@ -71,14 +72,11 @@ struct view {
 
 static int selected(const struct ps_task *t, const struct options *o)
 {
-	char pid[16];
-
 	if (t->pid == 0 && !o->idle)
 		return 0;
-	snprintf(pid, sizeof(pid), "%u", t->pid);
-	if (o->pids && !viz_in_list(o->pids, pid, 0))
+	if (o->select.nr_pids && !lkst_filter_pid_wanted(&o->select, t->pid))
 		return 0;
-	return !o->comms || viz_in_list(o->comms, t->comm, 1);
+	return !o->select.nr_comms || lkst_filter_comm_wanted(&o->select, t->comm);
 }
 
 static int compare_lanes(const void *a, const void *b)
@@ -111,23 +109,6 @@ static void build_lanes(const struct model *md, const struct options *o, struct 
 	qsort(v->lane, v->nr_lanes, sizeof(*v->lane), compare_lanes);
 	for (i = 0; i < v->nr_lanes; i++)
 		v->task[i] = (size_t)(v->lane[i] - m->tasks);
-}
-
-/* -t, checked before any work; without it the window is the whole trace. */
-static void parse_window(const char *s, uint64_t *from, uint64_t *to)
-{
-	char start[32];
-	const char *end;
-
-	*from = 0;
-	*to = UINT64_MAX;
-	if (!s)
-		return;
-	end = viz_split_pair(s, start, sizeof(start));
-	if (!end)
-		lkst_die(LKST_EXIT_USAGE, "-t takes START,END in seconds, not '%s'", s);
-	if (viz_parse_seconds(start, from) || viz_parse_seconds(end, to) || *to <= *from)
-		lkst_die(LKST_EXIT_USAGE, "-t takes START,END in seconds with START < END, not '%s'", s);
 }
 
 /* ---- Summary -------------------------------------------------------- */
@@ -261,7 +242,7 @@ static void plot(const struct options *o, struct ps_input *in, struct model *md,
 	size_t rows, i;
 
 	if (!v->nr_lanes)
-		lkst_die(LKST_EXIT_USAGE, "no process matches -p/-c in the window; nothing to draw");
+		lkst_die(LKST_EXIT_USAGE, "no process matches -p/-n in the window; nothing to draw");
 	viz_script_path(o->script, "procstate.gp", script, sizeof(script));
 	snprintf(title, sizeof(title), "%s", o->log_file ? o->log_file : o->csv_file);
 	viz_unquote(title);
@@ -381,18 +362,25 @@ static void gather_segments(struct ps_input *in, struct model *md, struct view *
 
 /* ---- Main ----------------------------------------------------------- */
 
-/* The first walk: every task's figures in the window. */
-static void load(struct ps_input *in, struct model *md, struct view *v)
+/*
+ * The first walk: every task's figures in the window.  Without -t, or for
+ * an empty side of it, the window is the trace's.
+ */
+static void load(const struct options *o, struct ps_input *in, struct model *md,
+		 struct view *v)
 {
 	walk(in, md, stats_sink);
 	if (!md->events)
 		lkst_die(LKST_EXIT_USAGE, "no PROCESS_CONTEXTSWITCH or PROCESS_WAKEUP records; "
 			 "trace events 0x01 and 0x02");
 	grow_acc(md, md->m.nr_tasks);
-	if (v->to_ns == UINT64_MAX) {	/* no -t: the whole trace */
+	if (!o->window || o->window[0] == ',')
 		v->from_ns = md->m.first_ns;
+	if (!o->window || o->window[strlen(o->window) - 1] == ',')
 		v->to_ns = md->m.last_ns;
-	}
+	if (v->to_ns < v->from_ns)
+		lkst_die(LKST_EXIT_USAGE, "-t %s is outside the trace (%.9f to %.9f s)",
+			 o->window, viz_secs(md->m.first_ns), viz_secs(md->m.last_ns));
 }
 
 int main(int argc, char **argv)
@@ -405,8 +393,7 @@ int main(int argc, char **argv)
 		{ "summary", '\0', POPT_ARG_NONE, &o.summary, 0,
 		  "per-process summary on stdout (the default without -o)", NULL },
 		VIZ_POPT_SELECT(o),
-		{ "time", 't', POPT_ARG_STRING, &o.window, 0,
-		  "time window in seconds (trace clock)", "START,END" },
+		VIZ_POPT_TIME(o),
 		{ "idle", '\0', POPT_ARG_NONE, &o.idle, 0, "include the idle tasks (pid 0, per CPU)", NULL },
 		{ "width", '\0', POPT_ARG_INT, &o.width, 0,
 		  "picture width in pixels (default 1200); the data has at most 3 "
@@ -428,13 +415,11 @@ int main(int argc, char **argv)
 	o.width = DEFAULT_WIDTH;
 	ctx = lkst_parse_options(argc, (const char **)argv, options, NULL);
 	lkst_no_positional(ctx);
-	viz_check_input(o.log_file, o.csv_file, o.pids);
+	viz_check_input(o.log_file, o.csv_file);
+	viz_parse_select(o.pids, o.comms, &o.select);
 	if (o.width < 1 || o.width > VIZ_MAX_PIXELS)
 		lkst_die(LKST_EXIT_USAGE, "--width takes 1 to %d pixels, not %d",
 			 VIZ_MAX_PIXELS, o.width);
-	parse_window(o.window, &v.from_ns, &v.to_ns);
-	md.from_ns = v.from_ns;
-	md.to_ns = v.to_ns;
 	if (o.log_file) {
 		if (viz_log_open(&log, o.log_file, &err))
 			lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
@@ -442,8 +427,12 @@ int main(int argc, char **argv)
 	} else {
 		in.csv_file = o.csv_file;
 	}
+	/* A time of day needs the log's clock anchor: after it is open. */
+	viz_parse_window(o.window, o.log_file ? &log : NULL, &v.from_ns, &v.to_ns);
+	md.from_ns = v.from_ns;
+	md.to_ns = v.to_ns;
 	ps_init(&md.m);
-	load(&in, &md, &v);
+	load(&o, &in, &md, &v);
 	build_lanes(&md, &o, &v);
 	if (o.summary || !o.output)
 		print_summary(stdout, &md, &v);
@@ -455,6 +444,7 @@ int main(int argc, char **argv)
 	ps_free(&md.m);
 	ps_input_free(&in);
 	viz_log_close(&log);
+	lkst_filter_free(&o.select);
 	poptFreeContext(ctx);
 	return LKST_EXIT_OK;
 }

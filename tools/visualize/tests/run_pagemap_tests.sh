@@ -36,7 +36,7 @@ check "mkpagelog writes a log" ./obj/mkpagelog "$OUT/pages.log"
 
 TMEM="allocations=3 allocated_pages=6 frees=2 freed_pages=3 early_frees=1 early_freed_pages=1 missed_free_pages=0 held_pages=3 pfn_min=0xf00 pfn_max=0x1200 snapshots=2 last_snapshot=2 last_snapshot_pages=2 last_snapshot_runs=1"
 
-$PM -f "$OUT/pages.log" -c t-mem -o "$OUT/log.png" --summary > "$OUT/log.txt" 2> "$OUT/log.err"
+$PM -f "$OUT/pages.log" -n t-mem -o "$OUT/log.png" --summary > "$OUT/log.txt" 2> "$OUT/log.err"
 check "render of the log exits 0" [ $? -eq 0 ]
 check "log.png is a PNG" is_png "$OUT/log.png"
 check "t-mem figures (pairing by pfn/order, early free, CPUs merged)" \
@@ -54,9 +54,23 @@ check "-p 300 gives the t-mem figures" same "$(figures "$OUT/p300.txt")" "$TMEM"
 $PM -f "$OUT/pages.log" -p 301 > "$OUT/p301.txt"
 check "-p 301 (pid filter)" same "$(figures "$OUT/p301.txt")" \
 	"allocations=1 allocated_pages=2 frees=0 freed_pages=0 early_frees=0 early_freed_pages=0 missed_free_pages=0 held_pages=2 pfn_min=0x2000 pfn_max=0x2001 snapshots=0"
-$PM -f "$OUT/pages.log" -t ,1.035 -c t-mem > "$OUT/win.txt"
+$PM -f "$OUT/pages.log" -t ,1.035 -n t-mem > "$OUT/win.txt"
 check "-t clips the events" same "$(figures "$OUT/win.txt")" \
 	"allocations=2 allocated_pages=5 frees=0 freed_pages=0 early_frees=0 early_freed_pages=0 missed_free_pages=0 held_pages=5 pfn_min=0x1000 pfn_max=0x1013 snapshots=0"
+
+# The options lkbuf print shares: -n PREFIX*, -p hex, -t as a time of day
+# (the log's anchor is 0: 1.035 s is 00:00:01.035 UTC).
+$PM -f "$OUT/pages.log" -n 't-m*' > "$OUT/prefix.txt"
+check "-n t-m* gives the t-mem figures" same "$(figures "$OUT/prefix.txt")" "$TMEM"
+$PM -f "$OUT/pages.log" -p 0x12c > "$OUT/hex.txt"
+check "-p 0x12c gives the t-mem figures" same "$(figures "$OUT/hex.txt")" "$TMEM"
+TZ=UTC $PM -f "$OUT/pages.log" -t ,00:00:01.035 -n t-mem > "$OUT/tod.txt"
+check "-t as a time of day clips as seconds do" cmp -s "$OUT/win.txt" "$OUT/tod.txt"
+check "-c is not an option any more" fails $PM -f "$OUT/pages.log" -c t-mem
+check "-n t- matches no name exactly" fails $PM -f "$OUT/pages.log" -n t-
+check "-t as a time of day needs a log (not --csv)" \
+	fails $PM --csv testdata/small.csv -t 00:00:01,
+check "-t 1:2, is refused" fails $PM -f "$OUT/pages.log" -t 1:2,
 
 # Sparse: no two points of a kind in one pixel: the data is exactly what
 # the undecimated lkst-pagemap wrote (testdata/sparse-pagemap.dat).
@@ -100,14 +114,14 @@ check "direct.png is a PNG" is_png "$OUT/direct.png"
 # Every CSV form lkbuf prints must give the log's figures.
 for flags in "" "-r" "-S" "-V" "-r -S -V" "-r -V"; do
 	./obj/lkbuf print -C $flags -f "$OUT/pages.log" > "$OUT/v.csv" 2>/dev/null &&
-	$PM --csv "$OUT/v.csv" -c t-mem > "$OUT/v.txt"
+	$PM --csv "$OUT/v.csv" -n t-mem > "$OUT/v.txt"
 	check "CSV 'lkbuf print -C $flags' gives the log's figures" \
 		same "$(figures "$OUT/v.txt")" "$TMEM"
 done
 
 # Snapshots alone (no allocator hooks routed) still draw: fixed axes.
 ./obj/lkbuf print -C -e MEM_PAGE_SNAPSHOT,process -f "$OUT/pages.log" > "$OUT/snaps.csv" 2>/dev/null
-$PM --csv "$OUT/snaps.csv" -c t-mem -o "$OUT/snaps.png" > "$OUT/snaps.txt" 2>&1
+$PM --csv "$OUT/snaps.csv" -n t-mem -o "$OUT/snaps.png" > "$OUT/snaps.txt" 2>&1
 check "snapshots alone render" is_png "$OUT/snaps.png"
 check "snapshots alone: 3 runs, no allocations" \
 	same "$(rows "$OUT/snaps.dat" 3) $(rows "$OUT/snaps.dat" 0)" "3 0"
@@ -120,7 +134,7 @@ check "a snapshot's runs share its time" \
 head -n 6 "$OUT/full.csv" > "$OUT/grow.csv"	# header + 5 records, 2 allocs of t-mem
 # A record cut in the middle, as a writer leaves it between two writes.
 sed -n 7p "$OUT/full.csv" | head -c 20 >> "$OUT/grow.csv"
-$PM --live --interval 0.4 --frames 6 --csv "$OUT/grow.csv" -c t-mem \
+$PM --live --interval 0.4 --frames 6 --csv "$OUT/grow.csv" -n t-mem \
 	-o "$OUT/live.png" --summary > "$OUT/live.txt" 2> "$OUT/live.err" &
 live=$!
 # Append the rest once the first frame is drawn (not on a timer: the
@@ -143,13 +157,13 @@ check "no temporary picture left" [ ! -e "$OUT/live.png.tmp" ]
 check "--live --summary gives the final figures" same "$(figures "$OUT/live.txt")" "$TMEM"
 
 # ---- 4. failures are reported ----------------------------------------
-check "no matching process fails" fails $PM -f "$OUT/pages.log" -c nosuch
+check "no matching process fails" fails $PM -f "$OUT/pages.log" -n nosuch
 check "nothing to draw fails" fails $PM -f "$OUT/pages.log" -p 999 -o "$OUT/x.png"
 refusals $PM "$OUT/pages.log"
 printf 'time,cpu,pid,id,arg1,arg2,arg3,arg4,arg5,arg6\n1,0,5,0x40,zz,0,0,0,,\n' > "$OUT/badarg.csv"
 check "a bad argument is refused" fails $PM --csv "$OUT/badarg.csv"
 check "bad --pfn is refused" fails $PM -f "$OUT/pages.log" --pfn 0x20,0x10 -o "$OUT/w.png"
-$PM -f "$OUT/pages.log" -c t-mem --pfn 0x1000,0x1020 -o "$OUT/zoom.png" > /dev/null 2>&1
+$PM -f "$OUT/pages.log" -n t-mem --pfn 0x1000,0x1020 -o "$OUT/zoom.png" > /dev/null 2>&1
 check "--pfn zooms" is_png "$OUT/zoom.png"
 check "--live needs -o" fails $PM -f "$OUT/pages.log" --live
 check "--live with nothing to draw fails" fails $PM -f "$OUT/pages.log" -p 999 -o "$OUT/z.png" --live --frames 1 --interval 0.1

@@ -38,13 +38,13 @@ summary_line() {	# the summary row of pid, fields joined by single spaces
 # ---- 2. log from the utils' writer -----------------------------------
 check "mklog writes a log" ./obj/mklog "$OUT/small.log"
 
-$PS -f "$OUT/small.log" -c t- -o "$OUT/log.png" --summary > "$OUT/log.txt" 2> "$OUT/log.err"
+$PS -f "$OUT/small.log" -n 't-*' -o "$OUT/log.png" --summary > "$OUT/log.txt" 2> "$OUT/log.err"
 check "render of the log exits 0" [ $? -eq 0 ]
 check "log.png is a PNG" is_png "$OUT/log.png"
 for pid in 100 101 102; do
 	check "lane $pid has intervals" has_rows "$OUT/log.dat" $pid
 done
-check "-c t- leaves out pid 103" no_rows "$OUT/log.dat" 103
+check "-n 't-*' leaves out pid 103" no_rows "$OUT/log.dat" 103
 check "lanes labelled PID comm" same "$(lane_label "$OUT/log.dat" | tr '\n' '|')" \
 	'"100 t-writer"|"101 t-reader"|"102 t-spin"|'
 # Known answers (tests/mklog.c): ms running ready blocked, switches, max ready
@@ -75,9 +75,35 @@ check "-p 101 draws one lane" same "$(lane_label "$OUT/p.dat")" '"101 t-reader"'
 $PS -f "$OUT/small.log" -p 100 -t 1.030,1.060 > "$OUT/win.txt"
 check "-t clips the figures" same "$(summary_line "$OUT/win.txt" 100)" \
 	"100 t-writer 10.000 20.000 0.000 1 20.000 1.030000000"
-$PS -f "$OUT/small.log" -t 1.030,1.060 -c t- -o "$OUT/win.png" > /dev/null 2>&1
+$PS -f "$OUT/small.log" -t 1.030,1.060 -n 't-*' -o "$OUT/win.png" > /dev/null 2>&1
 check "-t drops rows outside the window" \
 	[ "$(awk '/^$/ { b++ } b >= 2 && NF == 6 && !/^#/ && ($2 < 1.03 || $3 > 1.06)' "$OUT/win.dat" | wc -l)" -eq 0 ]
+
+# The options lkbuf print shares: -n exact or PREFIX*, -p decimal or hex,
+# -t in seconds or as the time of day lkbuf print shows (anchor 0 here:
+# the trace clock's 1.030 s is 00:00:01.030 UTC), either side empty.
+$PS -f "$OUT/small.log" -n t-writer,t-spin -o "$OUT/n.png" > /dev/null 2>&1
+check "-n NAME,NAME is exact" same "$(lane_label "$OUT/n.dat" | tr '\n' '|')" \
+	'"100 t-writer"|"102 t-spin"|'
+check "-n t- matches no name exactly" fails $PS -f "$OUT/small.log" -n t- -o "$OUT/n0.png"
+check "-c is not an option any more" fails $PS -f "$OUT/small.log" -c t-
+$PS -f "$OUT/small.log" -p 0x65 -o "$OUT/hex.png" > /dev/null 2>&1
+check "-p 0x65 is pid 101" same "$(lane_label "$OUT/hex.dat")" '"101 t-reader"'
+TZ=UTC $PS -f "$OUT/small.log" -p 100 -t 00:00:01.030,00:00:01.060 > "$OUT/tod.txt"
+check "-t as a time of day (UTC)" cmp -s "$OUT/win.txt" "$OUT/tod.txt"
+TZ=JST-9 $PS -f "$OUT/small.log" -p 100 -t 09:00:01.03,1.06 > "$OUT/tod9.txt"
+check "-t as a time of day (JST-9) and seconds" cmp -s "$OUT/win.txt" "$OUT/tod9.txt"
+$PS -f "$OUT/small.log" -p 100 -t 1.030, > "$OUT/open.txt"
+check "-t START, runs to the trace's end" \
+	grep -q '^# window 1.030000000-' "$OUT/open.txt"
+$PS -f "$OUT/small.log" -p 100 -t ,1.060 > "$OUT/open2.txt"
+check "-t ,END starts at the trace's start" \
+	same "$(sed -n 1p "$OUT/open2.txt" | cut -d' ' -f3)" "$(sed -n 1p "$OUT/all_log.txt" | sed 's/-.*//; s/.* //')-1.060000000"
+for bad in 25:00:00, 1:2, abc, 2,1 00:00:01.06,1.03; do
+	check "-t $bad is refused" fails $PS -f "$OUT/small.log" -t "$bad"
+done
+check "-t as a time of day needs a log (not --csv)" fails $PS --csv testdata/small.csv -t 00:00:02,
+check "-p x is refused" fails $PS -f "$OUT/small.log" -p x
 
 # Sparse: every interval is wider than a pixel column, so the data is
 # exactly what it was before decimation (testdata/sparse-*.dat were
@@ -107,12 +133,12 @@ check "the column count sees 5 segments in a column" \
 check "--width 0 is refused" fails $PS -f "$OUT/small.log" --width 0 -o "$OUT/w0.png"
 
 # ---- 3. shipped CSV fixture (decoded, -V, ns times, quoted comm) ------
-$PS --csv testdata/small.csv -c t- -o "$OUT/csv.png" --summary > "$OUT/csv.txt" 2> "$OUT/csv.err"
+$PS --csv testdata/small.csv -n 't-*' -o "$OUT/csv.png" --summary > "$OUT/csv.txt" 2> "$OUT/csv.err"
 check "render of the CSV fixture exits 0" [ $? -eq 0 ]
 check "csv.png is a PNG" is_png "$OUT/csv.png"
 check "lane 200 has intervals" has_rows "$OUT/csv.dat" 200
 check "lane 201 has intervals" has_rows "$OUT/csv.dat" 201
-check "-c t- leaves out bg" no_rows "$OUT/csv.dat" 202
+check "-n 't-*' leaves out bg" no_rows "$OUT/csv.dat" 202
 check "t-cpu figures" same "$(summary_line "$OUT/csv.txt" 200)" \
 	"200 t-cpu 28.000 2.000 20.000 2 2.000 2.010000000"
 check "quoted comm read whole" same "$(summary_line "$OUT/csv.txt" 201)" \
