@@ -1,15 +1,20 @@
 #!/usr/bin/env python3
-"""Writes small lkst log files (format of utils/lkst_log.h) for test_cli.sh.
+"""Writes small version 1 lkst log files (format of utils/lkst_log.h) for
+test_cli.sh, with the layout tests/check/lkstcheck.py reads them by.
 
 make_log.py PATH good|swapped|cut|badcontext|errors
 """
+import os
 import struct
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), "..", "check"))
+from lkstcheck import LOG_CPU_V1, LOG_HEADER, RECORD as LOG_RECORD  # noqa: E402
+
 LAYOUT = b"time_ns:u64 pid:u32 event:u16 context:u8 flags:u8 arg:u64[6]"
-HEADER = "=8sIIIIIIIIQQ96s65s65s6x"     # 288 bytes
-CPU = "=IIQQQQ"                           # 40 bytes
-RECORD = "=QIHBB6Q"                       # 64 bytes
+HEADER = LOG_HEADER.format                # 288 bytes
+CPU = LOG_CPU_V1.format                   # 40 bytes
+RECORD = LOG_RECORD.format                # 64 bytes
 
 
 def header(nr_cpus, order=0x01020304):
