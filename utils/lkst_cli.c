@@ -19,6 +19,7 @@
 
 #include "lkst_log.h"
 #include "lkst_cli.h"
+#include "lkst_format.h"
 #include "lkst_logio.h"
 
 const char *lkst_progname = "lkst";
@@ -130,27 +131,35 @@ void lkst_log_exit_on_sigbus(void)
 
 /* ---- Device --------------------------------------------------------- */
 
+/* Each message ends with the kernel's return value by name: "(-EINVAL)". */
 void lkst_die_errno(int err, const char *what)
 {
+	const char *name = lkst_errno_name(-(long long)err);
+	char code[48];
+
+	snprintf(code, sizeof(code), "(-%s)", name ? name : "?");
+	if (!name)
+		snprintf(code, sizeof(code), "(-%d)", err);
 	switch (err) {
 	case EPERM:
 	case EACCES:
-		lkst_die(LKST_EXIT_DEVICE, "%s: permission denied; need CAP_SYS_ADMIN (run as root)",
-			 what);
+		lkst_die(LKST_EXIT_DEVICE, "%s: permission denied; need CAP_SYS_ADMIN (run as root) %s",
+			 what, code);
 	case ENOTTY:
-		lkst_die(LKST_EXIT_DEVICE, "%s: the kernel does not know this request; use utilities built for the running kernel",
-			 what);
+		lkst_die(LKST_EXIT_DEVICE, "%s: the kernel does not know this request; use utilities built for the running kernel %s",
+			 what, code);
 	case EINVAL:
-		lkst_die(LKST_EXIT_DEVICE, "%s: the kernel rejected a value as out of range; check the IDs and sizes given",
-			 what);
+		lkst_die(LKST_EXIT_DEVICE, "%s: the kernel rejected a value as out of range; check the IDs and sizes given %s",
+			 what, code);
 	case ENOMEM:
-		lkst_die(LKST_EXIT_DEVICE, "%s: the kernel is out of memory; free memory or use smaller buffers",
-			 what);
+		lkst_die(LKST_EXIT_DEVICE, "%s: the kernel is out of memory; free memory or use smaller buffers %s",
+			 what, code);
 	case ENOSPC:
-		lkst_die(LKST_EXIT_DEVICE, "%s: no free ID left; delete an unused one first", what);
+		lkst_die(LKST_EXIT_DEVICE, "%s: no free ID left; delete an unused one first %s",
+			 what, code);
 	default:
-		lkst_die(LKST_EXIT_DEVICE, "%s: %s; check dmesg for lkst messages",
-			 what, strerror(err));
+		lkst_die(LKST_EXIT_DEVICE, "%s: %s; check dmesg for lkst messages %s",
+			 what, strerror(err), code);
 	}
 }
 
