@@ -348,20 +348,42 @@ static const struct lkst_verb *find_verb(const struct lkst_verb *verbs,
 }
 
 /* "lkm read" as argv[0], so popt's help and messages name the full command. */
+/* Every verb: output that did not reach its destination is an error. */
+static int check_output(int ret)
+{
+	if (fflush(stdout) || ferror(stdout))
+		lkst_die(LKST_EXIT_USAGE, "cannot write the output: %s; check the output",
+			 strerror(errno ? errno : EIO));
+	return ret;
+}
+
+/* Also when popt's --help exits by itself. */
+static void check_output_at_exit(void)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "%s: cannot write the output: %s; check the output\n",
+			lkst_progname, strerror(errno ? errno : EIO));
+		_exit(LKST_EXIT_USAGE);
+	}
+}
+
 static int run_verb(const struct lkst_verb *v, int argc, char **argv)
 {
 	char *name;
+	int ret;
 
 	if (asprintf(&name, "%s %s", lkst_progname, v->name) < 0)
 		lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
 	argv[0] = name;
-	return v->run(argc, (const char **)argv);
+	ret = v->run(argc, (const char **)argv);
+	return check_output(ret);
 }
 
 int lkst_run_verb(int argc, char **argv, const struct lkst_verb *verbs)
 {
 	char *help_argv[3] = { NULL, "--help", NULL };
 
+	atexit(check_output_at_exit);
 	if (argc < 2)
 		lkst_die(LKST_EXIT_USAGE, "no verb given; run %s --help for the list of verbs",
 			 lkst_progname);
@@ -371,12 +393,12 @@ int lkst_run_verb(int argc, char **argv, const struct lkst_verb *verbs)
 		printf("%s (lkst) tracer ABI %u, log format %u (reads %u-%u)\n",
 		       lkst_progname, LKST_ABI_VERSION, LKST_LOG_VERSION,
 		       LKST_LOG_VERSION_MIN, LKST_LOG_VERSION);
-		return LKST_EXIT_OK;
+		return check_output(LKST_EXIT_OK);
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 	    (!strcmp(argv[1], "help") && argc == 2)) {
 		print_verbs(stdout, verbs);
-		return LKST_EXIT_OK;
+		return check_output(LKST_EXIT_OK);
 	}
 	if (!strcmp(argv[1], "help")) {
 		if (argc > 3)

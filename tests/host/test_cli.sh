@@ -227,6 +227,19 @@ if [ -w /dev/full ]; then
 	else
 		fail "lkbuf info >/dev/full -> exit $rc: $(cat "$tmp/err")"
 	fi
+	# Every verb finds out that its output was lost: help, --version and
+	# the verbs that print, device or not.
+	for cmd in "$lkm --help" "$lkm --version" "$lkm help config" "$lkm events" \
+		   "$lkbuf --help" "$lkbuf help print" "$lkbuf print -f $tmp/good.lkst" \
+		   "$lkbuf print -C -f $tmp/good.lkst"; do
+		$cmd >/dev/full 2>"$tmp/err"
+		rc=$?
+		if [ "$rc" -eq 1 ] && grep -q "cannot write the" "$tmp/err"; then
+			pass
+		else
+			fail "$cmd >/dev/full -> exit $rc: $(cat "$tmp/err")"
+		fi
+	done
 fi
 
 # Endless input that is not a log is refused at its first bytes, in
