@@ -10,7 +10,7 @@
 #include "lkst_util.h"
 
 #define LKST_EXIT_CODES_HELP \
-	"Exit codes: 0 success, 1 bad usage or input, 2 device or kernel error"
+	"Exit codes: 0 success, 1 bad usage, input or output (a path, a full disk), 2 device or kernel error"
 
 /* Program name used as the prefix of every message ("lkm", "lkbuf"). */
 extern const char *lkst_progname;

@@ -13,7 +13,7 @@
 
 /* Exit codes, documented in every --help. */
 #define LKST_EXIT_OK		0
-#define LKST_EXIT_USAGE		1	/* bad usage or input */
+#define LKST_EXIT_USAGE		1	/* bad usage, input, or output that cannot be written */
 #define LKST_EXIT_DEVICE	2	/* device or kernel error */
 
 /* A one-line message "what is wrong; what to do", filled by pure code. */

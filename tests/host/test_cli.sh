@@ -115,7 +115,7 @@ fi
 # ---- help and events: exit 0 ----
 for cmd in "$lkm --help" "$lkm read --help" "$lkm write --help" \
 	   "$lkbuf --help" "$lkbuf print --help" "$lkbuf create --help"; do
-	if $cmd >"$tmp/out" 2>&1 && grep -q "Exit codes: 0 success, 1 bad usage or input, 2 device or kernel error" "$tmp/out"; then
+	if $cmd >"$tmp/out" 2>&1 && grep -q "Exit codes: 0 success, 1 bad usage, input or output (a path, a full disk), 2 device or kernel error" "$tmp/out"; then
 		pass
 	else
 		fail "$cmd: no exit codes in help"

@@ -295,7 +295,7 @@ if [ -w /dev/full ]; then
 	[ $? -eq 1 ] && grep -q "^lkbuf: cannot write the JSON trace: " "$tmp/err" && pass ||
 		fail "json to a full stdout: $(cat "$tmp/err")"
 fi
-if "$lkbuf" convert --help | grep -q "Exit codes: 0 success, 1 bad usage or input" &&
+if "$lkbuf" convert --help | grep -q "Exit codes: 0 success, 1 bad usage, input or output" &&
    "$lkbuf" --help 2>&1 | grep -q "convert"; then
 	pass
 else
