@@ -36,24 +36,9 @@
 #define PID_BASE_MIN	10000000ull	/* above PID_MAX_LIMIT (4194304) */
 #define IRQ_DEPTH_MAX	32
 
-static int grow(void **array, size_t *cap, size_t used, size_t elem)
-{
-	size_t n = *cap ? *cap * 2 : 256;
-	void *p;
-
-	if (used < *cap)
-		return 0;
-	p = realloc(*array, n * elem);
-	if (!p)
-		return -1;
-	*array = p;
-	*cap = n;
-	return 0;
-}
-
 /* A new element at the end of arr, or NULL when out of memory. */
 #define PUSH(arr, n, cap) \
-	(grow((void **)&(arr), &(cap), (n), sizeof(*(arr))) ? NULL : &(arr)[(n)++])
+	(lkst_grow((void **)&(arr), &(cap), (n), sizeof(*(arr)), 256) ? NULL : &(arr)[(n)++])
 
 /* ---- Threads -------------------------------------------------------- */
 

@@ -1241,24 +1241,31 @@ int lkst_filter_events(struct lkst_filter *f, const char *list, struct lkst_err 
 	return lkst_parse_event_list(list, f->event, err) < 0 ? -1 : 0;
 }
 
-static int add_pid(struct lkst_filter *f, const char *item, struct lkst_err *err)
+/* One more number of a pid or CPU list; the message names the list. */
+static int add_u32(__u32 **list, size_t *n, const char *item, uint32_t max,
+		   const char *what, struct lkst_err *err)
 {
-	__u32 *pids;
-	uint32_t pid;
+	__u32 *grown;
+	uint32_t v;
 
-	if (lkst_parse_u32(item, UINT32_MAX, &pid)) {
-		lkst_seterr(err, "bad pid '%s' in the pid filter; give decimal or 0x hex pids",
-			    item);
+	if (lkst_parse_u32(item, max, &v)) {
+		lkst_seterr(err, "bad %s '%s' in the %s filter; give %ss 0-%u, decimal or 0x hex",
+			    what, item, what, what, max);
 		return -1;
 	}
-	pids = realloc(f->pids, (f->nr_pids + 1) * sizeof(*pids));
-	if (!pids) {
+	grown = realloc(*list, (*n + 1) * sizeof(*grown));
+	if (!grown) {
 		lkst_seterr(err, "out of memory; free some memory");
 		return -1;
 	}
-	f->pids = pids;
-	f->pids[f->nr_pids++] = pid;
+	*list = grown;
+	grown[(*n)++] = v;
 	return 0;
+}
+
+static int add_pid(struct lkst_filter *f, const char *item, struct lkst_err *err)
+{
+	return add_u32(&f->pids, &f->nr_pids, item, UINT32_MAX, "pid", err);
 }
 
 int lkst_filter_pids(struct lkst_filter *f, const char *list, struct lkst_err *err)
@@ -1296,22 +1303,7 @@ int lkst_filter_comms(struct lkst_filter *f, const char *list, struct lkst_err *
 
 static int add_cpu(struct lkst_filter *f, const char *item, struct lkst_err *err)
 {
-	unsigned int *cpus;
-	uint32_t cpu;
-
-	if (lkst_parse_u32(item, CPU_FILTER_MAX, &cpu)) {
-		lkst_seterr(err, "bad CPU '%s' in the CPU filter; give CPU numbers 0-%u, decimal or 0x hex",
-			    item, CPU_FILTER_MAX);
-		return -1;
-	}
-	cpus = realloc(f->cpus, (f->nr_cpus + 1) * sizeof(*cpus));
-	if (!cpus) {
-		lkst_seterr(err, "out of memory; free some memory");
-		return -1;
-	}
-	f->cpus = cpus;
-	f->cpus[f->nr_cpus++] = cpu;
-	return 0;
+	return add_u32(&f->cpus, &f->nr_cpus, item, CPU_FILTER_MAX, "CPU", err);
 }
 
 int lkst_filter_cpus(struct lkst_filter *f, const char *list, struct lkst_err *err)

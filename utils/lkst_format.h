@@ -179,7 +179,7 @@ struct lkst_filter {
 	size_t nr_comms;
 	int by_time;
 	unsigned long long start_ns, end_ns;	/* inclusive */
-	unsigned int *cpus;		/* -c */
+	__u32 *cpus;			/* -c */
 	size_t nr_cpus;
 };
 

@@ -27,6 +27,23 @@ void lkst_seterr(struct lkst_err *err, const char *fmt, ...)
 	va_end(ap);
 }
 
+int lkst_grow(void **array, size_t *cap, size_t used, size_t elem, size_t first)
+{
+	size_t n = *cap ? *cap * 2 : first;
+	void *p;
+
+	if (used < *cap)
+		return 0;
+	if (n < *cap || n > SIZE_MAX / elem)
+		return -1;
+	p = realloc(*array, n * elem);
+	if (!p)
+		return -1;
+	*array = p;
+	*cap = n;
+	return 0;
+}
+
 /* ---- Event table ---------------------------------------------------- */
 
 /*

@@ -24,6 +24,12 @@ struct lkst_err {
 void lkst_seterr(struct lkst_err *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * Room for one more of an array of @elem-byte items holding @used of *cap:
+ * doubles it (first: @first items).  0, or -1 when out of memory.
+ */
+int lkst_grow(void **array, size_t *cap, size_t used, size_t elem, size_t first);
+
 /* ---- Event table ---------------------------------------------------- */
 
 /*

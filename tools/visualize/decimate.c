@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "decimate.h"
+#include "lkst_util.h"
 
 typedef unsigned __int128 u128;
 
@@ -40,21 +41,6 @@ int vz_short(const struct vz_axis *ax, uint64_t d)
 	return (u128)d * ax->cols < ax->span;
 }
 
-static int grow(void **array, size_t *cap, size_t used, size_t elem)
-{
-	size_t n = *cap ? *cap * 2 : 64;
-	void *p;
-
-	if (used < *cap)
-		return 0;
-	p = realloc(*array, n * elem);
-	if (!p)
-		return -1;
-	*array = p;
-	*cap = n;
-	return 0;
-}
-
 /* ---- Segments ------------------------------------------------------- */
 
 void vz_segs_init(struct vz_segs *s, const struct vz_axis *ax)
@@ -79,7 +65,7 @@ static int push_seg(struct vz_segs *s, const struct vz_seg *in)
 		last->end_ns = in->end_ns;
 		return 0;
 	}
-	if (grow((void **)&s->seg, &s->cap, s->count, sizeof(*s->seg)))
+	if (lkst_grow((void **)&s->seg, &s->cap, s->count, sizeof(*s->seg), 64))
 		return -1;
 	s->seg[s->count++] = *in;
 	return 0;
@@ -235,7 +221,7 @@ int vz_points_add(struct vz_points *p, const struct vz_point *in)
 		q->pages += in->pages;
 		return 0;
 	}
-	if (grow((void **)&p->pt, &p->cap, p->count, sizeof(*p->pt)))
+	if (lkst_grow((void **)&p->pt, &p->cap, p->count, sizeof(*p->pt), 64))
 		return -1;
 	p->cell_col[row] = col;
 	p->cell_idx[row] = p->count;
@@ -288,7 +274,7 @@ void vz_levels_free(struct vz_levels *l)
 
 static int push_level(struct vz_levels *l, const struct vz_level *v)
 {
-	if (grow((void **)&l->lv, &l->cap, l->count, sizeof(*l->lv)))
+	if (lkst_grow((void **)&l->lv, &l->cap, l->count, sizeof(*l->lv), 64))
 		return -1;
 	l->lv[l->count++] = *v;
 	return 0;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lkst_util.h"
 #include "procstate.h"
 
 const char *ps_state_name(enum ps_state s)
@@ -29,22 +30,6 @@ void ps_free(struct ps_machine *m)
 	free(m->tasks);
 	free(m->cpus);
 	ps_init(m);
-}
-
-/* Grows an array of elem-sized items so that one more fits. */
-static int grow(void **array, size_t *cap, size_t used, size_t elem)
-{
-	size_t n = *cap ? *cap * 2 : 16;
-	void *p;
-
-	if (used < *cap)
-		return 0;
-	p = realloc(*array, n * elem);
-	if (!p)
-		return -1;
-	*array = p;
-	*cap = n;
-	return 0;
 }
 
 static struct ps_task *find_task(const struct ps_machine *m, uint32_t pid,
@@ -72,7 +57,7 @@ static struct ps_task *get_task(struct ps_machine *m, uint32_t pid, unsigned int
 
 	if (t)
 		return t;
-	if (grow((void **)&m->tasks, &m->cap_tasks, m->nr_tasks, sizeof(*t)))
+	if (lkst_grow((void **)&m->tasks, &m->cap_tasks, m->nr_tasks, sizeof(*t), 16))
 		return NULL;
 	t = &m->tasks[m->nr_tasks++];
 	memset(t, 0, sizeof(*t));
@@ -101,8 +86,8 @@ static int close_state(struct ps_machine *m, struct ps_task *t, uint64_t now)
 	if (t->state == PS_UNKNOWN || now <= t->since_ns)
 		return 0;
 	if (!m->sink) {
-		if (grow((void **)&t->intervals, &t->cap_intervals, t->nr_intervals,
-			 sizeof(*iv)))
+		if (lkst_grow((void **)&t->intervals, &t->cap_intervals,
+			      t->nr_intervals, sizeof(*iv), 16))
 			return -1;
 		iv = &t->intervals[t->nr_intervals++];
 	}
