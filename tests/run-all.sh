@@ -35,6 +35,9 @@ record() {
 		pass=$((pass + 1)); echo "PASS: $1"
 	else
 		fail=$((fail + 1)); failed+=("$1"); echo "FAIL: $1"
+		# A checker's verdicts first: they say why, and a long log's
+		# tail may not reach them in a shortened CI report.
+		[ -z "${3:-}" ] || grep -m 8 -E '^(FAIL|== rc: [^0])' "$3" | sed 's/^/    ! /'
 		[ -z "${3:-}" ] || { tail -n 30 "$3" | sed 's/^/    | /'; echo "    (full log: ${3#$repo/})"; }
 	fi
 }

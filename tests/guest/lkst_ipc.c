@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <linux/futex.h>
 #include <mqueue.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -256,17 +257,33 @@ static void unix_pair(int type, size_t len)
 	close(sv[1]);
 }
 
+/* Block until the peer of stream socket @fd has closed its end. */
+static void wait_peer_closed(int fd)
+{
+	struct pollfd p = { .fd = fd, .events = POLLRDHUP };
+
+	for (;;) {
+		if (poll(&p, 1, -1) < 0 && errno != EINTR)
+			die("poll: %s", strerror(errno));
+		if (p.revents & (POLLRDHUP | POLLHUP))
+			return;
+	}
+}
+
 /*
  * A connected stream socket between two processes.  The client sends
  * only once the server has accepted (and said so), and closes only once
- * the server has received (and said so): a peer not yet accepted or
- * already closed has no socket, and would be recorded as no peer inode.
- * It sends its socket's inode number, for the server to print.
+ * the server has closed: a peer not yet accepted or already closed has no
+ * socket, and would be recorded as no peer inode.  (A client that exited
+ * after its last recv raced the hook of the server's last send, which
+ * reads the peer after the send returns.)  The client waits for the
+ * server's close in poll(), which records nothing.  It sends its socket's
+ * inode number, for the server to print.
  */
 static void unix_connected(void)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	unsigned long client_ino;
+	unsigned long client_ino, server_ino;
 	socklen_t salen;
 	int l, c, status;
 	pid_t child;
@@ -287,19 +304,21 @@ static void unix_connected(void)
 		memcpy(buf, &ino, sizeof(ino));
 		expect(ok(send(c, buf, 321, 0), "client send"), 321, "client send");
 		expect(ok(recv(c, buf, 1, 0), "client recv"), 1, "client recv");
+		wait_peer_closed(c);
 		_exit(0);
 	}
 	c = ok(accept(l, NULL, NULL), "accept");
+	server_ino = socket_ino(c);
 	expect(ok(send(c, buf, 1, 0), "server send"), 1, "server send");
 	expect(ok(recv(c, buf, 4000, 0), "server recv"), 321, "server recv");
 	memcpy(&client_ino, buf, sizeof(client_ino));
 	expect(ok(send(c, buf, 1, 0), "server send"), 1, "server send");
+	close(c);
 	if (waitpid(child, &status, 0) != child || !WIFEXITED(status) ||
 	    WEXITSTATUS(status))
 		die("client process failed");
 	printf("unix_client %d\n", (int)child);
-	printf("unix_connected %lu %lu\n", client_ino, socket_ino(c));
-	close(c);
+	printf("unix_connected %lu %lu\n", client_ino, server_ino);
 	close(l);
 }
 
