@@ -257,7 +257,7 @@ static void unix_pair(int type, size_t len)
 	close(sv[1]);
 }
 
-/* Block until the peer of stream socket @fd has closed its end. */
+/* Block until the peer of stream socket @fd has shut down or closed. */
 static void wait_peer_closed(int fd)
 {
 	struct pollfd p = { .fd = fd, .events = POLLRDHUP };
@@ -272,13 +272,14 @@ static void wait_peer_closed(int fd)
 
 /*
  * A connected stream socket between two processes.  The client sends
- * only once the server has accepted (and said so), and closes only once
- * the server has closed: a peer not yet accepted or already closed has no
- * socket, and would be recorded as no peer inode.  (A client that exited
- * after its last recv raced the hook of the server's last send, which
- * reads the peer after the send returns.)  The client waits for the
- * server's close in poll(), which records nothing.  It sends its socket's
- * inode number, for the server to print.
+ * only once the server has accepted (and said so).  Neither closes before
+ * the other's last hook has run, since a peer not yet accepted or already
+ * closed has no socket and would be recorded as no peer inode: the hooks
+ * read the peer after the send or recv returns.  So after the last
+ * exchange the client shuts its sending side down, the server closes once
+ * it sees that, and the client exits once it sees the close; shutdown()
+ * and poll() record nothing.  The client sends its socket's inode number,
+ * for the server to print.
  */
 static void unix_connected(void)
 {
@@ -304,6 +305,7 @@ static void unix_connected(void)
 		memcpy(buf, &ino, sizeof(ino));
 		expect(ok(send(c, buf, 321, 0), "client send"), 321, "client send");
 		expect(ok(recv(c, buf, 1, 0), "client recv"), 1, "client recv");
+		ok(shutdown(c, SHUT_WR), "shutdown");
 		wait_peer_closed(c);
 		_exit(0);
 	}
@@ -313,6 +315,7 @@ static void unix_connected(void)
 	expect(ok(recv(c, buf, 4000, 0), "server recv"), 321, "server recv");
 	memcpy(&client_ino, buf, sizeof(client_ino));
 	expect(ok(send(c, buf, 1, 0), "server send"), 1, "server send");
+	wait_peer_closed(c);
 	close(c);
 	if (waitpid(child, &status, 0) != child || !WIFEXITED(status) ||
 	    WEXITSTATUS(status))
