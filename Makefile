@@ -146,7 +146,10 @@ torture: deps kernel utils handlers
 # and once without (TCG wall clock, a cross-check), runs
 # tests/scenarios/bench_suite.sh, and tools/bench/report.py writes
 # out/bench/results.md and out/bench/overhead.png.  Host: the native write
-# path and lkbuf print's throughput.  BENCH_REPS: repetitions (5).
+# path and lkbuf print's throughput.  tools/bench/hook-cost.py lists the
+# hooked functions whose prologue saves more registers or takes a bigger
+# frame than the pristine kernel's (out/bench/hook-cost.txt).
+# BENCH_REPS: repetitions (5).
 BENCH_FRAGMENTS := configs/guest.config configs/ftrace.config
 BENCH_LKST_KSRC := $(CURDIR)/build/linux-6.12-bench
 BENCH_VANILLA_KSRC := $(CURDIR)/build/linux-6.12-vanilla
@@ -187,6 +190,8 @@ bench: deps utils initramfs-bench
 		TIMEOUT=3600 tests/qemu/run.sh out/bench/$$k-$$clock || exit 1; \
 	done; done
 	@python3 tools/bench/report.py out/bench
+	@python3 tools/bench/hook-cost.py $(BENCH_LKST_KSRC)/vmlinux $(BENCH_VANILLA_KSRC)/vmlinux \
+		| tee out/bench/hook-cost.txt | tail -n 1
 
 checkpatch: kernel-tree
 	@$(TOOLS)/checkpatch.sh $(KSRC) $(PATCH_DIR) $(SERIES)

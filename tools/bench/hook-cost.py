@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""What the hook sites cost while off, function by function: compares each
+function that holds a hook site in the patched vmlinux with the same
+function of the pristine one (same configuration), by the registers its
+prologue saves, its frame and its size.  A site that costs only its NOP
+leaves the prologue alone; one whose arguments stay live across other
+calls makes the function save more registers on every call, hook or not.
+
+usage: hook-cost.py PATCHED_VMLINUX PRISTINE_VMLINUX [--all]
+Prints one line per function whose prologue saves more registers or takes
+a bigger frame (--all: every hooked function), then how many do.  Both
+kernels must come from one configuration (make bench builds such a pair).
+"""
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "build"))
+
+FUNC = re.compile(r"^[0-9a-f]+ <([^>]+)>:$")
+INSN = re.compile(r"^\s*[0-9a-f]+:\s+(?:[0-9a-f]{2} )+\s*(\S.*)$")
+
+
+def disassemble(vmlinux, wanted):
+    """{function: [instruction text]} for the functions in WANTED."""
+    out, cur = {}, None
+    proc = subprocess.Popen(["objdump", "-d", "--no-show-raw-insn", "-M", "att", vmlinux],
+                            stdout=subprocess.PIPE, text=True, bufsize=1 << 20)
+    for line in proc.stdout:
+        m = FUNC.match(line)
+        if m:
+            cur = m.group(1) if m.group(1) in wanted else None
+            if cur:
+                out[cur] = []
+            continue
+        if cur and line.strip() and ":" in line:
+            out[cur].append(line.split(":", 1)[1].strip())
+    proc.wait()
+    return out
+
+
+def prologue(insns):
+    """Registers pushed and stack bytes reserved before the first other
+    instruction that is not part of the prologue (endbr, nops, movs of the
+    frame pointer)."""
+    pushes, frame = [], 0
+    for text in insns[:24]:
+        op = text.split()[0]
+        if op.startswith("push"):
+            pushes.append(text.split()[-1])
+        elif op.startswith("sub") and text.endswith(",%rsp"):
+            frame = int(text.split()[1].split(",")[0].lstrip("$"), 16)
+        elif op.startswith(("endbr", "nop", "mov", "xor")) or "__fentry__" in text:
+            continue    # argument moves are interleaved with the pushes
+        elif pushes or frame:
+            break
+    return pushes, frame
+
+
+def hooked_functions(vmlinux):
+    out = subprocess.run([sys.executable, str(Path(__file__).resolve().parent.parent / "build" /
+                                                "count-hooks.py"), vmlinux, "--list"],
+                         capture_output=True, text=True, check=False).stdout
+    sites = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[0].startswith("0x"):
+            sites.setdefault(parts[2], []).append(parts[1])
+    return sites
+
+
+def main():
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    if len(args) != 2:
+        sys.exit(__doc__)
+    sites = hooked_functions(args[0])
+    if not sites:
+        sys.exit(f"{args[0]}: no hook sites found")
+    patched = disassemble(args[0], set(sites))
+    pristine = disassemble(args[1], set(sites))
+    differ = 0
+    for fn in sorted(sites):
+        if fn not in patched:
+            continue
+        pp, pf = prologue(patched[fn])
+        if fn not in pristine:
+            print(f"{fn:40} new function (pushes {len(pp)}, frame {pf}) {' '.join(sorted(set(sites[fn])))}")
+            differ += 1
+            continue
+        qp, qf = prologue(pristine[fn])
+        changed = len(pp) > len(qp) or pf > qf
+        differ += changed
+        if changed or "--all" in sys.argv:
+            print(f"{fn:40} pushes {len(qp)}->{len(pp)} frame {qf}->{pf} "
+                  f"size {len(pristine[fn])}->{len(patched[fn])} "
+                  f"{' '.join(sorted(set(sites[fn])))}")
+    print(f"{differ} of {len(sites)} hooked functions save more registers, "
+          "take a bigger frame or are new")
+
+
+main()
