@@ -132,18 +132,16 @@ static void lkst_page_reset(struct lkst_cpu_buffer *cb, struct lkst_page *pg,
 
 /*
  * Leave the current page, whose position @old the caller holds with
- * SWITCHING set: the number its next record would have had.
+ * SWITCHING set: the number its next record would have had.  @blk is the
+ * block of @old as the caller found it published: a delete on another CPU
+ * may unpublish it meanwhile (it puts a current block back), and reading
+ * it again here would then find no block and number the next page from 0.
  */
-static u64 lkst_buf_leave_page(struct lkst_cpu_buffer *cb, u64 old)
+static u64 lkst_buf_leave_page(struct lkst_cpu_buffer *cb,
+			       struct lkst_block *blk, u64 old)
 {
-	u32 id = lkst_pos_block(old);
-	struct lkst_block *blk = id < LKST_MAX_BLOCKS ?
-		rcu_dereference_sched(cb->blocks[id]) : NULL;
-	struct lkst_page *pg;
+	struct lkst_page *pg = lkst_block_page(blk, lkst_pos_page(old));
 
-	if (!blk)
-		return 0;
-	pg = lkst_block_page(blk, lkst_pos_page(old));
 	WRITE_ONCE(pg->nr_records, lkst_pos_count(old));
 	WRITE_ONCE(pg->left_at, lkst_pos_offset(old));
 	if (!READ_ONCE(pg->writers))
@@ -157,18 +155,17 @@ static u64 lkst_buf_leave_page(struct lkst_cpu_buffer *cb, u64 old)
  * is done, as during a jump.
  */
 static struct lkst_brec *lkst_buf_wrap_page(struct lkst_cpu_buffer *cb,
+					    struct lkst_block *blk,
 					    u64 old, u32 len,
 					    struct lkst_slot *slot)
 {
-	struct lkst_block *blk;
 	struct lkst_page *pg;
 	u64 first_seq;
 
 	if (local64_cmpxchg(&cb->pos, old, old | LKST_POS_SWITCHING) != old)
 		return LKST_RESERVE_RETRY;
-	blk = rcu_dereference_sched(cb->blocks[lkst_pos_block(old)]);
 	pg = lkst_block_page(blk, lkst_pos_page(old));
-	first_seq = lkst_buf_leave_page(cb, old);
+	first_seq = lkst_buf_leave_page(cb, blk, old);
 	lkst_page_reset(cb, pg, first_seq);
 	WRITE_ONCE(pg->writers, READ_ONCE(pg->writers) + 1);
 	barrier();	/* counted before a nested writer can see the page */
@@ -188,18 +185,20 @@ static struct lkst_brec *lkst_buf_wrap_page(struct lkst_cpu_buffer *cb,
  * one that needs the claimed page too drops its event.  Returns
  * LKST_RESERVE_RETRY when a nested writer moved the position to another
  * page first, NULL (a drop, counted) when the next page holds records a
- * STOP-mode buffer keeps, or writers this one interrupted.
+ * STOP-mode buffer keeps, or writers this one interrupted.  @blk: the
+ * block of @old as the caller found it published (see
+ * lkst_buf_leave_page()).
  */
 struct lkst_brec *lkst_buf_reserve_switch(struct lkst_cpu_buffer *cb,
+					  struct lkst_block *blk,
 					  u64 old, u32 len,
 					  struct lkst_slot *slot)
 {
-	struct lkst_block *blk, *target;
+	struct lkst_block *target;
 	struct lkst_page *pg, *cur;
 	u32 target_page;
 	u64 gen, seen;
 
-	blk = rcu_dereference_sched(cb->blocks[lkst_pos_block(old)]);
 	cur = lkst_block_page(blk, lkst_pos_page(old));
 	pg = lkst_buf_next_page(cb, blk, lkst_pos_page(old), &target,
 				&target_page);
@@ -217,7 +216,7 @@ struct lkst_brec *lkst_buf_reserve_switch(struct lkst_cpu_buffer *cb,
 		goto drop;
 	}
 	if (pg == cur)
-		return lkst_buf_wrap_page(cb, old, len, slot);
+		return lkst_buf_wrap_page(cb, blk, old, len, slot);
 	/*
 	 * A nested writer may have moved on to that very page since this
 	 * one read @old: then it is the current page, not one to empty.
@@ -285,6 +284,7 @@ void lkst_buf_init_first_page(struct lkst_cpu_buffer *cb,
 int lkst_buf_begin_switch(struct lkst_cpu_buffer *cb, u64 *old, u64 *first_seq)
 {
 	u64 pos = local64_read(&cb->pos);
+	struct lkst_block *blk;
 	u32 id;
 
 	for (;;) {
@@ -295,15 +295,16 @@ int lkst_buf_begin_switch(struct lkst_cpu_buffer *cb, u64 *old, u64 *first_seq)
 		 * back (it is current): its page numbers the next record.
 		 */
 		id = lkst_pos_block(pos);
-		if (id >= LKST_MAX_BLOCKS ||
-		    !rcu_dereference_sched(cb->blocks[id]))
+		blk = id < LKST_MAX_BLOCKS ?
+			rcu_dereference_sched(cb->blocks[id]) : NULL;
+		if (!blk)
 			return -EBUSY;
 		*old = local64_cmpxchg(&cb->pos, pos, pos | LKST_POS_SWITCHING);
 		if (*old == pos)
 			break;
 		pos = *old;
 	}
-	*first_seq = lkst_buf_leave_page(cb, pos);
+	*first_seq = lkst_buf_leave_page(cb, blk, pos);
 	return 0;
 }
 

@@ -164,6 +164,7 @@ struct lkst_slot {
 void lkst_page_publish(struct lkst_cpu_buffer *cb, struct lkst_page *pg);
 
 struct lkst_brec *lkst_buf_reserve_switch(struct lkst_cpu_buffer *cb,
+					  struct lkst_block *blk,
 					  u64 old, u32 len,
 					  struct lkst_slot *slot);
 
@@ -191,7 +192,8 @@ static __always_inline bool lkst_buf_reserve_inline(struct lkst_cpu_buffer *cb,
 		if (unlikely(!blk || (old & LKST_POS_SWITCHING)))
 			goto drop;
 		if (unlikely(lkst_pos_offset(old) + len > LKST_PAGE_SIZE)) {
-			slot->rec = lkst_buf_reserve_switch(cb, old, len, slot);
+			slot->rec = lkst_buf_reserve_switch(cb, blk, old, len,
+							    slot);
 			if (slot->rec != LKST_RESERVE_RETRY)
 				return slot->rec != NULL;
 			old = local64_read(&cb->pos);
