@@ -962,6 +962,46 @@ static void test_interrupt_before_claim(void)
 	free_buffer(cb);
 }
 
+/*
+ * A delete on another CPU unpublishes a block that a writer has just made
+ * current (and puts it back once it sees so): here between a jump's check
+ * that the current block is published and its claim of the position.  The
+ * switch must number on from the block it checked; reading the published
+ * pointer again found none and numbered the next page from 0.
+ */
+static void unpublish_before_claim(const void *addr)
+{
+	if (addr != hook_at || hook_fired)
+		return;
+	hook_fired = 1;
+	rcu_assign_pointer(race_cb->blocks[0], NULL);
+}
+
+static void test_block_unpublished_during_switch(void)
+{
+	struct lkst_cpu_buffer *cb = new_buffer();
+	struct lkst_block *b = add_block(cb, 0, 2, LKST_NO_NEXT);
+	u64 old, first_seq = 0;
+
+	start_buffer(cb, b);
+	write_full(cb, 0, 10);
+	race_cb = cb;
+	hook_at = &cb->pos.counter;
+	hook_fired = 0;
+	lkst_host_read_hook = unpublish_before_claim;
+	CHECK_EQ(lkst_buf_begin_switch(cb, &old, &first_seq), 0);
+	lkst_host_read_hook = NULL;
+	CHECK_EQ(hook_fired, 1);
+	CHECK_EQ(first_seq, 10);
+	rcu_assign_pointer(cb->blocks[0], b);	/* the delete puts it back */
+	lkst_buf_end_switch(cb, b, first_seq);
+	CHECK_EQ(next_seq(cb), 10);
+	write_full(cb, 10, 1);
+	CHECK_EQ(next_seq(cb), 11);
+	CHECK_EQ(overwritten(cb), 10);
+	free_buffer(cb);
+}
+
 struct unit_test {
 	const char *name;
 	void (*fn)(void);
@@ -994,6 +1034,7 @@ static const struct unit_test tests[] = {
 	TEST(test_lap_during_publish),
 	TEST(test_interrupt_before_reserve),
 	TEST(test_interrupt_before_claim),
+	TEST(test_block_unpublished_during_switch),
 };
 
 int main(void)
