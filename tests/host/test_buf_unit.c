@@ -791,6 +791,16 @@ static void test_reader_during_reset(void)
 static struct lkst_cpu_buffer *race_cb;
 static int race_step;
 
+/* The read hook @fn acts on @cb once a load or cmpxchg reaches @at. */
+static void arm_hook(struct lkst_cpu_buffer *cb, const void *at,
+		     void (*fn)(const void *addr))
+{
+	race_cb = cb;
+	hook_at = at;
+	hook_fired = 0;
+	lkst_host_read_hook = fn;
+}
+
 static void reset_during_listing(const void *addr)
 {
 	if (in_hook)
@@ -869,11 +879,8 @@ static void test_lap_during_publish(void)
 	add_block(cb, 1, 1, 0);
 	start_buffer(cb, a);
 	write_full(cb, 0, 10);
-	race_cb = cb;
 	hook_page = lkst_block_page(a, 0);
-	hook_at = &hook_page->commit;
-	hook_fired = 0;
-	lkst_host_read_hook = lap_in_publish;
+	arm_hook(cb, &hook_page->commit, lap_in_publish);
 	write_full(cb, 10, 1);
 	lkst_host_read_hook = NULL;
 	CHECK_EQ(hook_fired, 1);
@@ -907,10 +914,7 @@ static void test_interrupt_before_reserve(void)
 
 	start_buffer(cb, b);
 	write_full(cb, 0, 10);
-	race_cb = cb;
-	hook_at = &cb->pos.counter;
-	hook_fired = 0;
-	lkst_host_read_hook = fill_before_reserve;
+	arm_hook(cb, &cb->pos.counter, fill_before_reserve);
 	CHECK_EQ(write_tagged(cb, PER_PAGE + 1, 0), true);
 	lkst_host_read_hook = NULL;
 	CHECK_EQ(hook_fired, 1);
@@ -946,10 +950,7 @@ static void test_interrupt_before_claim(void)
 
 	start_buffer(cb, b);
 	write_full(cb, 0, PER_PAGE);		/* page 0: 32 bytes left */
-	race_cb = cb;
-	hook_at = &p1->gen;
-	hook_fired = 0;
-	lkst_host_read_hook = switch_before_claim;
+	arm_hook(cb, &p1->gen, switch_before_claim);
 	CHECK_EQ(write_tagged(cb, PER_PAGE + 2, FULL), true);
 	lkst_host_read_hook = NULL;
 	CHECK_EQ(hook_fired, 1);
@@ -985,10 +986,7 @@ static void test_block_unpublished_during_switch(void)
 
 	start_buffer(cb, b);
 	write_full(cb, 0, 10);
-	race_cb = cb;
-	hook_at = &cb->pos.counter;
-	hook_fired = 0;
-	lkst_host_read_hook = unpublish_before_claim;
+	arm_hook(cb, &cb->pos.counter, unpublish_before_claim);
 	CHECK_EQ(lkst_buf_begin_switch(cb, &old, &first_seq), 0);
 	lkst_host_read_hook = NULL;
 	CHECK_EQ(hook_fired, 1);
