@@ -16,10 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "build"))
-
+COUNT_HOOKS = Path(__file__).resolve().parent.parent / "build" / "count-hooks.py"
 FUNC = re.compile(r"^[0-9a-f]+ <([^>]+)>:$")
-INSN = re.compile(r"^\s*[0-9a-f]+:\s+(?:[0-9a-f]{2} )+\s*(\S.*)$")
 
 
 def disassemble(vmlinux, wanted):
@@ -41,9 +39,9 @@ def disassemble(vmlinux, wanted):
 
 
 def prologue(insns):
-    """Registers pushed and stack bytes reserved before the first other
-    instruction that is not part of the prologue (endbr, nops, movs of the
-    frame pointer)."""
+    """Registers pushed and stack bytes reserved at the function's start,
+    up to the first instruction that is neither one of those nor an
+    endbr, nop, __fentry__ call or argument move."""
     pushes, frame = [], 0
     for text in insns[:24]:
         op = text.split()[0]
@@ -59,8 +57,8 @@ def prologue(insns):
 
 
 def hooked_functions(vmlinux):
-    out = subprocess.run([sys.executable, str(Path(__file__).resolve().parent.parent / "build" /
-                                                "count-hooks.py"), vmlinux, "--list"],
+    """{function: [event names]} from count-hooks.py --list's site lines."""
+    out = subprocess.run([sys.executable, str(COUNT_HOOKS), vmlinux, "--list"],
                          capture_output=True, text=True, check=False).stdout
     sites = {}
     for line in out.splitlines():
