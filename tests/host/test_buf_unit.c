@@ -469,7 +469,8 @@ static void test_jump(void)
 		CHECK_EQ(write_tagged(cb, i, 2), true);
 	CHECK_EQ(lkst_buf_jump(cb, b), 0);
 	CHECK_EQ(overwritten(cb), 0);		/* b's page was never used */
-	CHECK_EQ(pos(cb), lkst_make_pos(1, 0, LKST_PAGE_HEAD, 0));
+	/* The epoch flipped: a claim prepared before the jump fails. */
+	CHECK_EQ(pos(cb), lkst_make_pos(1, 0, LKST_PAGE_HEAD, 0) | LKST_POS_EPOCH);
 	CHECK_EQ(lkst_block_page(a, 0)->nr_records, 5);
 	CHECK_EQ(write_tagged(cb, 5, 2), true);
 	CHECK_EQ(lkst_page_read(lkst_block_page(b, 0), tmp, &first), 1);
@@ -523,7 +524,7 @@ static void test_begin_end_switch(void)
 	cb->blocks[0] = NULL;
 	fresh = add_block(cb, 0, 3, LKST_NO_NEXT);
 	lkst_buf_end_switch(cb, fresh, first);
-	CHECK_EQ(pos(cb), lkst_make_pos(0, 0, LKST_PAGE_HEAD, 0));
+	CHECK_EQ(pos(cb), lkst_make_pos(0, 0, LKST_PAGE_HEAD, 0) | LKST_POS_EPOCH);
 	CHECK_EQ(next_seq(cb), 10);
 	CHECK_EQ(write_tagged(cb, 10, 1), true);
 	CHECK_EQ(lkst_page_read(lkst_block_page(fresh, 0), tmp, &seq), 1);
@@ -1000,6 +1001,115 @@ static void test_block_unpublished_during_switch(void)
 	free_buffer(cb);
 }
 
+/*
+ * A resize on this CPU, as its IPI makes it: hold the position, put fresh
+ * blocks in place of every old one, go on at page 0 of the current one.
+ * The old blocks go to resized_out[] (the caller frees them after the
+ * grace period).
+ */
+static struct lkst_block *resized_out[2];
+
+static void resize_now(struct lkst_cpu_buffer *cb)
+{
+	struct lkst_block *old_blocks[2] = { cb->blocks[0], cb->blocks[1] };
+	u64 old, first_seq;
+
+	CHECK_EQ(lkst_buf_begin_switch(cb, &old, &first_seq), 0);
+	for (u32 id = 0; id < 2; id++) {
+		if (!old_blocks[id])
+			continue;
+		resized_out[id] = old_blocks[id];
+		cb->blocks[id] = NULL;
+		add_block(cb, id, old_blocks[id]->nr_pages, old_blocks[id]->next);
+	}
+	lkst_buf_end_switch(cb, cb->blocks[lkst_pos_block(old)], first_seq);
+}
+
+static void free_resized_out(void)
+{
+	for (u32 id = 0; id < 2; id++) {
+		if (resized_out[id]) {
+			free(resized_out[id]->pages);
+			free(resized_out[id]);
+			resized_out[id] = NULL;
+		}
+	}
+}
+
+static void resize_before_claim(const void *addr)
+{
+	if (addr != hook_at || hook_fired)
+		return;
+	hook_fired = 1;
+	resize_now(race_cb);
+}
+
+/*
+ * A handler's jump (lkst_buffer_jump()) looks its target block up, and a
+ * resize's IPI replaces every block before the jump takes the position:
+ * the target it holds is the old block.  Jumping there made the new
+ * block's unused page 0 current, numbered from 0 (t98_torture: millions
+ * of records unaccounted).  The jump must refuse, and numbering go on.
+ */
+static void test_jump_after_resize_replaced_target(void)
+{
+	struct lkst_cpu_buffer *cb = new_buffer();
+	struct lkst_block *a = add_block(cb, 0, 2, LKST_NO_NEXT);
+	struct lkst_block *b = add_block(cb, 1, 2, LKST_NO_NEXT);
+
+	start_buffer(cb, a);
+	write_full(cb, 0, 10);
+	arm_hook(cb, &cb->pos.counter, resize_before_claim);
+	CHECK_EQ(lkst_buf_jump(cb, b), -EBUSY);
+	lkst_host_read_hook = NULL;
+	CHECK_EQ(hook_fired, 1);
+	CHECK_EQ(pos(cb) & LKST_POS_SWITCHING, 0);
+	CHECK_EQ(lkst_pos_block(pos(cb)), 0);
+	CHECK_EQ(next_seq(cb), 10);
+	write_full(cb, 10, 1);
+	CHECK_EQ(next_seq(cb), 11);
+	CHECK_EQ(lkst_page_count(lkst_block_page(cb->blocks[0], 0)), 1);
+	/* Tried again with the block now published, it jumps. */
+	CHECK_EQ(lkst_buf_jump(cb, cb->blocks[1]), 0);
+	write_full(cb, 11, 1);
+	CHECK_EQ(next_seq(cb), 12);
+	CHECK_EQ(lkst_block_page(cb->blocks[1], 0)->first_seq, 11);
+	free_resized_out();
+	free_buffer(cb);
+}
+
+/*
+ * A writer reads the position at page 0 with no record yet (right after a
+ * jump or a resize) and is interrupted before its claim by a resize, which
+ * goes on at page 0 of the new current block: the same position.  The
+ * claim must fail and be made again in the new block; succeeding put the
+ * record in the old block and counted it in the new page, whose first
+ * record then read as garbage.
+ */
+static void test_claim_after_resize_to_same_position(void)
+{
+	struct lkst_cpu_buffer *cb = new_buffer();
+	struct lkst_block *a = add_block(cb, 0, 2, LKST_NO_NEXT);
+	struct lkst_block *fresh;
+	u64 seq;
+
+	start_buffer(cb, a);
+	arm_hook(cb, &cb->pos.counter, resize_before_claim);
+	CHECK_EQ(write_tagged(cb, 0, 3), true);
+	lkst_host_read_hook = NULL;
+	CHECK_EQ(hook_fired, 1);
+	fresh = cb->blocks[0];
+	CHECK_EQ(fresh != a, true);
+	CHECK_EQ(next_seq(cb), 1);
+	CHECK_EQ(lkst_page_read(lkst_block_page(fresh, 0), tmp, &seq), 1);
+	CHECK_EQ(seq, 0);
+	CHECK_EQ(is_tagged(&tmp[0], 0, 3), true);
+	CHECK_EQ(lkst_page_count(lkst_block_page(a, 0)), 0);
+	CHECK_EQ(lkst_block_page(a, 0)->writers, 0);
+	free_resized_out();
+	free_buffer(cb);
+}
+
 struct unit_test {
 	const char *name;
 	void (*fn)(void);
@@ -1033,6 +1143,8 @@ static const struct unit_test tests[] = {
 	TEST(test_interrupt_before_reserve),
 	TEST(test_interrupt_before_claim),
 	TEST(test_block_unpublished_during_switch),
+	TEST(test_jump_after_resize_replaced_target),
+	TEST(test_claim_after_resize_to_same_position),
 };
 
 int main(void)

@@ -170,6 +170,7 @@ static struct lkst_brec *lkst_buf_wrap_page(struct lkst_cpu_buffer *cb,
 	WRITE_ONCE(pg->writers, READ_ONCE(pg->writers) + 1);
 	barrier();	/* counted before a nested writer can see the page */
 	local64_set(&cb->pos, (old & ~((1ULL << LKST_POS_PAGE_SHIFT) - 1)) |
+			      (old & LKST_POS_EPOCH) |
 			      lkst_make_pos(0, 0, LKST_PAGE_HEAD + len, 1));
 	slot->page = pg;
 	slot->block = blk;
@@ -236,7 +237,8 @@ struct lkst_brec *lkst_buf_reserve_switch(struct lkst_cpu_buffer *cb,
 		smp_wmb();	/* the new page ready before writers go there */
 		seen = local64_cmpxchg(&cb->pos, old,
 				       lkst_make_pos(target->id, target_page,
-						     LKST_PAGE_HEAD + len, 1));
+						     LKST_PAGE_HEAD + len, 1) |
+				       (old & LKST_POS_EPOCH));
 		if (seen == old)
 			break;
 		if (!lkst_pos_same_page(seen, old)) {
@@ -308,13 +310,22 @@ int lkst_buf_begin_switch(struct lkst_cpu_buffer *cb, u64 *old, u64 *first_seq)
 	return 0;
 }
 
-/* Continue at the first page of @target, reset, numbered from @first_seq. */
+/*
+ * Continue at the first page of @target, reset, numbered from @first_seq.
+ * The position's epoch bit flips: a writer this switch interrupted between
+ * its read of the position and its claim must fail the claim even when the
+ * new position equals the old one (page 0 of the same block, no records),
+ * since after a resize that is a new block's page.
+ */
 void lkst_buf_end_switch(struct lkst_cpu_buffer *cb, struct lkst_block *target,
 			 u64 first_seq)
 {
+	u64 epoch = ~local64_read(&cb->pos) & LKST_POS_EPOCH;
+
 	lkst_page_reset(cb, lkst_block_page(target, 0), first_seq);
 	barrier();
-	local64_set(&cb->pos, lkst_make_pos(target->id, 0, LKST_PAGE_HEAD, 0));
+	local64_set(&cb->pos, lkst_make_pos(target->id, 0, LKST_PAGE_HEAD, 0) |
+			      epoch);
 }
 
 /*
@@ -322,7 +333,12 @@ void lkst_buf_end_switch(struct lkst_cpu_buffer *cb, struct lkst_block *target,
  * holds; run on the owning CPU.  The page's records are lost, counted as
  * overwritten, in STOP mode too: a jump asks for it.  -EBUSY when the
  * caller interrupted a writer moving to another page, or one still
- * writing in that page.
+ * writing in that page, or when @target is no longer the published block
+ * of its ID: a resize's IPI that interrupted a handler between its lookup
+ * and this call replaced it (jumping there would make a new block's
+ * unused page current, numbered from 0), or a delete holds it unpublished.
+ * Once the position is held no resize can replace it, so it is checked
+ * then; the current page, left, stays current.
  */
 int lkst_buf_jump(struct lkst_cpu_buffer *cb, struct lkst_block *target)
 {
@@ -335,6 +351,10 @@ int lkst_buf_jump(struct lkst_cpu_buffer *cb, struct lkst_block *target)
 	ret = lkst_buf_begin_switch(cb, &old, &first_seq);
 	if (ret)
 		return ret;
+	if (unlikely(rcu_dereference_sched(cb->blocks[target->id]) != target)) {
+		local64_set(&cb->pos, old);
+		return -EBUSY;
+	}
 	lkst_buf_end_switch(cb, target, first_seq);
 	return 0;
 }

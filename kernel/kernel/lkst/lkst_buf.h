@@ -90,12 +90,15 @@ static inline struct lkst_page *lkst_block_page(const struct lkst_block *blk,
  * one compare-and-exchange both reserves the bytes and numbers the record
  * (its number is the page's first_seq plus its index).  SWITCHING is set
  * by a writer that is moving to another page: writers that interrupt it
- * drop their events until it is done.
+ * drop their events until it is done.  EPOCH changes with every jump or
+ * resize (lkst_buf_end_switch()), so that a claim prepared before one
+ * fails after it.
  */
 #define LKST_POS_OFFSET_BITS	13
 #define LKST_POS_COUNT_SHIFT	13
 #define LKST_POS_COUNT_BITS	9
 #define LKST_POS_SWITCHING	(1ULL << 22)
+#define LKST_POS_EPOCH		(1ULL << 23)	/* flipped by each switch */
 #define LKST_POS_PAGE_SHIFT	24
 #define LKST_POS_BLOCK_SHIFT	48
 
