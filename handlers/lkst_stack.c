@@ -12,19 +12,19 @@
  *
  * The kernel stack is taken with stack_trace_save() (the ORC unwinder,
  * lock-free and NMI-safe).  Its first frames are lkst's own: this handler,
- * lkst_call_handler() and lkst_hook_dispatch() (measured on the test
+ * lkst_call_handler() and a dispatcher, lkst_hook_dispatch() or, for hooks
+ * whose sixth argument is 0, lkst_hook_dispatch5() (measured on the test
  * kernel: three frames, also when lkst_filter passed the event on, as its
  * handle and lkst_handler_pass() end in tail calls; another compiler may
  * keep their frames).  So rather than a fixed count, the frames up to and
- * including the return address into lkst_hook_dispatch() are dropped,
- * wherever it is among the first STACK_LKST_FRAMES + 1: the first frame
- * kept is the hook site, in the hooked function (pipe_read+0x372 for
- * IPC_PIPE_READ).  A dynamic probe's event is unwound from the probed
- * function's registers instead (lkst_probe_stack()): an optimized
- * kprobe's trampoline has no unwind data, so a trace taken here would
- * stop there.  lkst_hook_dispatch()'s extent is looked up once at
- * load time.  Should it not be found in a trace (a caller that is not a
- * hook), the trace is kept whole.
+ * including the return address into a dispatcher are dropped, wherever it
+ * is among the first STACK_LKST_FRAMES + 1: the first frame kept is the
+ * hook site, in the hooked function (pipe_read+0x372 for IPC_PIPE_READ).
+ * A dynamic probe's event is unwound from the probed function's registers
+ * instead (lkst_probe_stack()): an optimized kprobe's trampoline has no
+ * unwind data, so a trace taken here would stop there.  The dispatchers'
+ * extents are looked up once at load time.  Should neither be found in a
+ * trace (a caller that is not a hook), the trace is kept whole.
  *
  * The user stack is taken only from a user task (an mm, not a kthread)
  * whose saved user registers (task_pt_regs()) are user mode, 64-bit: the
@@ -72,8 +72,10 @@ static DEFINE_PER_CPU(struct stack_buf [STACK_LEVELS], stack_bufs);
 static u64 stack_config = LKST_STACK_DEFAULT_DEPTH;
 static DEFINE_MUTEX(stack_ctl_mutex);
 
-/* lkst_hook_dispatch()'s extent, for finding the hook site. */
-static unsigned long dispatch_start, dispatch_end;
+/* The dispatchers' extents, for finding the hook site. */
+static struct {
+	unsigned long start, end;
+} dispatchers[2];
 
 static atomic_long_t nr_events = ATOMIC_LONG_INIT(0);
 static atomic_long_t nr_kernel = ATOMIC_LONG_INIT(0);
@@ -95,6 +97,17 @@ static void stack_write(unsigned int ev, unsigned int event,
 	}
 }
 
+/* A return address into a dispatcher: the frame after it is the site. */
+static bool in_dispatcher(unsigned long addr)
+{
+	unsigned int d;
+
+	for (d = 0; d < ARRAY_SIZE(dispatchers); d++)
+		if (addr > dispatchers[d].start && addr <= dispatchers[d].end)
+			return true;
+	return false;
+}
+
 static unsigned int stack_kernel(unsigned long *frame, unsigned int depth,
 				 unsigned long **first)
 {
@@ -103,7 +116,7 @@ static unsigned int stack_kernel(unsigned long *frame, unsigned int depth,
 	n = stack_trace_save(frame, STACK_BUF_FRAMES, 0);
 	*first = frame;
 	for (i = 0; i < n && i <= STACK_LKST_FRAMES; i++) {
-		if (frame[i] > dispatch_start && frame[i] <= dispatch_end) {
+		if (in_dispatcher(frame[i])) {
 			*first = frame + i + 1;
 			n -= i + 1;
 			break;
@@ -262,30 +275,32 @@ static struct lkst_handler lkst_stack_handler = {
 	.control = lkst_stack_control,
 };
 
-/* lkst_hook_dispatch()'s size, from "name+0x0/0xSIZE". */
-static int __init stack_find_dispatch(void)
+/* Dispatcher @d's extent, @fn's size from "name+0x0/0xSIZE". */
+static int __init stack_find_dispatcher(unsigned int d, void *fn)
 {
 	char sym[KSYM_SYMBOL_LEN];
 	unsigned long size;
 	const char *p;
 
-	dispatch_start = (unsigned long)lkst_hook_dispatch;
-	sprint_symbol(sym, dispatch_start);
+	dispatchers[d].start = (unsigned long)fn;
+	sprint_symbol(sym, dispatchers[d].start);
 	p = strrchr(sym, '/');
-	if (!p || sscanf(p, "/0x%lx", &size) != 1 || !size)
+	if (!p || sscanf(p, "/0x%lx", &size) != 1 || !size) {
+		pr_err("lkst_stack: cannot find %ps's size\n", fn);
 		return -ENOENT;
-	dispatch_end = dispatch_start + size;
+	}
+	dispatchers[d].end = dispatchers[d].start + size;
 	return 0;
 }
 
 static int __init lkst_stack_init(void)
 {
-	int ret = stack_find_dispatch();
+	int ret = stack_find_dispatcher(0, lkst_hook_dispatch);
 
-	if (ret) {
-		pr_err("lkst_stack: cannot find lkst_hook_dispatch's size\n");
+	if (!ret)
+		ret = stack_find_dispatcher(1, lkst_hook_dispatch5);
+	if (ret)
 		return ret;
-	}
 	return lkst_handler_register(&lkst_stack_handler);
 }
 

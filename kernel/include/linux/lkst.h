@@ -38,6 +38,16 @@ void lkst_hook_dispatch(unsigned int event, u64 a1, u64 a2, u64 a3,
 			u64 a4, u64 a5, u64 a6);
 
 /*
+ * The same for a site whose sixth argument is a constant 0 (every
+ * LKST_HOOK() site): the event and five arguments fit the six argument
+ * registers, where a seventh goes on the stack, and a function with an
+ * outgoing stack argument may need a frame, or a realigned stack's
+ * argument pointer (the slab allocator's), on every call, traced or not.
+ */
+void lkst_hook_dispatch5(unsigned int event, u64 a1, u64 a2, u64 a3,
+			 u64 a4, u64 a5);
+
+/*
  * Whether EVENT is routed now: for a site that must prepare something only
  * while its event is traced (a start time for a later hook, say).  Costs
  * the same NOP as a hook while it is not.
@@ -56,11 +66,20 @@ extern struct static_key_false lkst_syscall_entry_key;
 
 #define LKST_HOOK6(ev, a1, a2, a3, a4, a5, a6)				\
 	do {								\
-		if (LKST_HOOK_ENABLED(ev))				\
-			lkst_hook_dispatch(LKST_EV_##ev, (u64)(a1),	\
-					   (u64)(a2), (u64)(a3),	\
-					   (u64)(a4), (u64)(a5),	\
-					   (u64)(a6));			\
+		if (LKST_HOOK_ENABLED(ev)) {				\
+			if (__builtin_constant_p(a6) && !(a6))		\
+				lkst_hook_dispatch5(LKST_EV_##ev,	\
+						    (u64)(a1),		\
+						    (u64)(a2),		\
+						    (u64)(a3),		\
+						    (u64)(a4),		\
+						    (u64)(a5));		\
+			else						\
+				lkst_hook_dispatch(LKST_EV_##ev,	\
+						   (u64)(a1), (u64)(a2), \
+						   (u64)(a3), (u64)(a4), \
+						   (u64)(a5), (u64)(a6)); \
+		}							\
 	} while (0)
 
 /*
