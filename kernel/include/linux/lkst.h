@@ -168,7 +168,8 @@ void lkst_record_event(unsigned int event, const u64 args[LKST_NR_ARGS]);
  * From hook context too, with preemption off (lkst_maskset_switch()
  * refuses a preemptible caller); lkst_buffer_jump() acts on this CPU, and
  * returns -EBUSY when the hook interrupted a writer of this CPU that is
- * moving to another page or still writes in the target's first page.
+ * moving to another page or still writes in the target's first page, or
+ * when a resize or a delete of the target block is under way.
  */
 int lkst_maskset_switch(unsigned int maskset);
 int lkst_buffer_jump(unsigned int block);

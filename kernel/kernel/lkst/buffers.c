@@ -813,7 +813,9 @@ unlock:
 
 /*
  * For handlers: jump this CPU's buffer, from hook context.  -EBUSY when
- * the hook interrupted a writer of this CPU moving to another page.
+ * the hook interrupted a writer of this CPU moving to another page, or
+ * when a resize replaced the block (its IPI can land between the lookup
+ * and the jump) or a delete holds it unpublished: lkst_buf_jump() checks.
  */
 int lkst_buffer_jump(unsigned int block)
 {
