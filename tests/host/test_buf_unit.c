@@ -1079,6 +1079,37 @@ static void test_jump_after_resize_replaced_target(void)
 }
 
 /*
+ * A writer fills page 0 and is about to claim page 1 when a resize goes on
+ * at page 0 of the current block's replacement: the same block ID and
+ * page as the writer's, another block.  The writer must start over in the
+ * new block; taking it for its own page moved the position to the new
+ * block's unused page 1, numbered from 0.
+ */
+static void test_switch_after_resize_to_same_page(void)
+{
+	struct lkst_cpu_buffer *cb = new_buffer();
+	struct lkst_block *a = add_block(cb, 0, 3, LKST_NO_NEXT);
+	struct lkst_block *fresh;
+	u64 seq;
+
+	start_buffer(cb, a);
+	write_full(cb, 0, PER_PAGE);		/* page 0: no room for FULL */
+	arm_hook(cb, &lkst_block_page(a, 1)->gen, resize_before_claim);
+	CHECK_EQ(write_tagged(cb, PER_PAGE, FULL), true);
+	lkst_host_read_hook = NULL;
+	CHECK_EQ(hook_fired, 1);
+	fresh = cb->blocks[0];
+	CHECK_EQ(lkst_pos_page(pos(cb)), 0);
+	CHECK_EQ(next_seq(cb), PER_PAGE + 1);
+	CHECK_EQ(lkst_page_read(lkst_block_page(fresh, 0), tmp, &seq), 1);
+	CHECK_EQ(seq, PER_PAGE);
+	CHECK_EQ(is_tagged(&tmp[0], PER_PAGE, FULL), true);
+	CHECK_EQ(lkst_block_page(a, 1)->gen, 0);
+	free_resized_out();
+	free_buffer(cb);
+}
+
+/*
  * A writer reads the position at page 0 with no record yet (right after a
  * jump or a resize) and is interrupted before its claim by a resize, which
  * goes on at page 0 of the new current block: the same position.  The
@@ -1145,6 +1176,7 @@ static const struct unit_test tests[] = {
 	TEST(test_block_unpublished_during_switch),
 	TEST(test_jump_after_resize_replaced_target),
 	TEST(test_claim_after_resize_to_same_position),
+	TEST(test_switch_after_resize_to_same_page),
 };
 
 int main(void)

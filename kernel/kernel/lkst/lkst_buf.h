@@ -122,10 +122,13 @@ static inline u32 lkst_pos_block(u64 pos)
 	return pos >> LKST_POS_BLOCK_SHIFT;
 }
 
-/* Same block and page, and no move under way. */
+/*
+ * Same block and page in the same epoch, and no move under way: a resize
+ * in between may have made the same block ID and page another block's.
+ */
 static inline bool lkst_pos_same_page(u64 a, u64 b)
 {
-	return (a >> LKST_POS_PAGE_SHIFT) == (b >> LKST_POS_PAGE_SHIFT) &&
+	return ((a ^ b) & ~(LKST_POS_EPOCH - 1)) == 0 &&
 	       !((a | b) & LKST_POS_SWITCHING);
 }
 
