@@ -27,7 +27,11 @@
  * lkst_buf_walk(stop_at_hole) from its cursor, settled by
  * lkst_drain_settle() (utils/lkst_drain.c) with no number in flight.
  * Owners jump between blocks (lkst_buf_jump) or replace all their blocks
- * (lkst_buf_begin_switch/end_switch, as a resize does) in some configs.
+ * (lkst_buf_begin_switch/end_switch, as a resize does) in some configs;
+ * in irq_resize, interrupts replace them, as a resize's IPI does, also
+ * between an owner's lookup of its jump target and the jump.  Records a
+ * resize's old blocks hold are counted discarded once all is quiet, as
+ * the kernel counts them after a grace period.
  *
  * Afterwards, with everything quiet: dropped matches the writers' own
  * drops, and only writers that interrupted one holding or moving the
@@ -68,6 +72,7 @@
 #define MAX_CFG_BLOCKS	8
 #define MISSING		0		/* pages of a block that does not exist */
 #define MAX_GRAVE	4096		/* blocks replaced by resizes */
+#define IRQ_RESIZES	128		/* resizes by interrupts, at most */
 /* Fewest records a page holds: all of the largest size. */
 #define MIN_PER_PAGE	((LKST_PAGE_SIZE - LKST_PAGE_HEAD) / LKST_BREC_SIZE(LKST_NR_ARGS))
 
@@ -79,24 +84,26 @@ struct config {
 	bool jumps;			/* owner jumps to random blocks */
 	bool stop;			/* LKST_MODE_STOP */
 	bool resize;			/* owner replaces all its blocks */
+	bool irq_resize;		/* interrupts replace them */
 };
 
 #define N LKST_NO_NEXT
 static const struct config configs[] = {
 	/* One page wrapping onto itself: every page switch resets it. */
-	{ "one_page_wraps",  { 1 },		{ N },		32, false, false, false },
-	{ "odd_pages_3",     { 3 },		{ N },		12, false, false, false },
-	{ "ring_3_5",	     { 3, 5 },		{ 1, 0 },	12, false, false, false },
+	{ "one_page_wraps",  { 1 },		{ N },		32, false, false, false, false },
+	{ "odd_pages_3",     { 3 },		{ N },		12, false, false, false, false },
+	{ "ring_3_5",	     { 3, 5 },		{ 1, 0 },	12, false, false, false, false },
 	/* Block 0 is never reused: 0 -> 1 -> 2 -> 1 -> 2 ... */
-	{ "chain_1_3_5_3",   { 1, 3, 5 },	{ 1, 2, 1 },	12, false, false, false },
-	{ "ring_of_1_pages", { 1, 1 },		{ 1, 0 },	32, false, false, false },
-	{ "large_ring",	     { 64, 64 },	{ 1, 0 },	12, false, false, false },
+	{ "chain_1_3_5_3",   { 1, 3, 5 },	{ 1, 2, 1 },	12, false, false, false, false },
+	{ "ring_of_1_pages", { 1, 1 },		{ 1, 0 },	32, false, false, false, false },
+	{ "large_ring",	     { 64, 64 },	{ 1, 0 },	12, false, false, false, false },
 	/* Block 1 missing: 2 -> 1 wraps onto 2. */
-	{ "jumps",	     { 3, MISSING, 5, 1 }, { 2, 2, 1, 0 }, 12, true, false, false },
+	{ "jumps",	     { 3, MISSING, 5, 1 }, { 2, 2, 1, 0 }, 12, true, false, false, false },
 	/* STOP mode: a chain fills once and never overwrites but by jumps. */
-	{ "stop_chain",	     { 3, 5 },		{ 1, N },	12, false, true, false },
-	{ "stop_jumps",	     { 3, MISSING, 5, 1 }, { 2, 2, 1, 0 }, 12, true, true, false },
-	{ "resize",	     { 3, 2 },		{ 1, 0 },	12, false, false, true },
+	{ "stop_chain",	     { 3, 5 },		{ 1, N },	12, false, true, false, false },
+	{ "stop_jumps",	     { 3, MISSING, 5, 1 }, { 2, 2, 1, 0 }, 12, true, true, false, false },
+	{ "resize",	     { 3, 2 },		{ 1, 0 },	12, false, false, true, false },
+	{ "irq_resize",	     { 3, 2 },		{ 1, 0 },	12, true, false, false, true },
 };
 #undef N
 #define NR_CONFIGS (sizeof(configs) / sizeof(configs[0]))
@@ -127,6 +134,10 @@ struct writer {
 	bool timers_armed;
 	struct lkst_block *grave[MAX_GRAVE];	/* replaced, read meanwhile */
 	u32 nr_grave;
+	/* Blocks for interrupts' resizes, allocated beforehand: no malloc there. */
+	struct lkst_block *pool[IRQ_RESIZES][MAX_CFG_BLOCKS];
+	u32 pool_next;
+	u64 stale_jumps;		/* refused: a resize replaced the target */
 };
 
 static struct writer writers[NR_WRITERS];
@@ -205,6 +216,7 @@ static bool record_is_consistent(const struct lkst_record *r, int writer,
 }
 
 static void maybe_interrupt(struct writer *w, int level);
+static void irq_resize_buffer(struct writer *w, int level);
 
 /* A writer this one interrupted is reserving, holding or moving pos. */
 static bool lower_level_busy(struct writer *w, int level)
@@ -329,6 +341,10 @@ static void interrupt_handler(int sig)
 	if (__atomic_load_n(&w->holding[level - 1], __ATOMIC_RELAXED))
 		__atomic_fetch_add(&w->nested_while_holding, 1,
 				   __ATOMIC_RELAXED);
+	/* An IPI, not an NMI, resizes. */
+	if (w->cfg->irq_resize && level < NR_LEVELS - 1 &&
+	    next_random(&w->rng[level]) % 4 == 0)
+		irq_resize_buffer(w, level);
 	burst = 1 + next_random(&w->rng[level]) % w->cfg->max_burst;
 	while (burst--)
 		write_record(w, level);
@@ -382,51 +398,95 @@ static void disarm_timers(struct writer *w)
  * replacement, numbered on.  The old blocks stay allocated for the
  * readers that may be copying them (RCU in the kernel).
  */
-static void resize_buffer(struct writer *w, u64 *rnd)
+static struct lkst_block *new_block_of(const struct config *cfg, u32 id,
+				       u64 *rnd)
+{
+	struct lkst_block *blk = calloc(1, sizeof(*blk));
+
+	blk->id = id;
+	blk->nr_pages = 1 + next_random(rnd) % 5;
+	blk->next = cfg->next[id];
+	blk->pages = aligned_alloc(LKST_PAGE_SIZE, blk->nr_pages * LKST_PAGE_SIZE);
+	memset(blk->pages, 0, blk->nr_pages * LKST_PAGE_SIZE);
+	return blk;
+}
+
+static void free_block(struct lkst_block *blk)
+{
+	free(blk->pages);
+	free(blk);
+}
+
+/*
+ * Put @fresh (by ID) in place of the blocks at @level, as a resize does on
+ * the owning CPU.  False when the position is held by a writer this one
+ * interrupted: the kernel's IPI then tries again later.
+ */
+static bool switch_blocks(struct writer *w, int level, struct lkst_block **fresh)
 {
 	struct lkst_cpu_buffer *cb = w->cb;
-	struct lkst_block *fresh[MAX_CFG_BLOCKS] = { 0 }, *old;
-	u64 pos, first_seq, held = 0;
+	u64 pos, first_seq;
+	bool done = false;
+
+	__atomic_store_n(&w->busy[level], true, __ATOMIC_RELAXED);
+	barrier();
+	if (!lkst_buf_begin_switch(cb, &pos, &first_seq)) {
+		for (u32 id = 0; id < MAX_CFG_BLOCKS; id++) {
+			if (!fresh[id])
+				continue;
+			w->grave[__atomic_fetch_add(&w->nr_grave, 1,
+						    __ATOMIC_RELAXED)] = cb->blocks[id];
+			rcu_assign_pointer(cb->blocks[id], fresh[id]);
+		}
+		lkst_buf_end_switch(cb, cb->blocks[lkst_pos_block(pos)], first_seq);
+		__atomic_fetch_add(&w->resizes, 1, __ATOMIC_RELAXED);
+		done = true;
+	}
+	barrier();
+	__atomic_store_n(&w->busy[level], false, __ATOMIC_RELAXED);
+	return done;
+}
+
+static void resize_buffer(struct writer *w, u64 *rnd)
+{
+	struct lkst_block *fresh[MAX_CFG_BLOCKS] = { 0 };
 
 	if (w->nr_grave + MAX_CFG_BLOCKS > MAX_GRAVE)
 		return;
-	for (u32 id = 0; id < MAX_CFG_BLOCKS; id++) {
-		if (w->cfg->nr_pages[id] == MISSING)
-			continue;
-		fresh[id] = calloc(1, sizeof(*fresh[id]));
-		fresh[id]->id = id;
-		fresh[id]->nr_pages = 1 + next_random(rnd) % 5;
-		fresh[id]->next = w->cfg->next[id];
-		fresh[id]->pages = aligned_alloc(LKST_PAGE_SIZE,
-				fresh[id]->nr_pages * LKST_PAGE_SIZE);
-		memset(fresh[id]->pages, 0, fresh[id]->nr_pages * LKST_PAGE_SIZE);
-	}
-	__atomic_store_n(&w->busy[0], true, __ATOMIC_RELAXED);
-	barrier();
-	if (lkst_buf_begin_switch(cb, &pos, &first_seq)) {
-		w->busy_switches++;	/* cannot be: nobody below the owner */
-		for (u32 id = 0; id < MAX_CFG_BLOCKS; id++)
-			if (fresh[id]) {
-				free(fresh[id]->pages);
-				free(fresh[id]);
-			}
-		goto out;
-	}
-	for (u32 id = 0; id < MAX_CFG_BLOCKS; id++) {
-		if (!fresh[id])
-			continue;
-		old = cb->blocks[id];
-		for (u32 p = 0; p < old->nr_pages; p++)
-			held += lkst_page_count(lkst_block_page(old, p));
-		rcu_assign_pointer(cb->blocks[id], fresh[id]);
-		w->grave[w->nr_grave++] = old;
-	}
-	WRITE_ONCE(cb->discarded, cb->discarded + held);
-	lkst_buf_end_switch(cb, cb->blocks[lkst_pos_block(pos)], first_seq);
-	w->resizes++;
-out:
-	barrier();
-	__atomic_store_n(&w->busy[0], false, __ATOMIC_RELAXED);
+	for (u32 id = 0; id < MAX_CFG_BLOCKS; id++)
+		if (w->cfg->nr_pages[id] != MISSING)
+			fresh[id] = new_block_of(w->cfg, id, rnd);
+	if (switch_blocks(w, 0, fresh))
+		return;
+	w->busy_switches++;	/* cannot be: nobody below the owner */
+	for (u32 id = 0; id < MAX_CFG_BLOCKS; id++)
+		if (fresh[id])
+			free_block(fresh[id]);
+}
+
+/* From an interrupt: the blocks come from the pool (a failed try wastes them). */
+static void irq_resize_buffer(struct writer *w, int level)
+{
+	u32 set = __atomic_fetch_add(&w->pool_next, 1, __ATOMIC_RELAXED);
+
+	if (set >= IRQ_RESIZES)
+		return;
+	if (switch_blocks(w, level, w->pool[set]))
+		memset(w->pool[set], 0, sizeof(w->pool[set]));
+}
+
+/*
+ * Count what the blocks replaced by resizes hold, once no writer can
+ * still be in one, as the kernel does after a grace period.
+ */
+static void discard_graves(struct writer *w)
+{
+	u64 held = 0;
+
+	for (u32 i = 0; i < w->nr_grave; i++)
+		for (u32 p = 0; p < w->grave[i]->nr_pages; p++)
+			held += lkst_page_count(lkst_block_page(w->grave[i], p));
+	WRITE_ONCE(w->cb->discarded, w->cb->discarded + held);
 }
 
 static void jump_buffer(struct writer *w, u64 *rnd)
@@ -439,10 +499,15 @@ static void jump_buffer(struct writer *w, u64 *rnd)
 		return;		/* the kernel says ENOENT */
 	__atomic_store_n(&w->busy[0], true, __ATOMIC_RELAXED);
 	barrier();
-	if (lkst_buf_jump(cb, target))
-		w->busy_switches++;
-	else
+	/* A resize's IPI between the handler's lookup and its jump. */
+	if (w->cfg->irq_resize && use_signals && next_random(rnd) % 4 == 0)
+		raise(SIGRTMIN);
+	if (!lkst_buf_jump(cb, target))
 		w->jumps++;
+	else if (READ_ONCE(cb->blocks[target->id]) != target)
+		w->stale_jumps++;	/* refused, as it must be */
+	else
+		w->busy_switches++;
 	/* In STOP mode only jumps overwrite, and no interrupt does. */
 	w->jump_overwritten += local64_read(&cb->overwritten) - before;
 	barrier();
@@ -1036,6 +1101,7 @@ static void run_config(const struct config *cfg, long duration_ms)
 	};
 	u64 level_commits[NR_LEVELS] = { 0 }, drops = 0, overwritten = 0;
 	u64 nested_holding = 0, jumps = 0, resizes = 0, lapping = 0, unknown = 0;
+	u64 stale_jumps = 0;
 	int failures_before = failures;
 
 	stop_writers = stop_readers = 0;
@@ -1047,6 +1113,13 @@ static void run_config(const struct config *cfg, long duration_ms)
 		w->id = c;
 		w->cfg = cfg;
 		w->cb = build_buffer(cfg);
+		for (u32 set = 0; cfg->irq_resize && set < IRQ_RESIZES; set++) {
+			u64 rnd = (u64)c << 40 | set;
+
+			for (u32 id = 0; id < MAX_CFG_BLOCKS; id++)
+				if (cfg->nr_pages[id] != MISSING)
+					w->pool[set][id] = new_block_of(cfg, id, &rnd);
+		}
 		for (int l = 0; l < NR_LEVELS; l++) {
 			w->rng[l] = (u64)c << 32 | l;
 			w->next_counter[l] = 1;
@@ -1082,6 +1155,8 @@ static void run_config(const struct config *cfg, long duration_ms)
 		unknown += w->unknown_seq;
 		jumps += w->jumps;
 		resizes += w->resizes;
+		stale_jumps += w->stale_jumps;
+		discard_graves(w);
 		check_accounting(cfg, w);
 		check_drainer(cfg, &drainers[c]);
 		drained += drainers[c].drained;
@@ -1106,11 +1181,12 @@ static void run_config(const struct config *cfg, long duration_ms)
 
 	printf("# %-16s commits task/softirq/irq/nmi %llu/%llu/%llu/%llu, "
 	       "overwritten %llu, dropped %llu (nested laps %llu), nested in "
-	       "reserve..commit %llu, jumps %llu, resizes %llu, numbers "
-	       "unchecked %llu, reader pages %llu records %llu refused %llu\n",
+	       "reserve..commit %llu, jumps %llu (refused as stale %llu), "
+	       "resizes %llu, numbers unchecked %llu, reader pages %llu "
+	       "records %llu refused %llu\n",
 	       cfg->name, level_commits[0], level_commits[1],
 	       level_commits[2], level_commits[3], overwritten, drops, lapping,
-	       nested_holding, jumps, resizes, unknown, reader_pages,
+	       nested_holding, jumps, stale_jumps, resizes, unknown, reader_pages,
 	       reader_copies, reader_refusals);
 	printf("# %-16s drains %llu (no progress %llu): drained %llu, lost %llu\n",
 	       cfg->name, drains, still, drained, lost);
@@ -1118,10 +1194,12 @@ static void run_config(const struct config *cfg, long duration_ms)
 	       cfg->name, use_signals ? "" : "(no signals)");
 	fflush(stdout);
 	for (int c = 0; c < NR_WRITERS; c++) {
-		for (u32 i = 0; i < writers[c].nr_grave; i++) {
-			free(writers[c].grave[i]->pages);
-			free(writers[c].grave[i]);
-		}
+		for (u32 i = 0; i < writers[c].nr_grave; i++)
+			free_block(writers[c].grave[i]);
+		for (u32 set = 0; set < IRQ_RESIZES; set++)
+			for (u32 id = 0; id < MAX_CFG_BLOCKS; id++)
+				if (writers[c].pool[set][id])
+					free_block(writers[c].pool[set][id]);
 		free_buffer(writers[c].cb);
 		free(drainers[c].records);
 		free(drainers[c].seqs);
