@@ -153,7 +153,15 @@ static inline u32 lkst_host_cmpxchg32(u32 *p, u32 old, u32 new)
 		 u32: lkst_host_cmpxchg32((u32 *)(ptr), (old), (new)))
 
 /* Publishing and following block pointers: release/acquire. */
+#ifdef LKST_HOST_READ_HOOK
+#define rcu_dereference_sched(p) ({					\
+	if (lkst_host_read_hook)					\
+		lkst_host_read_hook(&(p));				\
+	__atomic_load_n(&(p), __ATOMIC_ACQUIRE);			\
+})
+#else
 #define rcu_dereference_sched(p)	__atomic_load_n(&(p), __ATOMIC_ACQUIRE)
+#endif
 #define rcu_assign_pointer(p, v)	__atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
 
 #endif /* _LKST_HOST_COMPAT_H */

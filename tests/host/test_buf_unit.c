@@ -1110,6 +1110,68 @@ static void test_switch_after_resize_to_same_page(void)
 }
 
 /*
+ * A resize's IPI between a writer's load of the position and its load of
+ * the block: the block is the new one, smaller, and the position still
+ * says page 2 of the old.  Indexing the new block with that page overran
+ * it (a page fault in t98_torture): the writer must see the position
+ * moved and start over.  The new block has memory behind its one page so
+ * that an overrun is seen here, not only under ASan.
+ */
+static struct lkst_block *small_block;
+static const char *overrun_lo, *overrun_hi;
+static int overrun_touched;
+
+static void watch_overrun(const void *addr)
+{
+	if ((const char *)addr >= overrun_lo && (const char *)addr < overrun_hi)
+		overrun_touched = 1;
+}
+
+static void shrink_before_index(const void *addr)
+{
+	u64 old, first_seq;
+
+	if (addr != hook_at || hook_fired)
+		return;
+	hook_fired = 1;
+	CHECK_EQ(lkst_buf_begin_switch(race_cb, &old, &first_seq), 0);
+	resized_out[0] = race_cb->blocks[0];
+	rcu_assign_pointer(race_cb->blocks[0], small_block);
+	lkst_buf_end_switch(race_cb, small_block, first_seq);
+	overrun_lo = (char *)small_block->pages + LKST_PAGE_SIZE;
+	overrun_hi = (char *)small_block->pages + 4 * LKST_PAGE_SIZE;
+	lkst_host_read_hook = watch_overrun;
+}
+
+static void test_reserve_after_resize_between_loads(void)
+{
+	struct lkst_cpu_buffer *cb = new_buffer();
+	struct lkst_block *a = add_block(cb, 0, 3, LKST_NO_NEXT);
+	u64 seq;
+
+	start_buffer(cb, a);
+	write_full(cb, 0, 2 * PER_PAGE + 1);	/* one record in page 2 */
+	CHECK_EQ(lkst_pos_page(pos(cb)), 2);
+	small_block = calloc(1, sizeof(*small_block));
+	small_block->nr_pages = 1;
+	small_block->next = LKST_NO_NEXT;
+	small_block->pages = aligned_alloc(LKST_PAGE_SIZE, 4 * LKST_PAGE_SIZE);
+	memset(small_block->pages, 0, 4 * LKST_PAGE_SIZE);
+	overrun_touched = 0;
+	arm_hook(cb, &cb->blocks[0], shrink_before_index);
+	CHECK_EQ(write_tagged(cb, 2 * PER_PAGE + 1, 1), true);
+	lkst_host_read_hook = NULL;
+	CHECK_EQ(hook_fired, 1);
+	CHECK_EQ(overrun_touched, 0);
+	CHECK_EQ(next_seq(cb), 2 * PER_PAGE + 2);
+	CHECK_EQ(lkst_page_read(lkst_block_page(small_block, 0), tmp, &seq), 1);
+	CHECK_EQ(seq, 2 * PER_PAGE + 1);
+	CHECK_EQ(is_tagged(&tmp[0], 2 * PER_PAGE + 1, 1), true);
+	free_resized_out();
+	free_buffer(cb);
+}
+
+/*
  * A writer reads the position at page 0 with no record yet (right after a
  * jump or a resize) and is interrupted before its claim by a resize, which
  * goes on at page 0 of the new current block: the same position.  The
@@ -1177,6 +1239,7 @@ static const struct unit_test tests[] = {
 	TEST(test_jump_after_resize_replaced_target),
 	TEST(test_claim_after_resize_to_same_position),
 	TEST(test_switch_after_resize_to_same_page),
+	TEST(test_reserve_after_resize_between_loads),
 };
 
 int main(void)

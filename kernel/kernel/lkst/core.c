@@ -133,7 +133,8 @@ static __always_inline void lkst_write(unsigned int event, unsigned int ctx,
 	struct lkst_cpu_buffer *cb = this_cpu_ptr(&lkst_cpu_buffers);
 	unsigned int nr_args = a6 ? 6 : a5 ? 5 : a4 ? 4 : a3 ? 3 :
 			       a2 ? 2 : a1 ? 1 : 0;
-	struct lkst_slot slot;
+	/* Filled by the reservation: not zeroed first (INIT_STACK_ALL_ZERO). */
+	struct lkst_slot slot __uninitialized;
 	struct lkst_brec *rec;
 
 	if (unlikely(!lkst_buf_reserve_inline(cb, LKST_BREC_SIZE(nr_args),

@@ -195,6 +195,17 @@ static __always_inline bool lkst_buf_reserve_inline(struct lkst_cpu_buffer *cb,
 		id = lkst_pos_block(old);
 		blk = id < LKST_MAX_BLOCKS ?
 			rcu_dereference_sched(cb->blocks[id]) : NULL;
+		/*
+		 * A resize's IPI between the two loads replaces the blocks
+		 * and moves the position: @blk must be @old's block before
+		 * its pages are indexed with @old's page (a smaller block's
+		 * would be overrun).
+		 */
+		seen = local64_read(&cb->pos);
+		if (unlikely(seen != old)) {
+			old = seen;
+			continue;
+		}
 		if (unlikely(!blk || (old & LKST_POS_SWITCHING)))
 			goto drop;
 		if (unlikely(lkst_pos_offset(old) + len > LKST_PAGE_SIZE)) {
