@@ -29,9 +29,11 @@
  * Owners jump between blocks (lkst_buf_jump) or replace all their blocks
  * (lkst_buf_begin_switch/end_switch, as a resize does) in some configs;
  * in irq_resize, interrupts replace them, as a resize's IPI does, also
- * between an owner's lookup of its jump target and the jump.  Records a
- * resize's old blocks hold are counted discarded once all is quiet, as
- * the kernel counts them after a grace period.
+ * between an owner's lookup of its jump target and the jump, but not
+ * twice while a writer the first interrupted runs (the kernel's grace
+ * period keeps a second resize away).  Records a resize's old blocks hold
+ * are counted discarded once all is quiet, as the kernel counts them
+ * after a grace period.
  *
  * Afterwards, with everything quiet: dropped matches the writers' own
  * drops, and only writers that interrupted one holding or moving the
@@ -137,6 +139,12 @@ struct writer {
 	/* Blocks for interrupts' resizes, allocated beforehand: no malloc there. */
 	struct lkst_block *pool[IRQ_RESIZES][MAX_CFG_BLOCKS];
 	u32 pool_next;
+	/*
+	 * An interrupt resized: no other may until the writers it interrupted
+	 * are done, as synchronize_rcu() keeps a second resize from coming
+	 * while a hook that saw the first is still running.
+	 */
+	bool resize_grace;
 	u64 stale_jumps;		/* refused: a resize replaced the target */
 };
 
@@ -469,10 +477,13 @@ static void irq_resize_buffer(struct writer *w, int level)
 {
 	u32 set = __atomic_fetch_add(&w->pool_next, 1, __ATOMIC_RELAXED);
 
-	if (set >= IRQ_RESIZES)
+	if (set >= IRQ_RESIZES ||
+	    __atomic_exchange_n(&w->resize_grace, true, __ATOMIC_RELAXED))
 		return;
 	if (switch_blocks(w, level, w->pool[set]))
 		memset(w->pool[set], 0, sizeof(w->pool[set]));
+	else
+		__atomic_store_n(&w->resize_grace, false, __ATOMIC_RELAXED);
 }
 
 /*
@@ -524,11 +535,15 @@ static void *writer_main(void *arg)
 	if (use_signals)
 		arm_timers(w);
 	while (!__atomic_load_n(&stop_writers, __ATOMIC_RELAXED)) {
-		for (int i = 0; i < 64; i++)
+		for (int i = 0; i < 64; i++) {
 			write_record(w, 0);
+			/* No writer an interrupt's resize saw is running. */
+			__atomic_store_n(&w->resize_grace, false, __ATOMIC_RELAXED);
+		}
 		/* Jumps and resizes run on the owning CPU, between events. */
 		if (w->cfg->jumps && next_random(&rnd) % 2)
 			jump_buffer(w, &rnd);
+		__atomic_store_n(&w->resize_grace, false, __ATOMIC_RELAXED);
 		if (w->cfg->resize && next_random(&rnd) % 8 == 0)
 			resize_buffer(w, &rnd);
 	}
