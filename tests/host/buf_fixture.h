@@ -19,9 +19,8 @@ static inline struct lkst_cpu_buffer *new_buffer(void)
 	return cb;
 }
 
-/* Block @id of @nr_pages pages linked to @next, published in @cb. */
-static inline struct lkst_block *add_block(struct lkst_cpu_buffer *cb, u32 id,
-					   u32 nr_pages, u32 next)
+/* Block @id of @nr_pages zeroed pages linked to @next, not published. */
+static inline struct lkst_block *new_block(u32 id, u32 nr_pages, u32 next)
 {
 	size_t bytes = (size_t)nr_pages * LKST_PAGE_SIZE;
 	struct lkst_block *blk = calloc(1, sizeof(*blk));
@@ -31,6 +30,21 @@ static inline struct lkst_block *add_block(struct lkst_cpu_buffer *cb, u32 id,
 	blk->next = next;
 	blk->pages = aligned_alloc(LKST_PAGE_SIZE, bytes ? bytes : LKST_PAGE_SIZE);
 	memset(blk->pages, 0, bytes);
+	return blk;
+}
+
+static inline void free_block(struct lkst_block *blk)
+{
+	free(blk->pages);
+	free(blk);
+}
+
+/* The same, published in @cb. */
+static inline struct lkst_block *add_block(struct lkst_cpu_buffer *cb, u32 id,
+					   u32 nr_pages, u32 next)
+{
+	struct lkst_block *blk = new_block(id, nr_pages, next);
+
 	rcu_assign_pointer(cb->blocks[id], blk);
 	return blk;
 }
@@ -44,10 +58,8 @@ static inline void start_buffer(struct lkst_cpu_buffer *cb, struct lkst_block *b
 static inline void free_buffer(struct lkst_cpu_buffer *cb)
 {
 	for (u32 id = 0; id < LKST_MAX_BLOCKS; id++) {
-		if (cb->blocks[id]) {
-			free(cb->blocks[id]->pages);
-			free(cb->blocks[id]);
-		}
+		if (cb->blocks[id])
+			free_block(cb->blocks[id]);
 	}
 	free(cb);
 }

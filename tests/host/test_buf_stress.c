@@ -404,31 +404,9 @@ static void disarm_timers(struct writer *w)
  * same IDs and links in place of all the old ones, the old ones' records
  * discarded, writing on at the first page of the current block's
  * replacement, numbered on.  The old blocks stay allocated for the
- * readers that may be copying them (RCU in the kernel).
- */
-static struct lkst_block *new_block_of(const struct config *cfg, u32 id,
-				       u64 *rnd)
-{
-	struct lkst_block *blk = calloc(1, sizeof(*blk));
-
-	blk->id = id;
-	blk->nr_pages = 1 + next_random(rnd) % 5;
-	blk->next = cfg->next[id];
-	blk->pages = aligned_alloc(LKST_PAGE_SIZE, blk->nr_pages * LKST_PAGE_SIZE);
-	memset(blk->pages, 0, blk->nr_pages * LKST_PAGE_SIZE);
-	return blk;
-}
-
-static void free_block(struct lkst_block *blk)
-{
-	free(blk->pages);
-	free(blk);
-}
-
-/*
- * Put @fresh (by ID) in place of the blocks at @level, as a resize does on
- * the owning CPU.  False when the position is held by a writer this one
- * interrupted: the kernel's IPI then tries again later.
+ * readers that may be copying them (RCU in the kernel).  Here: put @fresh
+ * (by ID) in place at @level; false when the position is held by a writer
+ * this one interrupted (the kernel's IPI then tries again later).
  */
 static bool switch_blocks(struct writer *w, int level, struct lkst_block **fresh)
 {
@@ -463,7 +441,8 @@ static void resize_buffer(struct writer *w, u64 *rnd)
 		return;
 	for (u32 id = 0; id < MAX_CFG_BLOCKS; id++)
 		if (w->cfg->nr_pages[id] != MISSING)
-			fresh[id] = new_block_of(w->cfg, id, rnd);
+			fresh[id] = new_block(id, 1 + next_random(rnd) % 5,
+					     w->cfg->next[id]);
 	if (switch_blocks(w, 0, fresh))
 		return;
 	w->busy_switches++;	/* cannot be: nobody below the owner */
@@ -1133,7 +1112,8 @@ static void run_config(const struct config *cfg, long duration_ms)
 
 			for (u32 id = 0; id < MAX_CFG_BLOCKS; id++)
 				if (cfg->nr_pages[id] != MISSING)
-					w->pool[set][id] = new_block_of(cfg, id, &rnd);
+					w->pool[set][id] = new_block(id,
+						1 + next_random(&rnd) % 5, cfg->next[id]);
 		}
 		for (int l = 0; l < NR_LEVELS; l++) {
 			w->rng[l] = (u64)c << 32 | l;

@@ -531,8 +531,7 @@ static void test_begin_end_switch(void)
 	CHECK_EQ(seq, 10);
 	CHECK_EQ(is_tagged(&tmp[0], 10, 1), true);
 	CHECK_EQ(overwritten(cb), 0);		/* the caller counts discards */
-	free(old_blk->pages);
-	free(old_blk);
+	free_block(old_blk);
 	free_buffer(cb);
 }
 
@@ -1029,8 +1028,7 @@ static void free_resized_out(void)
 {
 	for (u32 id = 0; id < 2; id++) {
 		if (resized_out[id]) {
-			free(resized_out[id]->pages);
-			free(resized_out[id]);
+			free_block(resized_out[id]);
 			resized_out[id] = NULL;
 		}
 	}
@@ -1152,11 +1150,8 @@ static void test_reserve_after_resize_between_loads(void)
 	start_buffer(cb, a);
 	write_full(cb, 0, 2 * PER_PAGE + 1);	/* one record in page 2 */
 	CHECK_EQ(lkst_pos_page(pos(cb)), 2);
-	small_block = calloc(1, sizeof(*small_block));
-	small_block->nr_pages = 1;
-	small_block->next = LKST_NO_NEXT;
-	small_block->pages = aligned_alloc(LKST_PAGE_SIZE, 4 * LKST_PAGE_SIZE);
-	memset(small_block->pages, 0, 4 * LKST_PAGE_SIZE);
+	small_block = new_block(0, 4, LKST_NO_NEXT);
+	small_block->nr_pages = 1;	/* three more pages of memory behind */
 	overrun_touched = 0;
 	arm_hook(cb, &cb->blocks[0], shrink_before_index);
 	CHECK_EQ(write_tagged(cb, 2 * PER_PAGE + 1, 1), true);
