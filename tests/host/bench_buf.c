@@ -29,6 +29,12 @@
  */
 static const u32 mix[16] = { 0, 0, 1, 1, 2, 2, 2, 3, 3, 3, 3, 4, 4, 5, 6, 6 };
 
+/* Argument @a of write @i: the second and fourth look like kernel pointers. */
+static u64 arg_value(u32 i, u32 a)
+{
+	return a == 1 || a == 3 ? 0xffff888000000000ull + i * 64 : i + a + 1;
+}
+
 static u64 now_ns(void)
 {
 	struct timespec ts;
@@ -58,15 +64,25 @@ static double bench_write(struct lkst_cpu_buffer *cb, bool use_clock,
 	start = now_ns();
 	for (u32 i = 0; i < WRITES; i++) {
 		u32 nr = fixed_six ? LKST_NR_ARGS : mix[i & 15];
+		u64 args[LKST_NR_ARGS] = { 0 };
+		u32 wide = 0, nr_wide = 0, len;
 		struct lkst_slot slot;
+		u32 *end;
 
-		if (!lkst_buf_reserve_inline(cb, LKST_BREC_SIZE(nr), &slot))
+		for (u32 a = 0; a < nr; a++) {
+			args[a] = arg_value(i, a);
+			wide |= LKST_ARG_IS_WIDE(args[a]) << a;
+			nr_wide += LKST_ARG_IS_WIDE(args[a]);
+		}
+		len = LKST_BREC_SIZE(nr, nr_wide);
+		if (!lkst_buf_reserve_inline(cb, len, &slot))
 			continue;
 		WRITE_ONCE(slot.rec->pid, 1);
-		WRITE_ONCE(slot.rec->time_ns, use_clock ? now_ns() : ++counter);
-		for (u32 a = 0; a < nr; a++)
-			WRITE_ONCE(slot.rec->arg[a], i + a + 1);
-		lkst_buf_commit(cb, &slot, LKST_BREC_INFO(1, 0, nr));
+		end = (u32 *)((char *)slot.rec + len);
+		for (u32 a = nr; a-- > 0;)
+			end = lkst_brec_put_arg_before(end, args[a]);
+		lkst_brec_put_time(slot.rec, use_clock ? now_ns() : ++counter);
+		lkst_buf_commit(cb, &slot, LKST_BREC_INFO(1, 0, nr, wide));
 	}
 	return (double)(now_ns() - start) / WRITES;
 }
@@ -85,7 +101,7 @@ static u64 records_per_64k(bool fixed_six)
 		u32 nr = fixed_six ? LKST_NR_ARGS : mix[i & 15];
 
 		for (u32 a = 0; a < nr; a++)
-			rec.arg[a] = a + 1;
+			rec.arg[a] = arg_value(i, a);
 		lkst_buf_write(cb, &rec, nr);
 	}
 	for (u32 p = 0; p < blk->nr_pages; p++)
@@ -134,10 +150,16 @@ int main(void)
 	u64 copied, mixed = records_per_64k(false), six = records_per_64k(true);
 	double bytes = 0;
 
-	for (int i = 0; i < 16; i++)
-		bytes += LKST_BREC_SIZE(mix[i]) / 16.0;
-	printf("event mix: arguments 0,0,1,1,2,2,2,3,3,3,3,4,4,5,6,6 "
-	       "(%.1f bytes per record on average)\n", bytes);
+	for (int i = 0; i < 16; i++) {
+		u64 args[LKST_NR_ARGS];
+		u32 wide;
+
+		for (u32 a = 0; a < mix[i]; a++)
+			args[a] = arg_value(i, a);
+		bytes += lkst_brec_layout(args, mix[i], &wide) / 16.0;
+	}
+	printf("event mix: arguments 0,0,1,1,2,2,2,3,3,3,3,4,4,5,6,6, the 2nd and 4th "
+	       "wide (%.1f bytes per record on average)\n", bytes);
 	printf("records per 64 KiB block: %llu of the mix, %llu of six arguments "
 	       "(%u-byte page heads)\n", mixed, six, (unsigned int)LKST_PAGE_HEAD);
 	printf("%u writes per row, single thread\n\n", WRITES);

@@ -76,7 +76,7 @@
 #define MAX_GRAVE	4096		/* blocks replaced by resizes */
 #define IRQ_RESIZES	128		/* resizes by interrupts, at most */
 /* Fewest records a page holds: all of the largest size. */
-#define MIN_PER_PAGE	((LKST_PAGE_SIZE - LKST_PAGE_HEAD) / LKST_BREC_SIZE(LKST_NR_ARGS))
+#define MIN_PER_PAGE	((LKST_PAGE_SIZE - LKST_PAGE_HEAD) / LKST_BREC_MAX_SIZE)
 
 struct config {
 	const char *name;
@@ -181,23 +181,50 @@ static u32 nr_args_of(u64 key)
 	return mix(key ^ 0x77) % (LKST_NR_ARGS + 1);
 }
 
+/*
+ * The arguments of record @key (without UNKNOWN_SEQ): known before the
+ * reservation, which they size.  Some are zero, a third of the others
+ * narrow (one word, some negative), the rest wide (two words).
+ */
+static void make_args(u64 key, u64 args[LKST_NR_ARGS])
+{
+	u32 n = nr_args_of(key);
+
+	memset(args, 0, LKST_NR_ARGS * sizeof(args[0]));
+	for (u32 i = 0; i < n; i++) {
+		u64 v = mix(key * 8 + i);
+
+		if (i + 1 < n && v % 5 == 0)
+			args[i] = 0;
+		else if (v % 3 == 0)
+			args[i] = (u64)(s64)(s32)(v >> 8) | 1;
+		else
+			args[i] = v | 1ull << 40;
+	}
+}
+
+/* The bytes the record of @key takes in a page. */
+static u32 record_len_of(u64 key)
+{
+	u64 args[LKST_NR_ARGS];
+	u32 wide;
+
+	make_args(key, args);
+	return lkst_brec_layout(args, nr_args_of(key), &wide);
+}
+
 static void make_record(struct lkst_record *r, int writer, int level,
 			u64 counter, u64 seq, bool unknown)
 {
 	u64 key = counter << 8 | (unknown ? UNKNOWN_SEQ : 0) |
 		  (u64)writer << 2 | level;
-	u32 n = nr_args_of(key & ~UNKNOWN_SEQ);
 
 	memset(r, 0, sizeof(*r));
 	r->time_ns = key;
 	r->pid = unknown ? (u32)mix(key) : (u32)seq;
 	r->event = (u16)(mix(key + 1) % LKST_NR_EVENT_IDS);
 	r->context = level;
-	for (u32 i = 0; i < n; i++) {
-		u64 v = mix(key * 8 + i);
-
-		r->arg[i] = i + 1 < n && v % 5 == 0 ? 0 : v | 1;
-	}
+	make_args(key & ~UNKNOWN_SEQ, r->arg);
 }
 
 static int record_level(const struct lkst_record *r)
@@ -292,14 +319,18 @@ static void write_record(struct writer *w, int level)
 	struct lkst_record content;
 	struct lkst_slot slot;
 	u64 counter = w->next_counter[level], seq;
+	u64 key = counter << 8 | (u64)w->id << 2 | level;
 	bool unknown;
-	u32 n;
+	u32 n, len, wide;
+	u32 *end;
 
 	__atomic_store_n(&w->next_counter[level], counter + 1, __ATOMIC_RELAXED);
-	n = nr_args_of(counter << 8 | (u64)w->id << 2 | level);
+	n = nr_args_of(key);
+	make_args(key, content.arg);
+	len = lkst_brec_layout(content.arg, n, &wide);
 	__atomic_store_n(&w->busy[level], true, __ATOMIC_RELAXED);
 	barrier();
-	if (!reserve_numbered(w, LKST_BREC_SIZE(n), &slot, &seq, &unknown)) {
+	if (!reserve_numbered(w, len, &slot, &seq, &unknown)) {
 		w->drops[level]++;
 		if (lower_level_holds(w, level))
 			w->lapping_drops++;
@@ -313,10 +344,12 @@ static void write_record(struct writer *w, int level)
 	make_record(&content, w->id, level, counter, seq, unknown);
 	WRITE_ONCE(slot.rec->pid, content.pid);
 	maybe_interrupt(w, level);
-	WRITE_ONCE(slot.rec->time_ns, content.time_ns);
-	for (u32 i = 0; i < n; i++)
-		WRITE_ONCE(slot.rec->arg[i], content.arg[i]);
-	lkst_buf_commit(w->cb, &slot, LKST_BREC_INFO(content.event, content.context, n));
+	lkst_brec_put_time(slot.rec, content.time_ns);
+	end = (u32 *)((char *)slot.rec + len);
+	for (u32 i = n; i-- > 0;)
+		end = lkst_brec_put_arg_before(end, content.arg[i]);
+	lkst_buf_commit(w->cb, &slot,
+			LKST_BREC_INFO(content.event, content.context, n, wide));
 	barrier();
 	__atomic_store_n(&w->holding[level], false, __ATOMIC_RELAXED);
 	__atomic_store_n(&w->busy[level], false, __ATOMIC_RELAXED);
@@ -1034,8 +1067,8 @@ static void check_final_stop(const struct config *cfg, struct writer *w)
 	pg_total = chain_pages;
 	offset = LKST_PAGE_HEAD;
 	for (u64 i = 0; i < nr_records; i++) {
-		u32 len = LKST_BREC_SIZE(nr_args_of((start_counter + i) << 8 |
-						    (u64)w->id << 2));
+		u32 len = record_len_of((start_counter + i) << 8 |
+					(u64)w->id << 2);
 
 		if (offset + len > LKST_PAGE_SIZE && page + 1 < pg_total) {
 			page++;

@@ -106,12 +106,12 @@ static void test_walk_stops_at_record_in_flight(void)
 
 	start_buffer(cb, b);
 	write_n(cb, 10, 0);
-	CHECK_EQ(lkst_buf_reserve(cb, LKST_BREC_SIZE(0), &held), true);
+	CHECK_EQ(lkst_buf_reserve(cb, LKST_BREC_MIN_SIZE, &held), true);
 	write_n(cb, 300, 0);			/* nested: on into page 1 */
 	cursor = drain(cb, 0, &s);
 	CHECK_EQ(cursor, 10);
 	CHECK_EQ(s.nr, 10);
-	lkst_buf_commit(cb, &held, LKST_BREC_INFO(1, 0, 0));
+	lkst_buf_commit(cb, &held, LKST_BREC_INFO(1, 0, 0, 0));
 	cursor = drain(cb, cursor, &s);
 	CHECK_EQ(cursor, 311);
 	CHECK_EQ(s.nr, 311);
@@ -120,8 +120,8 @@ static void test_walk_stops_at_record_in_flight(void)
 
 /* 64-byte records (six arguments): 63 fill a page's 4064 bytes of records. */
 #define FULL		LKST_NR_ARGS
-#define PER_PAGE	((LKST_PAGE_SIZE - LKST_PAGE_HEAD) / LKST_BREC_SIZE(FULL))
-#define PER_PAGE_MIN	((LKST_PAGE_SIZE - LKST_PAGE_HEAD) / LKST_BREC_SIZE(0))
+#define PER_PAGE	((LKST_PAGE_SIZE - LKST_PAGE_HEAD) / LKST_BREC_SIZE(FULL, FULL))
+#define PER_PAGE_MIN	((LKST_PAGE_SIZE - LKST_PAGE_HEAD) / LKST_BREC_MIN_SIZE)
 
 static u64 dropped(struct lkst_cpu_buffer *cb)
 {
@@ -147,6 +147,14 @@ static u64 pos(struct lkst_cpu_buffer *cb)
  * Write a record tagged @tag with @nr_args of its six arguments, all six
  * set (the ones past nr_args must read as 0).  False if it was dropped.
  */
+/*
+ * The arguments of a tagged record: 100 + tag, then 7 + their index, all
+ * wide (two words each), so that a record of n arguments takes 16 + 8n
+ * bytes and FULL ones 64.
+ */
+#define TAGGED_WIDE		(1ull << 40)
+#define TAGGED_ARG(i, tag)	(TAGGED_WIDE + ((i) ? 7 + (i) : 100 + (tag)))
+
 static bool write_tagged(struct lkst_cpu_buffer *cb, u64 tag, u32 nr_args)
 {
 	struct lkst_record rec = { .pid = 42, .event = 1, .context = 2 };
@@ -154,7 +162,7 @@ static bool write_tagged(struct lkst_cpu_buffer *cb, u64 tag, u32 nr_args)
 
 	rec.time_ns = 1000 + tag;
 	for (u32 i = 0; i < LKST_NR_ARGS; i++)
-		rec.arg[i] = i ? 7 + i : 100 + tag;
+		rec.arg[i] = TAGGED_ARG(i, tag);
 	lkst_buf_write(cb, &rec, nr_args);
 	return dropped(cb) == before;
 }
@@ -172,7 +180,7 @@ static bool is_tagged(const struct lkst_record *rec, u64 tag, u32 nr_args)
 	    rec->context != 2 || rec->flags)
 		return false;
 	for (u32 i = 0; i < LKST_NR_ARGS; i++)
-		if (rec->arg[i] != (i >= nr_args ? 0 : i ? 7 + i : 100 + tag))
+		if (rec->arg[i] != (i >= nr_args ? 0 : TAGGED_ARG(i, tag)))
 			return false;
 	return true;
 }
@@ -191,15 +199,16 @@ static void test_variable_sizes_exact_offsets(void)
 	for (u32 i = 0; i < 14; i++) {
 		at[i] = offset;
 		CHECK_EQ(write_tagged(cb, i, i % 7), true);
-		offset += LKST_BREC_SIZE(i % 7);
+		offset += LKST_BREC_SIZE(i % 7, i % 7);
 		CHECK_EQ(lkst_pos_offset(pos(cb)), offset);
 		CHECK_EQ(lkst_pos_count(pos(cb)), i + 1);
 	}
 	for (u32 i = 0; i < 14; i++) {
 		struct lkst_brec *r = (struct lkst_brec *)((char *)pg + at[i]);
 
-		CHECK_EQ(r->info, LKST_BREC_INFO(1, 2, i % 7));
-		CHECK_EQ(r->time_ns, 1000 + i);
+		CHECK_EQ(r->info, LKST_BREC_INFO(1, 2, i % 7, (1u << i % 7) - 1));
+		CHECK_EQ(r->time_lo, 1000 + i);
+		CHECK_EQ(r->time_hi, 0);
 	}
 	n = lkst_page_read(pg, tmp, &first);
 	CHECK_EQ(n, 14);
@@ -212,7 +221,7 @@ static void test_variable_sizes_exact_offsets(void)
 	offset = LKST_PAGE_HEAD;
 	for (u32 i = 0; i < 14; i++) {
 		CHECK_EQ(lkst_page_next(pg, LKST_COMMIT_BYTES(pg->commit), &offset, &tmp[0]), true);
-		CHECK_EQ(offset, i < 13 ? at[i + 1] : at[13] + LKST_BREC_SIZE(6));
+		CHECK_EQ(offset, i < 13 ? at[i + 1] : at[13] + LKST_BREC_SIZE(6, 6));
 	}
 	CHECK_EQ(lkst_page_next(pg, LKST_COMMIT_BYTES(pg->commit), &offset, &tmp[0]), false);
 	free_buffer(cb);
@@ -229,10 +238,94 @@ static void test_trailing_zero_args(void)
 
 	start_buffer(cb, b);
 	lkst_buf_write(cb, &rec, 2);		/* arg[1] is the last non-zero */
-	CHECK_EQ(lkst_pos_offset(pos(cb)), LKST_PAGE_HEAD + LKST_BREC_SIZE(2));
+	CHECK_EQ(lkst_pos_offset(pos(cb)), LKST_PAGE_HEAD + LKST_BREC_SIZE(2, 0));
 	memset(&tmp[0], 0xff, sizeof(tmp[0]));
 	CHECK_EQ(lkst_page_read(lkst_block_page(b, 0), tmp, &first), 1);
 	CHECK_EQ(memcmp(&tmp[0], &rec, sizeof(rec)), 0);
+	free_buffer(cb);
+}
+
+/*
+ * An argument takes one word when it reads back the same sign-extended
+ * from 32 bits, two otherwise: the edges of that range, negative errors
+ * and kernel text addresses are narrow, heap addresses are not.
+ */
+static void test_narrow_and_wide_args(void)
+{
+	static const struct {
+		u64 arg;
+		bool wide;
+	} cases[] = {
+		{ 1, false }, { 0x7fffffff, false }, { 0x80000000, true },
+		{ 0xffffffff, true }, { (u64)-1, false }, { (u64)-14, false },
+		{ 0xffffffff80000000ull, false }, { 0xffffffff7fffffffull, true },
+		{ 0xffffffff81234560ull, false }, { 0xffff888003a41c00ull, true },
+		{ 0x100000000ull, true }, { 0x7ffd12345678ull, true },
+	};
+	struct lkst_cpu_buffer *cb = new_buffer();
+	struct lkst_block *b = add_block(cb, 0, 1, LKST_NO_NEXT);
+	struct lkst_page *pg = lkst_block_page(b, 0);
+	struct lkst_record rec = { .time_ns = 0x123456789abull, .pid = 3,
+				   .event = 9, .context = 1 };
+	u32 offset = LKST_PAGE_HEAD, nr = 0, words, wide;
+	u64 first;
+
+	start_buffer(cb, b);
+	/* Two records of six: cases 0-5, then 6-11. */
+	for (u32 r = 0; r < 2; r++) {
+		struct lkst_brec *brec = (struct lkst_brec *)((char *)pg + offset);
+
+		words = 0;
+		wide = 0;
+		for (u32 i = 0; i < LKST_NR_ARGS; i++) {
+			rec.arg[i] = cases[r * 6 + i].arg;
+			wide |= (u32)cases[r * 6 + i].wide << i;
+			words += cases[r * 6 + i].wide ? 2 : 1;
+		}
+		CHECK_EQ(lkst_brec_layout(rec.arg, LKST_NR_ARGS, &nr), 16 + 4 * words);
+		CHECK_EQ(nr, wide);
+		lkst_buf_write(cb, &rec, LKST_NR_ARGS);
+		offset += 16 + 4 * words;
+		CHECK_EQ(lkst_pos_offset(pos(cb)), offset);
+		CHECK_EQ(LKST_BREC_WIDE(brec->info), wide);
+		CHECK_EQ(brec->time_hi, 0x123);
+		CHECK_EQ(brec->time_lo, 0x456789ab);
+		/* The words in order, low word first. */
+		words = 0;
+		for (u32 i = 0; i < LKST_NR_ARGS; i++) {
+			CHECK_EQ(brec->word[words++], (u32)rec.arg[i]);
+			if (cases[r * 6 + i].wide)
+				CHECK_EQ(brec->word[words++], (u32)(rec.arg[i] >> 32));
+		}
+	}
+	CHECK_EQ(lkst_page_read(pg, tmp, &first), 2);
+	for (u32 r = 0; r < 2; r++) {
+		CHECK_EQ(tmp[r].time_ns, 0x123456789abull);
+		for (u32 i = 0; i < LKST_NR_ARGS; i++)
+			CHECK_EQ(tmp[r].arg[i], cases[r * 6 + i].arg);
+	}
+	free_buffer(cb);
+}
+
+/* A wide bit for an argument the record does not hold makes it invalid. */
+static void test_wide_bit_past_args_is_refused(void)
+{
+	struct lkst_cpu_buffer *cb = new_buffer();
+	struct lkst_block *b = add_block(cb, 0, 1, LKST_NO_NEXT);
+	struct lkst_page *pg = lkst_block_page(b, 0);
+	struct lkst_record rec = { .time_ns = 1, .pid = 1, .event = 1,
+				   .arg = { 5, 6 } };
+	struct lkst_brec *brec = (struct lkst_brec *)((char *)pg + LKST_PAGE_HEAD);
+	u32 offset = LKST_PAGE_HEAD;
+
+	start_buffer(cb, b);
+	lkst_buf_write(cb, &rec, 2);
+	lkst_buf_write(cb, &rec, 2);
+	CHECK_EQ(lkst_page_next(pg, LKST_COMMIT_BYTES(pg->commit), &offset, &tmp[0]), true);
+	offset = LKST_PAGE_HEAD;
+	brec->info |= 1u << (8 + 2);
+	CHECK_EQ(lkst_page_next(pg, LKST_COMMIT_BYTES(pg->commit), &offset, &tmp[0]), false);
+	CHECK_EQ(offset, LKST_PAGE_HEAD);
 	free_buffer(cb);
 }
 
@@ -251,7 +344,7 @@ static void test_page_switch_numbering(void)
 	CHECK_EQ(lkst_pos_page(pos(cb)), 0);
 	CHECK_EQ(write_tagged(cb, PER_PAGE + 1, 0), true);
 	CHECK_EQ(lkst_pos_page(pos(cb)), 1);
-	CHECK_EQ(lkst_pos_offset(pos(cb)), LKST_PAGE_HEAD + LKST_BREC_SIZE(0));
+	CHECK_EQ(lkst_pos_offset(pos(cb)), LKST_PAGE_HEAD + LKST_BREC_MIN_SIZE);
 	CHECK_EQ(lkst_pos_count(pos(cb)), 1);
 	CHECK_EQ(lkst_block_page(b, 0)->nr_records, PER_PAGE + 1);
 	CHECK_EQ(lkst_block_page(b, 1)->first_seq, PER_PAGE + 1);
@@ -429,7 +522,7 @@ static void test_lapping_writer_keeps_held_page(void)
 	u64 cursor, first;
 
 	start_buffer(cb, b);
-	CHECK_EQ(lkst_buf_reserve(cb, LKST_BREC_SIZE(0), &held), true);
+	CHECK_EQ(lkst_buf_reserve(cb, LKST_BREC_MIN_SIZE, &held), true);
 	CHECK_EQ(lkst_block_page(b, 0)->writers, 1);
 	write_full(cb, 1, 2 * PER_PAGE);	/* the rest of page 0, page 1 */
 	CHECK_EQ(write_tagged(cb, 999, FULL), false);	/* page 0: held */
@@ -439,9 +532,9 @@ static void test_lapping_writer_keeps_held_page(void)
 	cursor = drain(cb, 0, &s);
 	CHECK_EQ(cursor, 0);
 	CHECK_EQ(s.nr, 0);
-	WRITE_ONCE(held.rec->time_ns, 1000);
+	lkst_brec_put_time(held.rec, 1000);
 	WRITE_ONCE(held.rec->pid, 42);
-	lkst_buf_commit(cb, &held, LKST_BREC_INFO(1, 2, 0));
+	lkst_buf_commit(cb, &held, LKST_BREC_INFO(1, 2, 0, 0));
 	CHECK_EQ(lkst_block_page(b, 0)->writers, 0);
 	CHECK_EQ(lkst_page_read(lkst_block_page(b, 0), tmp, &first), PER_PAGE + 1);
 	CHECK_EQ(is_tagged(&tmp[0], 0, 0), true);
@@ -481,12 +574,12 @@ static void test_jump(void)
 	CHECK_EQ(overwritten(cb), 5);
 	CHECK_EQ(lkst_block_page(a, 0)->first_seq, 6);
 	/* Not while a writer it interrupted writes in the target page. */
-	CHECK_EQ(lkst_buf_reserve(cb, LKST_BREC_SIZE(0), &held), true);
+	CHECK_EQ(lkst_buf_reserve(cb, LKST_BREC_MIN_SIZE, &held), true);
 	at = pos(cb);
 	CHECK_EQ(lkst_buf_jump(cb, a), -EBUSY);
 	CHECK_EQ(pos(cb), at);
 	CHECK_EQ(overwritten(cb), 5);
-	lkst_buf_commit(cb, &held, LKST_BREC_INFO(1, 2, 0));
+	lkst_buf_commit(cb, &held, LKST_BREC_INFO(1, 2, 0, 0));
 	/* Not while pos is being moved. */
 	local64_set(&cb->pos, at | LKST_POS_SWITCHING);
 	CHECK_EQ(lkst_buf_jump(cb, b), -EBUSY);
@@ -639,7 +732,7 @@ static void test_walk_past_hole_without_stop(void)
 
 	start_buffer(cb, b);
 	write_full(cb, 0, 5);
-	CHECK_EQ(lkst_buf_reserve(cb, LKST_BREC_SIZE(FULL), &held), true);
+	CHECK_EQ(lkst_buf_reserve(cb, LKST_BREC_SIZE(FULL, FULL), &held), true);
 	write_full(cb, 6, PER_PAGE);		/* on into page 1 */
 	CHECK_EQ(lkst_buf_list_pages(cb->blocks, -1, refs, 2), 2);
 	CHECK_EQ(lkst_buf_walk(cb->blocks, refs, 2, 0, true, tmp, count_emit,
@@ -652,7 +745,7 @@ static void test_walk_past_hole_without_stop(void)
 	/* page 0: 5 (the rest hide behind the hole), page 1: 6 */
 	CHECK_EQ(s.nr, 5 + 6);
 	CHECK_EQ(next, PER_PAGE + 6);
-	lkst_buf_commit(cb, &held, LKST_BREC_INFO(1, 2, FULL));
+	lkst_buf_commit(cb, &held, LKST_BREC_INFO(1, 2, FULL, 0x3f));
 	free_buffer(cb);
 }
 
@@ -720,7 +813,7 @@ static void test_page_read_generation(void)
 	/* Reset while the third record's arguments are copied. */
 	hook_page = pg;
 	hook_at = &((struct lkst_brec *)((char *)pg + LKST_PAGE_HEAD +
-					 2 * LKST_BREC_SIZE(FULL)))->arg[3];
+					 2 * LKST_BREC_SIZE(FULL, FULL)))->word[6];
 	hook_fired = 0;
 	lkst_host_read_hook = reset_in_copy;
 	CHECK_EQ(lkst_page_read(pg, tmp, &first), -1);
@@ -886,7 +979,7 @@ static void test_lap_during_publish(void)
 	CHECK_EQ(hook_fired, 1);
 	CHECK_EQ(lkst_pos_count(pos(cb)), 1);
 	CHECK_EQ(lkst_page_read(hook_page, tmp, &first), 1);
-	CHECK_EQ(LKST_COMMIT_BYTES(hook_page->commit), LKST_PAGE_HEAD + LKST_BREC_SIZE(FULL));
+	CHECK_EQ(LKST_COMMIT_BYTES(hook_page->commit), LKST_PAGE_HEAD + LKST_BREC_SIZE(FULL, FULL));
 	free_buffer(cb);
 }
 
@@ -1210,6 +1303,8 @@ static const struct unit_test tests[] = {
 	TEST(test_walk_stops_at_record_in_flight),
 	TEST(test_variable_sizes_exact_offsets),
 	TEST(test_trailing_zero_args),
+	TEST(test_narrow_and_wide_args),
+	TEST(test_wide_bit_past_args_is_refused),
 	TEST(test_page_switch_numbering),
 	TEST(test_wrap_one_page_block),
 	TEST(test_links_different_page_counts),

@@ -123,8 +123,9 @@ static __always_inline bool lkst_cpu_may_record(void)
 
 /*
  * Write one record into this CPU's buffer: the arguments go once, from the
- * caller's registers, into the record, the trailing zero ones left out;
- * the clock is read last, right before the record is completed.
+ * caller's registers, into the record, the trailing zero ones left out and
+ * each in one word or two (lkst_record.h); the clock is read last, right
+ * before the record is completed.
  */
 static __always_inline void lkst_write(unsigned int event, unsigned int ctx,
 				       u64 a1, u64 a2, u64 a3, u64 a4,
@@ -133,38 +134,48 @@ static __always_inline void lkst_write(unsigned int event, unsigned int ctx,
 	struct lkst_cpu_buffer *cb = this_cpu_ptr(&lkst_cpu_buffers);
 	unsigned int nr_args = a6 ? 6 : a5 ? 5 : a4 ? 4 : a3 ? 3 :
 			       a2 ? 2 : a1 ? 1 : 0;
+	/* Zero arguments are narrow: those left out count in neither. */
+	unsigned int w1 = LKST_ARG_IS_WIDE(a1), w2 = LKST_ARG_IS_WIDE(a2),
+		     w3 = LKST_ARG_IS_WIDE(a3), w4 = LKST_ARG_IS_WIDE(a4),
+		     w5 = LKST_ARG_IS_WIDE(a5), w6 = LKST_ARG_IS_WIDE(a6);
+	unsigned int len = LKST_BREC_SIZE(nr_args,
+					  w1 + w2 + w3 + w4 + w5 + w6);
 	/* Filled by the reservation: not zeroed first (INIT_STACK_ALL_ZERO). */
 	struct lkst_slot slot __uninitialized;
 	struct lkst_brec *rec;
+	u32 *end;
 
-	if (unlikely(!lkst_buf_reserve_inline(cb, LKST_BREC_SIZE(nr_args),
-					      &slot))) {
+	if (unlikely(!lkst_buf_reserve_inline(cb, len, &slot))) {
 		this_cpu_inc(lkst_counters.dropped[event]);
 		return;
 	}
 	rec = slot.rec;
 	WRITE_ONCE(rec->pid, current->pid);
+	end = (u32 *)((char *)rec + len);
 	switch (nr_args) {
 	case 6:
-		WRITE_ONCE(rec->arg[5], a6);
+		end = lkst_brec_put_arg_before(end, a6);
 		fallthrough;
 	case 5:
-		WRITE_ONCE(rec->arg[4], a5);
+		end = lkst_brec_put_arg_before(end, a5);
 		fallthrough;
 	case 4:
-		WRITE_ONCE(rec->arg[3], a4);
+		end = lkst_brec_put_arg_before(end, a4);
 		fallthrough;
 	case 3:
-		WRITE_ONCE(rec->arg[2], a3);
+		end = lkst_brec_put_arg_before(end, a3);
 		fallthrough;
 	case 2:
-		WRITE_ONCE(rec->arg[1], a2);
+		end = lkst_brec_put_arg_before(end, a2);
 		fallthrough;
 	case 1:
-		WRITE_ONCE(rec->arg[0], a1);
+		lkst_brec_put_arg_before(end, a1);
 	}
-	WRITE_ONCE(rec->time_ns, ktime_get_mono_fast_ns());
-	lkst_buf_commit(cb, &slot, LKST_BREC_INFO(event, ctx, nr_args));
+	lkst_brec_put_time(rec, ktime_get_mono_fast_ns());
+	lkst_buf_commit(cb, &slot,
+			LKST_BREC_INFO(event, ctx, nr_args,
+				       w1 | w2 << 1 | w3 << 2 | w4 << 3 |
+				       w5 << 4 | w6 << 5));
 }
 
 void lkst_record_event(unsigned int event, const u64 args[LKST_NR_ARGS])
@@ -1095,8 +1106,8 @@ static int __init lkst_init(void)
 	if (lkst_persist_pages(0, &first_pages))
 		first_kib = first_pages * (LKST_PAGE_SIZE >> 10);
 	pr_info("%u events, records of %u-%u bytes, %u KiB per CPU, %s mode, maskset %s\n",
-		lkst_nr_events(), LKST_BREC_SIZE(0),
-		LKST_BREC_SIZE(LKST_NR_ARGS), first_kib,
+		lkst_nr_events(), LKST_BREC_MIN_SIZE,
+		LKST_BREC_MAX_SIZE, first_kib,
 		lkst_boot_mode == LKST_MODE_STOP ? "stop" : "overwrite",
 		lkst_masksets[lkst_boot_maskset].name);
 	return 0;

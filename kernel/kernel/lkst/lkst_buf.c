@@ -28,21 +28,42 @@ bool lkst_buf_reserve(struct lkst_cpu_buffer *cb, u32 len,
 	return lkst_buf_reserve_inline(cb, len, slot);
 }
 
+/*
+ * The size of a record of the first @nr_args of @args, with the mask of
+ * those that take two words in *@wide (LKST_BREC_WIDE()).
+ */
+u32 lkst_brec_layout(const u64 *args, u32 nr_args, u32 *wide)
+{
+	u32 i, nr_wide = 0;
+
+	*wide = 0;
+	for (i = 0; i < nr_args; i++) {
+		if (LKST_ARG_IS_WIDE(args[i])) {
+			*wide |= 1u << i;
+			nr_wide++;
+		}
+	}
+	return LKST_BREC_SIZE(nr_args, nr_wide);
+}
+
 /* Write @rec's first @nr_args arguments, pid, event and context. */
 void lkst_buf_write(struct lkst_cpu_buffer *cb, const struct lkst_record *rec,
 		    u32 nr_args)
 {
 	struct lkst_slot slot;
-	u32 i;
+	u32 len, wide, i;
+	u32 *end;
 
-	if (!lkst_buf_reserve(cb, LKST_BREC_SIZE(nr_args), &slot))
+	len = lkst_brec_layout(rec->arg, nr_args, &wide);
+	if (!lkst_buf_reserve(cb, len, &slot))
 		return;
 	WRITE_ONCE(slot.rec->pid, rec->pid);
-	WRITE_ONCE(slot.rec->time_ns, rec->time_ns);
-	for (i = 0; i < nr_args; i++)
-		WRITE_ONCE(slot.rec->arg[i], rec->arg[i]);
+	lkst_brec_put_time(slot.rec, rec->time_ns);
+	end = (u32 *)((char *)slot.rec + len);
+	for (i = nr_args; i-- > 0;)
+		end = lkst_brec_put_arg_before(end, rec->arg[i]);
 	lkst_buf_commit(cb, &slot, LKST_BREC_INFO(rec->event, rec->context,
-						  nr_args));
+						  nr_args, wide));
 }
 
 /*
@@ -400,26 +421,45 @@ bool lkst_page_next(const struct lkst_page *pg, u32 commit, u32 *offset,
 		    struct lkst_record *out)
 {
 	const struct lkst_brec *rec;
-	u32 info, nr, i, len;
+	u32 info, nr, wide, i, len;
+	const u32 *word;
 
 	if (commit > LKST_PAGE_SIZE ||
-	    *offset + LKST_BREC_SIZE(0) > commit)
+	    *offset + LKST_BREC_MIN_SIZE > commit)
 		return false;
 	rec = (const struct lkst_brec *)((const char *)pg + *offset);
 	info = READ_ONCE(rec->info);
 	nr = LKST_BREC_NR_ARGS(info);
-	len = LKST_BREC_SIZE(nr);
+	wide = LKST_BREC_WIDE(info);
 	/* Only a page reset under the reader shows anything else. */
-	if (!(info & LKST_BREC_VALID) || nr > LKST_NR_ARGS ||
-	    *offset + len > commit)
+	if (!(info & LKST_BREC_VALID) || nr > LKST_NR_ARGS || wide >> nr)
 		return false;
-	out->time_ns = READ_ONCE(rec->time_ns);
+	len = LKST_BREC_SIZE(nr, 0);
+	for (i = 0; i < nr; i++)
+		len += (wide >> i & 1) * 4;
+	if (*offset + len > commit)
+		return false;
+	out->time_ns = READ_ONCE(rec->time_lo) |
+		       (u64)READ_ONCE(rec->time_hi) << 32;
 	out->pid = READ_ONCE(rec->pid);
 	out->event = LKST_BREC_EVENT(info);
 	out->context = LKST_BREC_CONTEXT(info);
 	out->flags = 0;
-	for (i = 0; i < LKST_NR_ARGS; i++)
-		out->arg[i] = i < nr ? READ_ONCE(rec->arg[i]) : 0;
+	word = rec->word;
+	for (i = 0; i < LKST_NR_ARGS; i++) {
+		if (i >= nr) {
+			out->arg[i] = 0;
+		} else if (wide >> i & 1) {
+			out->arg[i] = READ_ONCE(word[0]) |
+				      (u64)READ_ONCE(word[1]) << 32;
+			word += 2;
+		} else {
+			s32 narrow = READ_ONCE(word[0]);
+
+			out->arg[i] = (u64)(s64)narrow;
+			word++;
+		}
+	}
 	*offset += len;
 	return true;
 }

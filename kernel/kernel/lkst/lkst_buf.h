@@ -67,7 +67,7 @@ struct lkst_page {
 #define LKST_COMMIT_BYTES(commit)	((commit) & 0x1fffu)
 #define LKST_COMMIT_TAG(gen)		((u32)((gen) >> 1) << 13)
 #define LKST_PAGE_MAX_RECORDS	((LKST_PAGE_SIZE - LKST_PAGE_HEAD) / \
-				 LKST_BREC_SIZE(0))
+				 LKST_BREC_MIN_SIZE)
 
 struct lkst_block {
 	u32 id;
@@ -175,7 +175,7 @@ struct lkst_brec *lkst_buf_reserve_switch(struct lkst_cpu_buffer *cb,
 					  struct lkst_slot *slot);
 
 /*
- * Reserve @len bytes (LKST_BREC_SIZE(nr_args)) in this CPU's buffer.
+ * Reserve @len bytes (LKST_BREC_SIZE()) in this CPU's buffer.
  * Returns false, counting a drop, when there is no block, when a STOP-mode
  * buffer is full, or while a writer this one interrupted is moving to
  * another page.  Moving to the next page is out of line: it happens once
@@ -245,6 +245,29 @@ drop:
 	return false;
 }
 
+/*
+ * Store @arg in the words before @end, two if it is wide, and return where
+ * it starts: writers store a record's arguments from the last one back.
+ */
+static __always_inline u32 *lkst_brec_put_arg_before(u32 *end, u64 arg)
+{
+	if (LKST_ARG_IS_WIDE(arg)) {
+		end -= 2;
+		WRITE_ONCE(end[1], (u32)(arg >> 32));
+	} else {
+		end--;
+	}
+	WRITE_ONCE(end[0], (u32)arg);
+	return end;
+}
+
+static __always_inline void lkst_brec_put_time(struct lkst_brec *rec,
+					       u64 time_ns)
+{
+	WRITE_ONCE(rec->time_lo, (u32)time_ns);
+	WRITE_ONCE(rec->time_hi, (u32)(time_ns >> 32));
+}
+
 /* Raise @pg's commit to @used bytes unless a reset changed its tag. */
 static __always_inline void lkst_page_commit_to(struct lkst_page *pg,
 						u32 tag, u32 used)
@@ -294,6 +317,7 @@ static __always_inline void lkst_buf_commit(struct lkst_cpu_buffer *cb,
 }
 
 /* Out-of-line forms, for handlers' tests, KUnit and the host tests. */
+u32 lkst_brec_layout(const u64 *args, u32 nr_args, u32 *wide);
 bool lkst_buf_reserve(struct lkst_cpu_buffer *cb, u32 len,
 		      struct lkst_slot *slot);
 void lkst_buf_write(struct lkst_cpu_buffer *cb, const struct lkst_record *rec,

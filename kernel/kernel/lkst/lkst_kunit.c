@@ -40,7 +40,12 @@ static struct lkst_cpu_buffer *test_buffer(struct kunit *test,
 	return cb;
 }
 
-/* Write a record of @nr_args arguments, the first 100 + @seq, the others 7. */
+/*
+ * Write a record of @nr_args arguments: the first 100 + @seq (one word), the
+ * others TEST_WIDE + their index (two words).
+ */
+#define TEST_WIDE	0x700000000ULL
+
 static bool test_write(struct lkst_cpu_buffer *cb, u64 seq, u32 nr_args)
 {
 	struct lkst_record content = { .pid = 42, .event = 1, .context = 2 };
@@ -49,7 +54,7 @@ static bool test_write(struct lkst_cpu_buffer *cb, u64 seq, u32 nr_args)
 
 	content.time_ns = 1000 + seq;
 	for (i = 0; i < nr_args; i++)
-		content.arg[i] = i ? 7 : 100 + seq;
+		content.arg[i] = i ? TEST_WIDE + i : 100 + seq;
 	rcu_read_lock_sched();
 	lkst_buf_write(cb, &content, nr_args);
 	rcu_read_unlock_sched();
@@ -71,22 +76,24 @@ static u64 test_next_seq(struct lkst_cpu_buffer *cb)
 	return lkst_buf_next_seq(cb, (struct lkst_block *const *)cb->blocks);
 }
 
-/* 64-byte records: 63 fill a page's 4064 bytes of records. */
+/* 60-byte records: 67 fill a page's 4064 bytes of records. */
 #define FULL	6
-#define PER_PAGE ((LKST_PAGE_SIZE - LKST_PAGE_HEAD) / LKST_BREC_SIZE(FULL))
+#define FULL_SIZE LKST_BREC_SIZE(FULL, FULL - 1)
+#define PER_PAGE ((LKST_PAGE_SIZE - LKST_PAGE_HEAD) / FULL_SIZE)
 
 static void lkst_buf_fills_in_order(struct kunit *test)
 {
 	struct lkst_block *blk = test_block(test, 0, 1, LKST_NO_NEXT);
 	struct lkst_cpu_buffer *cb = test_buffer(test, blk);
 	struct lkst_record *out;
-	u32 bytes = 0, i;
+	u32 bytes = 0, i, n;
 	u64 seq, first;
 
 	out = test_page_records(test);
 	for (seq = 0; seq < 7; seq++) {
 		KUNIT_ASSERT_TRUE(test, test_write(cb, seq, seq));
-		bytes += LKST_BREC_SIZE(seq < 6 ? seq : 6);
+		n = seq < FULL ? seq : FULL;
+		bytes += n ? LKST_BREC_SIZE(n, n - 1) : LKST_BREC_MIN_SIZE;
 	}
 	KUNIT_EXPECT_EQ(test, lkst_pos_offset(local64_read(&cb->pos)),
 			LKST_PAGE_HEAD + bytes);
@@ -100,7 +107,7 @@ static void lkst_buf_fills_in_order(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, out[seq].context, 2);
 		for (i = 0; i < LKST_NR_ARGS; i++)
 			KUNIT_EXPECT_EQ(test, out[seq].arg[i],
-					i >= seq ? 0 : i ? 7 : 100 + seq);
+					i >= seq ? 0 : i ? TEST_WIDE + i : 100 + seq);
 	}
 	KUNIT_EXPECT_EQ(test, test_next_seq(cb), 7);
 	KUNIT_EXPECT_EQ(test, local64_read(&cb->overwritten), 0);
@@ -116,7 +123,7 @@ static void lkst_buf_wraps_page_by_page(struct kunit *test)
 	out = test_page_records(test);
 	for (seq = 0; seq < PER_PAGE + 10; seq++)
 		KUNIT_ASSERT_TRUE(test, test_write(cb, seq, FULL));
-	/* The full page was reset for the 64th: its 63 records are lost. */
+	/* The full page was reset for the 68th: its 67 records are lost. */
 	KUNIT_EXPECT_EQ(test, local64_read(&cb->overwritten), PER_PAGE);
 	KUNIT_ASSERT_EQ(test, lkst_page_read(lkst_block_page(blk, 0), out,
 					     &first), 10);
@@ -136,7 +143,7 @@ static void lkst_buf_follows_links(struct kunit *test)
 	RCU_INIT_POINTER(cb->blocks[1], b);
 	for (seq = 0; seq < 3 * PER_PAGE + 5; seq++)
 		KUNIT_ASSERT_TRUE(test, test_write(cb, seq, FULL));
-	/* a: 0-62; b: 63-125, 126-188, then page 0 again from 189 */
+	/* a: 0-66; b: 67-133, 134-200, then page 0 again from 201 */
 	KUNIT_ASSERT_EQ(test, lkst_buf_list_pages(
 		(struct lkst_block *const *)cb->blocks, -1, refs, 3), 3);
 	KUNIT_EXPECT_EQ(test, refs[0].first_seq, 0);
@@ -164,19 +171,19 @@ static void lkst_buf_never_resets_under_writer(struct kunit *test)
 
 	out = test_page_records(test);
 	rcu_read_lock_sched();
-	KUNIT_ASSERT_TRUE(test, lkst_buf_reserve(cb, LKST_BREC_SIZE(0),
+	KUNIT_ASSERT_TRUE(test, lkst_buf_reserve(cb, LKST_BREC_MIN_SIZE,
 						 &held));
 	rcu_read_unlock_sched();
-	/* 16 bytes held leave room for 63 full records still. */
+	/* 16 bytes held leave room for 67 full records still. */
 	for (seq = 1; seq <= PER_PAGE; seq++)
 		KUNIT_ASSERT_TRUE(test, test_write(cb, seq, FULL));
 	KUNIT_EXPECT_FALSE(test, test_write(cb, 99, FULL));
 	KUNIT_EXPECT_EQ(test, local64_read(&cb->dropped), 1);
 	KUNIT_EXPECT_EQ(test, lkst_page_read(lkst_block_page(blk, 0), out,
 					     &first), 0);
-	WRITE_ONCE(held.rec->time_ns, 5);
+	lkst_brec_put_time(held.rec, 5);
 	rcu_read_lock_sched();
-	lkst_buf_commit(cb, &held, LKST_BREC_INFO(3, 0, 0));
+	lkst_buf_commit(cb, &held, LKST_BREC_INFO(3, 0, 0, 0));
 	rcu_read_unlock_sched();
 	KUNIT_EXPECT_EQ(test, lkst_page_read(lkst_block_page(blk, 0), out,
 					     &first), PER_PAGE + 1);
@@ -236,7 +243,7 @@ static void lkst_buf_walks_from_cursor(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, next, PER_PAGE + 2);
 
 	rcu_read_lock_sched();
-	KUNIT_ASSERT_TRUE(test, lkst_buf_reserve(cb, LKST_BREC_SIZE(1), &held));
+	KUNIT_ASSERT_TRUE(test, lkst_buf_reserve(cb, LKST_BREC_SIZE(1, 0), &held));
 	rcu_read_unlock_sched();
 	KUNIT_ASSERT_TRUE(test, test_write(cb, PER_PAGE + 3, 1));
 	w.n = 0;
@@ -245,9 +252,9 @@ static void lkst_buf_walks_from_cursor(struct kunit *test)
 			0);
 	KUNIT_EXPECT_EQ(test, w.n, 1);
 	KUNIT_EXPECT_EQ(test, next, PER_PAGE + 2);	/* the one in flight */
-	WRITE_ONCE(held.rec->arg[0], 100 + PER_PAGE + 2);
+	WRITE_ONCE(held.rec->word[0], 100 + PER_PAGE + 2);
 	rcu_read_lock_sched();
-	lkst_buf_commit(cb, &held, LKST_BREC_INFO(1, 0, 1));
+	lkst_buf_commit(cb, &held, LKST_BREC_INFO(1, 0, 1, 0));
 	rcu_read_unlock_sched();
 	w.n = 0;
 	KUNIT_EXPECT_EQ(test, lkst_buf_walk(blocks, refs, 2, next, true, tmp,
@@ -310,14 +317,14 @@ static void lkst_buf_jumps(struct kunit *test)
 	cb->mode = LKST_MODE_STOP;
 	rcu_read_lock_sched();
 	KUNIT_EXPECT_EQ(test, lkst_buf_jump(cb, a), 0);
-	KUNIT_ASSERT_TRUE(test, lkst_buf_reserve(cb, LKST_BREC_SIZE(0),
+	KUNIT_ASSERT_TRUE(test, lkst_buf_reserve(cb, LKST_BREC_MIN_SIZE,
 						 &held));
 	/* Not while a writer this one interrupted writes in the page. */
 	KUNIT_EXPECT_EQ(test, lkst_buf_jump(cb, a), -EBUSY);
 	rcu_read_unlock_sched();
 	KUNIT_EXPECT_EQ(test, local64_read(&cb->overwritten), 5);
 	rcu_read_lock_sched();
-	lkst_buf_commit(cb, &held, LKST_BREC_INFO(1, 0, 0));
+	lkst_buf_commit(cb, &held, LKST_BREC_INFO(1, 0, 0, 0));
 	rcu_read_unlock_sched();
 	KUNIT_EXPECT_EQ(test, test_next_seq(cb), 7);
 }

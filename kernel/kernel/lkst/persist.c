@@ -28,7 +28,7 @@
 #include "internal.h"
 
 #define LKST_PERSIST_MAGIC	0x5352455054534b4cULL	/* "LKSTPERS" */
-#define LKST_PERSIST_LAYOUT	1	/* of the head and of the pages */
+#define LKST_PERSIST_LAYOUT	2	/* of the head and of the pages */
 
 /* What the pages cannot tell; written is where their numbers end. */
 struct lkst_persist_cpu {
@@ -42,7 +42,7 @@ struct lkst_persist_head {
 	u32 head_crc;		/* crc32 of the head pages, this field 0 */
 	u32 build_crc;		/* crc32 of linux_banner: the same build */
 	u32 page_size;
-	u32 record_size;	/* LKST_BREC_SIZE(LKST_NR_ARGS) */
+	u32 record_size;	/* LKST_BREC_MAX_SIZE */
 	u32 nr_event_ids;
 	u32 clock;
 	u32 nr_cpus;
@@ -122,7 +122,7 @@ const char *lkst_persist_refusal(void *region, u64 pages)
 	if (head->build_crc != lkst_build_crc())
 		return "written by another kernel build";
 	if (head->page_size != LKST_PAGE_SIZE ||
-	    head->record_size != LKST_BREC_SIZE(LKST_NR_ARGS) ||
+	    head->record_size != LKST_BREC_MAX_SIZE ||
 	    head->nr_event_ids != LKST_NR_EVENT_IDS ||
 	    head->clock != LKST_CLOCK_MONOTONIC)
 		return "written with another page, record or event layout";
@@ -386,7 +386,7 @@ void lkst_persist_format(void *region, u64 pages, u32 nr_cpus)
 	head->layout = LKST_PERSIST_LAYOUT;
 	head->build_crc = lkst_build_crc();
 	head->page_size = LKST_PAGE_SIZE;
-	head->record_size = LKST_BREC_SIZE(LKST_NR_ARGS);
+	head->record_size = LKST_BREC_MAX_SIZE;
 	head->nr_event_ids = LKST_NR_EVENT_IDS;
 	head->clock = LKST_CLOCK_MONOTONIC;
 	head->nr_cpus = nr_cpus;
