@@ -13,8 +13,12 @@
  * 6 arguments (some zero, the trailing zero ones left out), so records
  * straddle nothing but pages end at any offset.
  *
- * Every record follows from (writer, level, per-level counter), which its
- * time_ns carries, and its buffer sequence number, which its pid carries:
+ * Every record follows from (writer, level, per-level counter), which the
+ * low half of its time_ns carries, and its buffer sequence number, which
+ * the high half carries.  All levels of a writer write with one PID, as the
+ * kernel's writers interrupting each other do with current's: records
+ * after the first of a page leave the PID word out where the record before
+ * has the same, and a reader must read it back from that record:
  * a reader tells a whole record from a half-written, zeroed or mixed one,
  * and a record from one given another's number.  The writer learns its
  * record's number from the position it reserved at (when an interrupt
@@ -170,10 +174,12 @@ static u64 next_random(u64 *state)
 }
 
 #define UNKNOWN_SEQ	(1ULL << 7)
+#define WRITER_PID(writer)	(1000u + (writer))
 
 /*
- * The whole record, from (writer, level, counter) in time_ns and its
- * number @seq in pid (or a hash, if the writer could not tell its number).
+ * The whole record, from (writer, level, counter) in the low half of
+ * time_ns and its number @seq in the high half (or a hash, if the writer
+ * could not tell its number); the writer's PID.
  * Its arguments: nr_args() of them, some zero, the last one not.
  */
 static u32 nr_args_of(u64 key)
@@ -184,7 +190,7 @@ static u32 nr_args_of(u64 key)
 /*
  * The arguments of record @key (without UNKNOWN_SEQ): known before the
  * reservation, which they size.  Some are zero, a third of the others
- * narrow (one word, some negative), the rest wide (two words).
+ * narrow (one word, half of them with its top bit set), the rest wide.
  */
 static void make_args(u64 key, u64 args[LKST_NR_ARGS])
 {
@@ -197,7 +203,7 @@ static void make_args(u64 key, u64 args[LKST_NR_ARGS])
 		if (i + 1 < n && v % 5 == 0)
 			args[i] = 0;
 		else if (v % 3 == 0)
-			args[i] = (u64)(s64)(s32)(v >> 8) | 1;
+			args[i] = (u32)(v >> 8) | 1;
 		else
 			args[i] = v | 1ull << 40;
 	}
@@ -220,8 +226,8 @@ static void make_record(struct lkst_record *r, int writer, int level,
 		  (u64)writer << 2 | level;
 
 	memset(r, 0, sizeof(*r));
-	r->time_ns = key;
-	r->pid = unknown ? (u32)mix(key) : (u32)seq;
+	r->time_ns = (u64)(unknown ? (u32)mix(key) : (u32)seq) << 32 | (u32)key;
+	r->pid = WRITER_PID(writer);
 	r->event = (u16)(mix(key + 1) % LKST_NR_EVENT_IDS);
 	r->context = level;
 	make_args(key & ~UNKNOWN_SEQ, r->arg);
@@ -234,7 +240,7 @@ static int record_level(const struct lkst_record *r)
 
 static u64 record_counter(const struct lkst_record *r)
 {
-	return r->time_ns >> 8;
+	return (u32)r->time_ns >> 8;
 }
 
 /* A copied record numbered @seq is whole and belongs to @writer. */
@@ -296,7 +302,7 @@ static bool reserve_numbered(struct writer *w, u32 len, struct lkst_slot *slot,
 		barrier();
 		p1 = local64_read(&cb->pos);
 	} while (p1 != p0);
-	if (!lkst_buf_reserve(cb, len, slot))
+	if (!lkst_buf_reserve_pid(cb, len, WRITER_PID(w->id), slot))
 		return false;
 	*unknown = false;
 	if ((char *)slot->rec == (char *)slot->page + LKST_PAGE_HEAD) {
@@ -322,7 +328,7 @@ static void write_record(struct writer *w, int level)
 	u64 key = counter << 8 | (u64)w->id << 2 | level;
 	bool unknown;
 	u32 n, len, wide;
-	u32 *end;
+	u32 *end, *low;
 
 	__atomic_store_n(&w->next_counter[level], counter + 1, __ATOMIC_RELAXED);
 	n = nr_args_of(key);
@@ -342,12 +348,14 @@ static void write_record(struct writer *w, int level)
 	}
 	__atomic_store_n(&w->holding[level], true, __ATOMIC_RELAXED);
 	make_record(&content, w->id, level, counter, seq, unknown);
-	WRITE_ONCE(slot.rec->pid, content.pid);
+	end = lkst_slot_put_pid(&slot, content.pid);
 	maybe_interrupt(w, level);
-	lkst_brec_put_time(slot.rec, content.time_ns);
-	end = (u32 *)((char *)slot.rec + len);
 	for (u32 i = n; i-- > 0;)
-		end = lkst_brec_put_arg_before(end, content.arg[i]);
+		end = lkst_brec_put_high_before(end, content.arg[i]);
+	low = lkst_slot_args(&slot);
+	for (u32 i = 0; i < n; i++)
+		WRITE_ONCE(low[i], (u32)content.arg[i]);
+	lkst_slot_put_time(&slot, content.time_ns);
 	lkst_buf_commit(w->cb, &slot,
 			LKST_BREC_INFO(content.event, content.context, n, wide));
 	barrier();
@@ -865,7 +873,7 @@ static void check_accounting(const struct config *cfg, struct writer *w)
 					torn++;
 					continue;
 				}
-				keys[nr_keys++] = out[k].time_ns & ~UNKNOWN_SEQ;
+				keys[nr_keys++] = (u32)out[k].time_ns & ~UNKNOWN_SEQ;
 			}
 		}
 	}
@@ -1063,16 +1071,22 @@ static void check_final_stop(const struct config *cfg, struct writer *w)
 	start_counter = w->next_counter[0];
 	w->depth = 0;
 	nr_records = chain_pages * LKST_PAGE_MAX_RECORDS + 50;
-	/* The model: pages of the chain in order, each from its head. */
+	/*
+	 * The model: pages of the chain in order, each from its head, where
+	 * a record stores the PID word the others of the page leave out.
+	 */
 	pg_total = chain_pages;
 	offset = LKST_PAGE_HEAD;
 	for (u64 i = 0; i < nr_records; i++) {
 		u32 len = record_len_of((start_counter + i) << 8 |
 					(u64)w->id << 2);
 
+		if (offset != LKST_PAGE_HEAD)
+			len -= 4;
 		if (offset + len > LKST_PAGE_SIZE && page + 1 < pg_total) {
 			page++;
 			offset = LKST_PAGE_HEAD;
+			len += 4;
 		}
 		if (offset + len > LKST_PAGE_SIZE) {
 			expect_dropped++;

@@ -69,6 +69,11 @@ static void write_n(struct lkst_cpu_buffer *cb, u32 n, u32 nr_args)
 		lkst_buf_write(cb, &rec, nr_args);
 }
 
+/* Records of six wide arguments, and of none, each with its PID word. */
+#define FULL		LKST_NR_ARGS
+#define PER_PAGE	((LKST_PAGE_SIZE - LKST_PAGE_HEAD) / LKST_BREC_SIZE(FULL, FULL))
+#define PER_PAGE_MIN	((LKST_PAGE_SIZE - LKST_PAGE_HEAD) / LKST_BREC_SIZE(0, 0))
+
 /*
  * Block A (1 page) -> block B (1 page, wraps onto itself).  Once B has
  * lapped, A is never reset again: A holds 0..253, B 508..761, and 254..507
@@ -84,13 +89,13 @@ static void test_walk_past_overwritten_gap(void)
 
 	add_block(cb, 1, 1, LKST_NO_NEXT);
 	start_buffer(cb, a);
-	write_n(cb, 3 * LKST_PAGE_MAX_RECORDS, 0);
-	CHECK_EQ(lkst_buf_next_seq(cb, cb->blocks), 3 * LKST_PAGE_MAX_RECORDS);
-	CHECK_EQ(local64_read(&cb->overwritten), LKST_PAGE_MAX_RECORDS);
+	write_n(cb, 3 * PER_PAGE_MIN, 0);
+	CHECK_EQ(lkst_buf_next_seq(cb, cb->blocks), 3 * PER_PAGE_MIN);
+	CHECK_EQ(local64_read(&cb->overwritten), PER_PAGE_MIN);
 	cursor = drain(cb, 0, &s);
 	cursor = drain(cb, cursor, &s);		/* a second drain: no stall */
-	CHECK_EQ(cursor, 3 * LKST_PAGE_MAX_RECORDS);
-	CHECK_EQ(s.nr, 2 * LKST_PAGE_MAX_RECORDS);
+	CHECK_EQ(cursor, 3 * PER_PAGE_MIN);
+	CHECK_EQ(s.nr, 2 * PER_PAGE_MIN);
 	CHECK_EQ(s.bad_order, false);
 	free_buffer(cb);
 }
@@ -106,7 +111,7 @@ static void test_walk_stops_at_record_in_flight(void)
 
 	start_buffer(cb, b);
 	write_n(cb, 10, 0);
-	CHECK_EQ(lkst_buf_reserve(cb, LKST_BREC_MIN_SIZE, &held), true);
+	CHECK_EQ(lkst_buf_reserve(cb, LKST_BREC_SIZE(0, 0), &held), true);
 	write_n(cb, 300, 0);			/* nested: on into page 1 */
 	cursor = drain(cb, 0, &s);
 	CHECK_EQ(cursor, 10);
@@ -119,9 +124,6 @@ static void test_walk_stops_at_record_in_flight(void)
 }
 
 /* 64-byte records (six arguments): 63 fill a page's 4064 bytes of records. */
-#define FULL		LKST_NR_ARGS
-#define PER_PAGE	((LKST_PAGE_SIZE - LKST_PAGE_HEAD) / LKST_BREC_SIZE(FULL, FULL))
-#define PER_PAGE_MIN	((LKST_PAGE_SIZE - LKST_PAGE_HEAD) / LKST_BREC_MIN_SIZE)
 
 static u64 dropped(struct lkst_cpu_buffer *cb)
 {
@@ -191,7 +193,7 @@ static void test_variable_sizes_exact_offsets(void)
 	struct lkst_cpu_buffer *cb = new_buffer();
 	struct lkst_block *b = add_block(cb, 0, 1, LKST_NO_NEXT);
 	struct lkst_page *pg = lkst_block_page(b, 0);
-	u32 offset = LKST_PAGE_HEAD, at[14];
+	u32 offset = LKST_PAGE_HEAD, at[14], pid = 0;
 	u64 first = 99;
 	int n;
 
@@ -220,10 +222,10 @@ static void test_variable_sizes_exact_offsets(void)
 	/* lkst_page_next steps record by record, by each one's size. */
 	offset = LKST_PAGE_HEAD;
 	for (u32 i = 0; i < 14; i++) {
-		CHECK_EQ(lkst_page_next(pg, LKST_COMMIT_BYTES(pg->commit), &offset, &tmp[0]), true);
+		CHECK_EQ(lkst_page_next(pg, LKST_COMMIT_BYTES(pg->commit), &offset, &pid, &tmp[0]), true);
 		CHECK_EQ(offset, i < 13 ? at[i + 1] : at[13] + LKST_BREC_SIZE(6, 6));
 	}
-	CHECK_EQ(lkst_page_next(pg, LKST_COMMIT_BYTES(pg->commit), &offset, &tmp[0]), false);
+	CHECK_EQ(lkst_page_next(pg, LKST_COMMIT_BYTES(pg->commit), &offset, &pid, &tmp[0]), false);
 	free_buffer(cb);
 }
 
@@ -246,9 +248,9 @@ static void test_trailing_zero_args(void)
 }
 
 /*
- * An argument takes one word when it reads back the same sign-extended
- * from 32 bits, two otherwise: the edges of that range, negative errors
- * and kernel text addresses are narrow, heap addresses are not.
+ * An argument takes one word when its high word is 0, two otherwise: the
+ * low words of all come first, in order, then the high words of the wide
+ * ones, in order, then the PID.
  */
 static void test_narrow_and_wide_args(void)
 {
@@ -256,10 +258,10 @@ static void test_narrow_and_wide_args(void)
 		u64 arg;
 		bool wide;
 	} cases[] = {
-		{ 1, false }, { 0x7fffffff, false }, { 0x80000000, true },
-		{ 0xffffffff, true }, { (u64)-1, false }, { (u64)-14, false },
-		{ 0xffffffff80000000ull, false }, { 0xffffffff7fffffffull, true },
-		{ 0xffffffff81234560ull, false }, { 0xffff888003a41c00ull, true },
+		{ 1, false }, { 0x7fffffff, false }, { 0x80000000, false },
+		{ 0xffffffff, false }, { (u64)-1, true }, { (u64)-14, true },
+		{ 0xffffffff80000000ull, true }, { 0x1ffffffffull, true },
+		{ 0xffffffff81234560ull, true }, { 0xffff888003a41c00ull, true },
 		{ 0x100000000ull, true }, { 0x7ffd12345678ull, true },
 	};
 	struct lkst_cpu_buffer *cb = new_buffer();
@@ -290,13 +292,14 @@ static void test_narrow_and_wide_args(void)
 		CHECK_EQ(LKST_BREC_WIDE(brec->info), wide);
 		CHECK_EQ(brec->time_hi, 0x123);
 		CHECK_EQ(brec->time_lo, 0x456789ab);
-		/* The words in order, low word first. */
-		words = 0;
+		/* The low words in order, then the high words of the wide ones. */
+		words = LKST_NR_ARGS;
 		for (u32 i = 0; i < LKST_NR_ARGS; i++) {
-			CHECK_EQ(brec->word[words++], (u32)rec.arg[i]);
+			CHECK_EQ(brec->word[i], (u32)rec.arg[i]);
 			if (cases[r * 6 + i].wide)
 				CHECK_EQ(brec->word[words++], (u32)(rec.arg[i] >> 32));
 		}
+		CHECK_EQ(brec->word[words], 3);	/* the PID, last */
 	}
 	CHECK_EQ(lkst_page_read(pg, tmp, &first), 2);
 	for (u32 r = 0; r < 2; r++) {
@@ -316,15 +319,15 @@ static void test_wide_bit_past_args_is_refused(void)
 	struct lkst_record rec = { .time_ns = 1, .pid = 1, .event = 1,
 				   .arg = { 5, 6 } };
 	struct lkst_brec *brec = (struct lkst_brec *)((char *)pg + LKST_PAGE_HEAD);
-	u32 offset = LKST_PAGE_HEAD;
+	u32 offset = LKST_PAGE_HEAD, pid = 0;
 
 	start_buffer(cb, b);
 	lkst_buf_write(cb, &rec, 2);
 	lkst_buf_write(cb, &rec, 2);
-	CHECK_EQ(lkst_page_next(pg, LKST_COMMIT_BYTES(pg->commit), &offset, &tmp[0]), true);
+	CHECK_EQ(lkst_page_next(pg, LKST_COMMIT_BYTES(pg->commit), &offset, &pid, &tmp[0]), true);
 	offset = LKST_PAGE_HEAD;
 	brec->info |= 1u << (8 + 2);
-	CHECK_EQ(lkst_page_next(pg, LKST_COMMIT_BYTES(pg->commit), &offset, &tmp[0]), false);
+	CHECK_EQ(lkst_page_next(pg, LKST_COMMIT_BYTES(pg->commit), &offset, &pid, &tmp[0]), false);
 	CHECK_EQ(offset, LKST_PAGE_HEAD);
 	free_buffer(cb);
 }
@@ -344,7 +347,7 @@ static void test_page_switch_numbering(void)
 	CHECK_EQ(lkst_pos_page(pos(cb)), 0);
 	CHECK_EQ(write_tagged(cb, PER_PAGE + 1, 0), true);
 	CHECK_EQ(lkst_pos_page(pos(cb)), 1);
-	CHECK_EQ(lkst_pos_offset(pos(cb)), LKST_PAGE_HEAD + LKST_BREC_MIN_SIZE);
+	CHECK_EQ(lkst_pos_offset(pos(cb)), LKST_PAGE_HEAD + LKST_BREC_SIZE(0, 0));
 	CHECK_EQ(lkst_pos_count(pos(cb)), 1);
 	CHECK_EQ(lkst_block_page(b, 0)->nr_records, PER_PAGE + 1);
 	CHECK_EQ(lkst_block_page(b, 1)->first_seq, PER_PAGE + 1);
@@ -522,7 +525,7 @@ static void test_lapping_writer_keeps_held_page(void)
 	u64 cursor, first;
 
 	start_buffer(cb, b);
-	CHECK_EQ(lkst_buf_reserve(cb, LKST_BREC_MIN_SIZE, &held), true);
+	CHECK_EQ(lkst_buf_reserve(cb, LKST_BREC_SIZE(0, 0), &held), true);
 	CHECK_EQ(lkst_block_page(b, 0)->writers, 1);
 	write_full(cb, 1, 2 * PER_PAGE);	/* the rest of page 0, page 1 */
 	CHECK_EQ(write_tagged(cb, 999, FULL), false);	/* page 0: held */
@@ -532,8 +535,8 @@ static void test_lapping_writer_keeps_held_page(void)
 	cursor = drain(cb, 0, &s);
 	CHECK_EQ(cursor, 0);
 	CHECK_EQ(s.nr, 0);
-	lkst_brec_put_time(held.rec, 1000);
-	WRITE_ONCE(held.rec->pid, 42);
+	lkst_slot_put_pid(&held, 42);
+	lkst_slot_put_time(&held, 1000);
 	lkst_buf_commit(cb, &held, LKST_BREC_INFO(1, 2, 0, 0));
 	CHECK_EQ(lkst_block_page(b, 0)->writers, 0);
 	CHECK_EQ(lkst_page_read(lkst_block_page(b, 0), tmp, &first), PER_PAGE + 1);
@@ -574,7 +577,7 @@ static void test_jump(void)
 	CHECK_EQ(overwritten(cb), 5);
 	CHECK_EQ(lkst_block_page(a, 0)->first_seq, 6);
 	/* Not while a writer it interrupted writes in the target page. */
-	CHECK_EQ(lkst_buf_reserve(cb, LKST_BREC_MIN_SIZE, &held), true);
+	CHECK_EQ(lkst_buf_reserve(cb, LKST_BREC_SIZE(0, 0), &held), true);
 	at = pos(cb);
 	CHECK_EQ(lkst_buf_jump(cb, a), -EBUSY);
 	CHECK_EQ(pos(cb), at);
@@ -1259,6 +1262,140 @@ static void test_reserve_after_resize_between_loads(void)
 	free_buffer(cb);
 }
 
+/* A record as the hooks write one: @pid, one narrow argument @arg. */
+static bool write_as_hook(struct lkst_cpu_buffer *cb, u32 pid, u64 arg)
+{
+	u32 len = LKST_BREC_SIZE(1, 0);
+	struct lkst_slot slot;
+
+	if (!lkst_buf_reserve_pid(cb, len, pid, &slot))
+		return false;
+	lkst_brec_put_high_before(lkst_slot_put_pid(&slot, pid), arg);
+	WRITE_ONCE(lkst_slot_args(&slot)[0], (u32)arg);
+	lkst_slot_put_time(&slot, 2000 + arg);
+	lkst_buf_commit(cb, &slot, LKST_BREC_INFO(4, 0, 1, 0));
+	return true;
+}
+
+/*
+ * The PID word is left out where the record before in the page has the
+ * same PID, and stored at the head of every page, after a record of
+ * another PID and after one whose writer stored its PID itself.
+ */
+static void test_pid_left_out_when_unchanged(void)
+{
+	static const u32 pids[] = { 5, 5, 5, 7, 7, 5, 0, 0 };
+	struct lkst_cpu_buffer *cb = new_buffer();
+	struct lkst_block *b = add_block(cb, 0, 2, LKST_NO_NEXT);
+	struct lkst_page *pg = lkst_block_page(b, 0);
+	struct lkst_slot held;
+	u32 offset = LKST_PAGE_HEAD, i, n;
+	u64 first;
+
+	start_buffer(cb, b);
+	cb->last_pid = 5;	/* the page's head stores it all the same */
+	for (i = 0; i < 8; i++) {
+		bool same = i && pids[i] == pids[i - 1];
+
+		CHECK_EQ(write_as_hook(cb, pids[i], i + 1), true);
+		offset += LKST_BREC_SIZE(1, 0) - (same ? 4 : 0);
+		CHECK_EQ(lkst_pos_offset(pos(cb)), offset);
+	}
+	/* After a record reserved without a PID, and after lkst_buf_write(). */
+	CHECK_EQ(lkst_buf_reserve(cb, LKST_BREC_SIZE(0, 0), &held), true);
+	lkst_slot_put_pid(&held, 0);
+	lkst_slot_put_time(&held, 2009);
+	lkst_buf_commit(cb, &held, LKST_BREC_INFO(4, 0, 0, 0));
+	CHECK_EQ(write_as_hook(cb, 0, 10), true);
+	offset += LKST_BREC_SIZE(0, 0) + LKST_BREC_SIZE(1, 0);
+	CHECK_EQ(lkst_pos_offset(pos(cb)), offset);
+	CHECK_EQ(write_tagged(cb, 11, 1), true);	/* PID 42, stored */
+	CHECK_EQ(write_as_hook(cb, 42, 12), true);
+	offset += LKST_BREC_SIZE(1, 1) + LKST_BREC_SIZE(1, 0) - 4;
+	CHECK_EQ(lkst_pos_offset(pos(cb)), offset);
+	n = lkst_page_read(pg, tmp, &first);
+	CHECK_EQ(n, 12);
+	for (i = 0; i < 8; i++) {
+		CHECK_EQ(tmp[i].pid, pids[i]);
+		CHECK_EQ(tmp[i].time_ns, 2000 + i + 1);
+		CHECK_EQ(tmp[i].arg[0], i + 1);
+	}
+	CHECK_EQ(tmp[8].pid, 0);
+	CHECK_EQ(tmp[9].pid, 0);
+	CHECK_EQ(tmp[10].pid, 42);
+	CHECK_EQ(tmp[11].pid, 42);
+	CHECK_EQ(tmp[11].arg[0], 12);
+	/* Fill the page: the first record of the next one has its PID. */
+	while (lkst_pos_page(pos(cb)) == 0)
+		CHECK_EQ(write_as_hook(cb, 42, 99), true);
+	CHECK_EQ(lkst_pos_offset(pos(cb)), LKST_PAGE_HEAD + LKST_BREC_SIZE(1, 0));
+	CHECK_EQ(write_as_hook(cb, 42, 100), true);
+	n = lkst_page_read(lkst_block_page(b, 1), tmp, &first);
+	CHECK_EQ(n, 2);
+	CHECK_EQ(tmp[0].pid, 42);
+	CHECK_EQ(tmp[1].pid, 42);
+	CHECK_EQ(tmp[1].arg[0], 100);
+	CHECK_EQ((int)lkst_page_count(pg), (int)first);
+	free_buffer(cb);
+}
+
+/*
+ * A nested writer of the same PID (an interrupt, with the same current)
+ * claims the bytes between a writer's reading of last_pid and its claim:
+ * the claim fails and is made again, leaving the PID out after the nested
+ * writer's record, which the nested writer stored with its PID.
+ */
+static void nested_same_pid_writer(const void *addr)
+{
+	if (addr != hook_at || hook_fired)
+		return;
+	hook_fired = 1;
+	CHECK_EQ(write_as_hook(race_cb, 8, 20), true);
+}
+
+static void test_pid_decided_again_after_nested_writer(void)
+{
+	struct lkst_cpu_buffer *cb = new_buffer();
+	struct lkst_block *b = add_block(cb, 0, 1, LKST_NO_NEXT);
+	u64 first;
+
+	start_buffer(cb, b);
+	CHECK_EQ(write_as_hook(cb, 3, 1), true);
+	arm_hook(cb, &cb->last_pid, nested_same_pid_writer);
+	CHECK_EQ(write_as_hook(cb, 8, 21), true);
+	lkst_host_read_hook = NULL;
+	CHECK_EQ(hook_fired, 1);
+	CHECK_EQ(lkst_pos_offset(pos(cb)),
+		 LKST_PAGE_HEAD + 3 * LKST_BREC_SIZE(1, 0) - 4);
+	CHECK_EQ(lkst_page_read(lkst_block_page(b, 0), tmp, &first), 3);
+	CHECK_EQ(tmp[0].pid, 3);
+	CHECK_EQ(tmp[1].pid, 8);
+	CHECK_EQ(tmp[1].arg[0], 20);
+	CHECK_EQ(tmp[2].pid, 8);
+	CHECK_EQ(tmp[2].arg[0], 21);
+	free_buffer(cb);
+}
+
+/* A record without its PID word at the head of a page is refused. */
+static void test_no_pid_at_page_head_is_refused(void)
+{
+	struct lkst_cpu_buffer *cb = new_buffer();
+	struct lkst_block *b = add_block(cb, 0, 1, LKST_NO_NEXT);
+	struct lkst_page *pg = lkst_block_page(b, 0);
+	struct lkst_brec *brec = (struct lkst_brec *)((char *)pg + LKST_PAGE_HEAD);
+	u32 offset = LKST_PAGE_HEAD, pid = 77;
+	u64 first;
+
+	start_buffer(cb, b);
+	CHECK_EQ(write_as_hook(cb, 3, 1), true);
+	CHECK_EQ(write_as_hook(cb, 3, 2), true);
+	CHECK_EQ(lkst_page_read(pg, tmp, &first), 2);
+	brec->info |= LKST_BREC_NO_PID;
+	CHECK_EQ(lkst_page_next(pg, LKST_COMMIT_BYTES(pg->commit), &offset, &pid, &tmp[0]), false);
+	CHECK_EQ(lkst_page_read(pg, tmp, &first), 0);
+	free_buffer(cb);
+}
+
 /*
  * A writer reads the position at page 0 with no record yet (right after a
  * jump or a resize) and is interrupted before its claim by a resize, which
@@ -1330,6 +1467,9 @@ static const struct unit_test tests[] = {
 	TEST(test_claim_after_resize_to_same_position),
 	TEST(test_switch_after_resize_to_same_page),
 	TEST(test_reserve_after_resize_between_loads),
+	TEST(test_pid_left_out_when_unchanged),
+	TEST(test_pid_decided_again_after_nested_writer),
+	TEST(test_no_pid_at_page_head_is_refused),
 };
 
 int main(void)

@@ -124,7 +124,8 @@ static __always_inline bool lkst_cpu_may_record(void)
 /*
  * Write one record into this CPU's buffer: the arguments go once, from the
  * caller's registers, into the record, the trailing zero ones left out and
- * each in one word or two (lkst_record.h); the clock is read last, right
+ * the high words only of those that have one, the PID only if the record
+ * before it has another (lkst_record.h); the clock is read last, right
  * before the record is completed.
  */
 static __always_inline void lkst_write(unsigned int event, unsigned int ctx,
@@ -138,44 +139,62 @@ static __always_inline void lkst_write(unsigned int event, unsigned int ctx,
 	unsigned int w1 = LKST_ARG_IS_WIDE(a1), w2 = LKST_ARG_IS_WIDE(a2),
 		     w3 = LKST_ARG_IS_WIDE(a3), w4 = LKST_ARG_IS_WIDE(a4),
 		     w5 = LKST_ARG_IS_WIDE(a5), w6 = LKST_ARG_IS_WIDE(a6);
+	unsigned int wide = w1 | w2 << 1 | w3 << 2 | w4 << 3 | w5 << 4 |
+			    w6 << 5;
 	unsigned int len = LKST_BREC_SIZE(nr_args,
 					  w1 + w2 + w3 + w4 + w5 + w6);
 	/* Filled by the reservation: not zeroed first (INIT_STACK_ALL_ZERO). */
 	struct lkst_slot slot __uninitialized;
-	struct lkst_brec *rec;
-	u32 *end;
+	u32 pid = current->pid;
+	u32 *end, *low;
 
-	if (unlikely(!lkst_buf_reserve_inline(cb, len, &slot))) {
+	if (unlikely(!lkst_buf_reserve_inline(cb, len, pid, true, &slot))) {
 		this_cpu_inc(lkst_counters.dropped[event]);
 		return;
 	}
-	rec = slot.rec;
-	WRITE_ONCE(rec->pid, current->pid);
-	end = (u32 *)((char *)rec + len);
+	end = lkst_slot_put_pid(&slot, pid);
 	switch (nr_args) {
 	case 6:
-		end = lkst_brec_put_arg_before(end, a6);
+		end = lkst_brec_put_high_before(end, a6);
 		fallthrough;
 	case 5:
-		end = lkst_brec_put_arg_before(end, a5);
+		end = lkst_brec_put_high_before(end, a5);
 		fallthrough;
 	case 4:
-		end = lkst_brec_put_arg_before(end, a4);
+		end = lkst_brec_put_high_before(end, a4);
 		fallthrough;
 	case 3:
-		end = lkst_brec_put_arg_before(end, a3);
+		end = lkst_brec_put_high_before(end, a3);
 		fallthrough;
 	case 2:
-		end = lkst_brec_put_arg_before(end, a2);
+		end = lkst_brec_put_high_before(end, a2);
 		fallthrough;
 	case 1:
-		lkst_brec_put_arg_before(end, a1);
+		lkst_brec_put_high_before(end, a1);
 	}
-	lkst_brec_put_time(rec, ktime_get_mono_fast_ns());
-	lkst_buf_commit(cb, &slot,
-			LKST_BREC_INFO(event, ctx, nr_args,
-				       w1 | w2 << 1 | w3 << 2 | w4 << 3 |
-				       w5 << 4 | w6 << 5));
+	/* After the high words: the last low word may be where one went. */
+	low = lkst_slot_args(&slot);
+	switch (nr_args) {
+	case 6:
+		WRITE_ONCE(low[5], (u32)a6);
+		fallthrough;
+	case 5:
+		WRITE_ONCE(low[4], (u32)a5);
+		fallthrough;
+	case 4:
+		WRITE_ONCE(low[3], (u32)a4);
+		fallthrough;
+	case 3:
+		WRITE_ONCE(low[2], (u32)a3);
+		fallthrough;
+	case 2:
+		WRITE_ONCE(low[1], (u32)a2);
+		fallthrough;
+	case 1:
+		WRITE_ONCE(low[0], (u32)a1);
+	}
+	lkst_slot_put_time(&slot, ktime_get_mono_fast_ns());
+	lkst_buf_commit(cb, &slot, LKST_BREC_INFO(event, ctx, nr_args, wide));
 }
 
 void lkst_record_event(unsigned int event, const u64 args[LKST_NR_ARGS])

@@ -22,10 +22,18 @@
 #include <stdlib.h>
 #endif
 
+/* The PID word is the caller's to store, always. */
 bool lkst_buf_reserve(struct lkst_cpu_buffer *cb, u32 len,
 		      struct lkst_slot *slot)
 {
-	return lkst_buf_reserve_inline(cb, len, slot);
+	return lkst_buf_reserve_inline(cb, len, LKST_PID_UNKNOWN, false, slot);
+}
+
+/* As the hooks reserve: without the PID word when @pid wrote last. */
+bool lkst_buf_reserve_pid(struct lkst_cpu_buffer *cb, u32 len, u32 pid,
+			  struct lkst_slot *slot)
+{
+	return lkst_buf_reserve_inline(cb, len, pid, true, slot);
 }
 
 /*
@@ -46,22 +54,24 @@ u32 lkst_brec_layout(const u64 *args, u32 nr_args, u32 *wide)
 	return LKST_BREC_SIZE(nr_args, nr_wide);
 }
 
-/* Write @rec's first @nr_args arguments, pid, event and context. */
+/* Write @rec's first @nr_args arguments, pid (always), event and context. */
 void lkst_buf_write(struct lkst_cpu_buffer *cb, const struct lkst_record *rec,
 		    u32 nr_args)
 {
 	struct lkst_slot slot;
 	u32 len, wide, i;
-	u32 *end;
+	u32 *end, *low;
 
 	len = lkst_brec_layout(rec->arg, nr_args, &wide);
-	if (!lkst_buf_reserve(cb, len, &slot))
+	if (!lkst_buf_reserve_inline(cb, len, rec->pid, false, &slot))
 		return;
-	WRITE_ONCE(slot.rec->pid, rec->pid);
-	lkst_brec_put_time(slot.rec, rec->time_ns);
-	end = (u32 *)((char *)slot.rec + len);
+	end = lkst_slot_put_pid(&slot, rec->pid);
 	for (i = nr_args; i-- > 0;)
-		end = lkst_brec_put_arg_before(end, rec->arg[i]);
+		end = lkst_brec_put_high_before(end, rec->arg[i]);
+	low = lkst_slot_args(&slot);
+	for (i = 0; i < nr_args; i++)
+		WRITE_ONCE(low[i], (u32)rec->arg[i]);
+	lkst_slot_put_time(&slot, rec->time_ns);
 	lkst_buf_commit(cb, &slot, LKST_BREC_INFO(rec->event, rec->context,
 						  nr_args, wide));
 }
@@ -418,11 +428,11 @@ u64 lkst_buf_next_seq(struct lkst_cpu_buffer *cb,
  * did not change meanwhile (lkst_page_read()).
  */
 bool lkst_page_next(const struct lkst_page *pg, u32 commit, u32 *offset,
-		    struct lkst_record *out)
+		    u32 *pid, struct lkst_record *out)
 {
 	const struct lkst_brec *rec;
 	u32 info, nr, wide, i, len;
-	const u32 *word;
+	const u32 *word, *high;
 
 	if (commit > LKST_PAGE_SIZE ||
 	    *offset + LKST_BREC_MIN_SIZE > commit)
@@ -431,34 +441,35 @@ bool lkst_page_next(const struct lkst_page *pg, u32 commit, u32 *offset,
 	info = READ_ONCE(rec->info);
 	nr = LKST_BREC_NR_ARGS(info);
 	wide = LKST_BREC_WIDE(info);
-	/* Only a page reset under the reader shows anything else. */
-	if (!(info & LKST_BREC_VALID) || nr > LKST_NR_ARGS || wide >> nr)
+	/*
+	 * Only a page reset under the reader shows anything else: a record
+	 * without its PID word at the head of the page, a wide bit for an
+	 * argument it does not hold.
+	 */
+	if (!(info & LKST_BREC_VALID) || nr > LKST_NR_ARGS || wide >> nr ||
+	    ((info & LKST_BREC_NO_PID) && *offset == LKST_PAGE_HEAD))
 		return false;
 	len = LKST_BREC_SIZE(nr, 0);
 	for (i = 0; i < nr; i++)
 		len += (wide >> i & 1) * 4;
+	if (info & LKST_BREC_NO_PID)
+		len -= 4;
 	if (*offset + len > commit)
 		return false;
+	if (!(info & LKST_BREC_NO_PID))
+		*pid = READ_ONCE(*(const u32 *)((const char *)rec + len - 4));
 	out->time_ns = READ_ONCE(rec->time_lo) |
 		       (u64)READ_ONCE(rec->time_hi) << 32;
-	out->pid = READ_ONCE(rec->pid);
+	out->pid = *pid;
 	out->event = LKST_BREC_EVENT(info);
 	out->context = LKST_BREC_CONTEXT(info);
 	out->flags = 0;
 	word = rec->word;
+	high = word + nr;
 	for (i = 0; i < LKST_NR_ARGS; i++) {
-		if (i >= nr) {
-			out->arg[i] = 0;
-		} else if (wide >> i & 1) {
-			out->arg[i] = READ_ONCE(word[0]) |
-				      (u64)READ_ONCE(word[1]) << 32;
-			word += 2;
-		} else {
-			s32 narrow = READ_ONCE(word[0]);
-
-			out->arg[i] = (u64)(s64)narrow;
-			word++;
-		}
+		out->arg[i] = i < nr ? READ_ONCE(word[i]) : 0;
+		if (wide >> i & 1)
+			out->arg[i] |= (u64)READ_ONCE(*high++) << 32;
 	}
 	*offset += len;
 	return true;
@@ -476,7 +487,7 @@ static int lkst_page_read_reserved(const struct lkst_page *pg,
 				   struct lkst_record *out, u64 *first_seq,
 				   u32 *reserved)
 {
-	u32 offset = LKST_PAGE_HEAD, commit;
+	u32 offset = LKST_PAGE_HEAD, pid = 0, commit;
 	u64 gen = READ_ONCE(pg->gen);
 	int n = 0;
 
@@ -488,7 +499,7 @@ static int lkst_page_read_reserved(const struct lkst_page *pg,
 	commit = LKST_COMMIT_BYTES(READ_ONCE(pg->commit));
 	smp_rmb();	/* the commit before the records below it */
 	while (n < (int)LKST_PAGE_MAX_RECORDS &&
-	       lkst_page_next(pg, commit, &offset, &out[n]))
+	       lkst_page_next(pg, commit, &offset, &pid, &out[n]))
 		n++;
 	smp_rmb();	/* what it covers before the generation again */
 	return READ_ONCE(pg->gen) == gen ? n : -1;
@@ -507,12 +518,12 @@ int lkst_page_read(const struct lkst_page *pg, struct lkst_record *out,
 u32 lkst_page_count(const struct lkst_page *pg)
 {
 	struct lkst_record rec;
-	u32 offset = LKST_PAGE_HEAD, n = 0;
+	u32 offset = LKST_PAGE_HEAD, pid = 0, n = 0;
 	u32 commit = LKST_COMMIT_BYTES(READ_ONCE(pg->commit));
 
 	if (!READ_ONCE(pg->gen) || (READ_ONCE(pg->gen) & 1))
 		return 0;
-	while (lkst_page_next(pg, commit, &offset, &rec))
+	while (lkst_page_next(pg, commit, &offset, &pid, &rec))
 		n++;
 	return n;
 }

@@ -149,7 +149,7 @@ struct lkst_cpu_buffer {
 	/* What every write touches, in one cache line. */
 	local64_t pos;
 	u32 mode;
-	u32 __pad;
+	u32 last_pid;		/* of the record reserved last */
 	struct lkst_block __rcu *blocks[LKST_MAX_BLOCKS];
 	/* Written only when events are lost. */
 	local64_t overwritten ____cacheline_aligned;
@@ -163,9 +163,13 @@ struct lkst_slot {
 	struct lkst_brec *rec;
 	struct lkst_block *block;	/* the block of page */
 	u64 where;			/* pos >> LKST_POS_PAGE_SHIFT there */
+	u32 *end;			/* one past the record's last word */
+	u32 info_flags;			/* LKST_BREC_NO_PID or 0 */
 };
 
 #define LKST_RESERVE_RETRY	((struct lkst_brec *)1)
+/* last_pid when the caller stores the PID itself: no task has it. */
+#define LKST_PID_UNKNOWN	(~0u)
 
 void lkst_page_publish(struct lkst_cpu_buffer *cb, struct lkst_page *pg);
 
@@ -175,20 +179,29 @@ struct lkst_brec *lkst_buf_reserve_switch(struct lkst_cpu_buffer *cb,
 					  struct lkst_slot *slot);
 
 /*
- * Reserve @len bytes (LKST_BREC_SIZE()) in this CPU's buffer.
+ * Reserve a record of @len bytes (LKST_BREC_SIZE(), with its PID word) for
+ * @pid in this CPU's buffer: 4 bytes fewer, without the PID word
+ * (LKST_BREC_NO_PID in slot->info_flags), when @may_omit_pid and the
+ * record reserved last, which is the one before it in the page, has the
+ * same PID.  That holds because a writer's PID is that of the task running
+ * on the CPU, so the writers that interrupt it have the same: a record of
+ * another PID comes from a writer that finished before this one started
+ * and set last_pid.  The first record of a page always stores its PID.
+ *
  * Returns false, counting a drop, when there is no block, when a STOP-mode
  * buffer is full, or while a writer this one interrupted is moving to
  * another page.  Moving to the next page is out of line: it happens once
  * per page.
  */
 static __always_inline bool lkst_buf_reserve_inline(struct lkst_cpu_buffer *cb,
-						    u32 len,
+						    u32 len, u32 pid,
+						    bool may_omit_pid,
 						    struct lkst_slot *slot)
 {
 	struct lkst_block *blk;
 	struct lkst_page *pg;
 	u64 old, seen;
-	u32 id;
+	u32 id, need;
 
 	old = local64_read(&cb->pos);
 	for (;;) {
@@ -208,27 +221,36 @@ static __always_inline bool lkst_buf_reserve_inline(struct lkst_cpu_buffer *cb,
 		}
 		if (unlikely(!blk || (old & LKST_POS_SWITCHING)))
 			goto drop;
-		if (unlikely(lkst_pos_offset(old) + len > LKST_PAGE_SIZE)) {
+		need = len;
+		if (may_omit_pid && pid == READ_ONCE(cb->last_pid) &&
+		    lkst_pos_offset(old) != LKST_PAGE_HEAD)
+			need -= 4;
+		if (unlikely(lkst_pos_offset(old) + need > LKST_PAGE_SIZE)) {
+			/* The first record of the next page: with its PID. */
 			slot->rec = lkst_buf_reserve_switch(cb, blk, old, len,
 							    slot);
-			if (slot->rec != LKST_RESERVE_RETRY)
-				return slot->rec != NULL;
-			old = local64_read(&cb->pos);
-			continue;
+			if (slot->rec == LKST_RESERVE_RETRY) {
+				old = local64_read(&cb->pos);
+				continue;
+			}
+			if (!slot->rec)
+				return false;
+			need = len;
+			goto reserved;
 		}
 		pg = lkst_block_page(blk, lkst_pos_page(old));
 		/* Counted before the bytes are ours: no lapping writer resets it. */
 		WRITE_ONCE(pg->writers, READ_ONCE(pg->writers) + 1);
 		barrier();
 		seen = local64_cmpxchg(&cb->pos, old,
-				       old + len + (1ULL << LKST_POS_COUNT_SHIFT));
+				       old + need + (1ULL << LKST_POS_COUNT_SHIFT));
 		if (likely(seen == old)) {
 			slot->page = pg;
 			slot->block = blk;
 			slot->where = old >> LKST_POS_PAGE_SHIFT;
 			slot->rec = (struct lkst_brec *)((char *)pg +
 							 lkst_pos_offset(old));
-			return true;
+			goto reserved;
 		}
 		barrier();
 		WRITE_ONCE(pg->writers, READ_ONCE(pg->writers) - 1);
@@ -240,32 +262,57 @@ static __always_inline bool lkst_buf_reserve_inline(struct lkst_cpu_buffer *cb,
 			lkst_page_publish(cb, pg);
 		old = seen;	/* a nested writer moved on first */
 	}
+reserved:
+	slot->end = (u32 *)((char *)slot->rec + need);
+	slot->info_flags = need != len ? LKST_BREC_NO_PID : 0;
+	WRITE_ONCE(cb->last_pid, pid);
+	return true;
 drop:
 	local64_inc(&cb->dropped);
 	return false;
 }
 
 /*
- * Store @arg in the words before @end, two if it is wide, and return where
- * it starts: writers store a record's arguments from the last one back.
+ * A reserved record is filled in this order: the PID, the high words, the
+ * low words, the time (all without a branch, so some land where a later
+ * store goes too), then lkst_buf_commit().
+ *
+ * Store the PID word last in the record (before @slot->end) and return
+ * where the arguments' words end: before it if the record has it, else at
+ * the end, where the last argument word or the time then goes.
  */
-static __always_inline u32 *lkst_brec_put_arg_before(u32 *end, u64 arg)
+static __always_inline u32 *lkst_slot_put_pid(const struct lkst_slot *slot,
+					      u32 pid)
 {
-	if (LKST_ARG_IS_WIDE(arg)) {
-		end -= 2;
-		WRITE_ONCE(end[1], (u32)(arg >> 32));
-	} else {
-		end--;
-	}
-	WRITE_ONCE(end[0], (u32)arg);
-	return end;
+	WRITE_ONCE(slot->end[-1], pid);
+	return slot->end - !(slot->info_flags & LKST_BREC_NO_PID);
 }
 
-static __always_inline void lkst_brec_put_time(struct lkst_brec *rec,
+/* Where the low words of the arguments go. */
+static __always_inline u32 *lkst_slot_args(const struct lkst_slot *slot)
+{
+	return slot->rec->word;
+}
+
+static __always_inline void lkst_slot_put_time(const struct lkst_slot *slot,
 					       u64 time_ns)
 {
-	WRITE_ONCE(rec->time_lo, (u32)time_ns);
-	WRITE_ONCE(rec->time_hi, (u32)(time_ns >> 32));
+	WRITE_ONCE(slot->rec->time_lo, (u32)time_ns);
+	WRITE_ONCE(slot->rec->time_hi, (u32)(time_ns >> 32));
+}
+
+/*
+ * Store the high word of @arg, if it is not 0, right before @end, and
+ * return where the high words before it go.  Writers store the high words
+ * from the last argument back, then the low words: a 0 high word is stored
+ * too, where the next one back or the last low word then goes.
+ */
+static __always_inline u32 *lkst_brec_put_high_before(u32 *end, u64 arg)
+{
+	u32 high = arg >> 32;
+
+	WRITE_ONCE(end[-1], high);
+	return end - (high != 0);
 }
 
 /* Raise @pg's commit to @used bytes unless a reset changed its tag. */
@@ -297,7 +344,7 @@ static __always_inline void lkst_buf_commit(struct lkst_cpu_buffer *cb,
 	u32 writers;
 	u64 gen, pos;
 
-	WRITE_ONCE(slot->rec->info, info);
+	WRITE_ONCE(slot->rec->info, info | slot->info_flags);
 	smp_wmb();	/* the record before the commit that covers it */
 	writers = READ_ONCE(pg->writers) - 1;
 	WRITE_ONCE(pg->writers, writers);
@@ -320,6 +367,8 @@ static __always_inline void lkst_buf_commit(struct lkst_cpu_buffer *cb,
 u32 lkst_brec_layout(const u64 *args, u32 nr_args, u32 *wide);
 bool lkst_buf_reserve(struct lkst_cpu_buffer *cb, u32 len,
 		      struct lkst_slot *slot);
+bool lkst_buf_reserve_pid(struct lkst_cpu_buffer *cb, u32 len, u32 pid,
+			  struct lkst_slot *slot);
 void lkst_buf_write(struct lkst_cpu_buffer *cb, const struct lkst_record *rec,
 		    u32 nr_args);
 
@@ -341,7 +390,7 @@ struct lkst_page_ref {
 };
 
 bool lkst_page_next(const struct lkst_page *pg, u32 commit, u32 *offset,
-		    struct lkst_record *out);
+		    u32 *pid, struct lkst_record *out);
 int lkst_page_read(const struct lkst_page *pg, struct lkst_record *out,
 		   u64 *first_seq);
 u32 lkst_page_count(const struct lkst_page *pg);

@@ -93,7 +93,7 @@ static void lkst_buf_fills_in_order(struct kunit *test)
 	for (seq = 0; seq < 7; seq++) {
 		KUNIT_ASSERT_TRUE(test, test_write(cb, seq, seq));
 		n = seq < FULL ? seq : FULL;
-		bytes += n ? LKST_BREC_SIZE(n, n - 1) : LKST_BREC_MIN_SIZE;
+		bytes += n ? LKST_BREC_SIZE(n, n - 1) : LKST_BREC_SIZE(0, 0);
 	}
 	KUNIT_EXPECT_EQ(test, lkst_pos_offset(local64_read(&cb->pos)),
 			LKST_PAGE_HEAD + bytes);
@@ -171,7 +171,7 @@ static void lkst_buf_never_resets_under_writer(struct kunit *test)
 
 	out = test_page_records(test);
 	rcu_read_lock_sched();
-	KUNIT_ASSERT_TRUE(test, lkst_buf_reserve(cb, LKST_BREC_MIN_SIZE,
+	KUNIT_ASSERT_TRUE(test, lkst_buf_reserve(cb, LKST_BREC_SIZE(0, 0),
 						 &held));
 	rcu_read_unlock_sched();
 	/* 16 bytes held leave room for 67 full records still. */
@@ -181,7 +181,7 @@ static void lkst_buf_never_resets_under_writer(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, local64_read(&cb->dropped), 1);
 	KUNIT_EXPECT_EQ(test, lkst_page_read(lkst_block_page(blk, 0), out,
 					     &first), 0);
-	lkst_brec_put_time(held.rec, 5);
+	lkst_slot_put_time(&held, 5);
 	rcu_read_lock_sched();
 	lkst_buf_commit(cb, &held, LKST_BREC_INFO(3, 0, 0, 0));
 	rcu_read_unlock_sched();
@@ -317,7 +317,7 @@ static void lkst_buf_jumps(struct kunit *test)
 	cb->mode = LKST_MODE_STOP;
 	rcu_read_lock_sched();
 	KUNIT_EXPECT_EQ(test, lkst_buf_jump(cb, a), 0);
-	KUNIT_ASSERT_TRUE(test, lkst_buf_reserve(cb, LKST_BREC_MIN_SIZE,
+	KUNIT_ASSERT_TRUE(test, lkst_buf_reserve(cb, LKST_BREC_SIZE(0, 0),
 						 &held));
 	/* Not while a writer this one interrupted writes in the page. */
 	KUNIT_EXPECT_EQ(test, lkst_buf_jump(cb, a), -EBUSY);

@@ -83,7 +83,7 @@ static void lkst_dump_cpu(unsigned int cpu, unsigned int max)
 	const struct lkst_block *blk;
 	const struct lkst_page *pg;
 	struct lkst_record rec;
-	u32 page, i, nr_pages = 0, offset;
+	u32 page, i, nr_pages = 0, offset, pid = 0;
 
 	/* What a log of these buffers (a vmcore's) must count as lost. */
 	pr_emerg("lkst-dump: cpu%u counts: overwritten %llu dropped %llu\n",
@@ -114,7 +114,7 @@ static void lkst_dump_cpu(unsigned int cpu, unsigned int max)
 		offset = LKST_PAGE_HEAD;
 		while (lkst_page_next(pg,
 				      LKST_COMMIT_BYTES(READ_ONCE(pg->commit)),
-				      &offset, &rec)) {
+				      &offset, &pid, &rec)) {
 			if (held) {
 				held--;
 				continue;

@@ -139,7 +139,7 @@ const char *lkst_persist_refusal(void *region, u64 pages)
 static int lkst_prev_page_check(struct lkst_page *pg)
 {
 	struct lkst_record rec;
-	u32 offset = LKST_PAGE_HEAD, commit;
+	u32 offset = LKST_PAGE_HEAD, pid = 0, commit;
 	int n = 0;
 
 	if (!pg->gen || (pg->gen & 1)) {
@@ -152,7 +152,7 @@ static int lkst_prev_page_check(struct lkst_page *pg)
 	if (commit < LKST_PAGE_HEAD || commit > LKST_PAGE_SIZE ||
 	    pg->first_seq > (1ULL << 62))
 		return -1;
-	while (lkst_page_next(pg, commit, &offset, &rec)) {
+	while (lkst_page_next(pg, commit, &offset, &pid, &rec)) {
 		if (rec.event >= LKST_NR_EVENT_IDS)
 			return -1;
 		n++;

@@ -32,29 +32,32 @@ struct lkst_record {
 
 /*
  * A record as it lies in the kernel's per-CPU buffers, in 32-bit words:
- * the arguments up to the last non-zero one (those left out read as 0),
- * each in one word if it reads back the same sign-extended from 32 bits
- * (small numbers, negative errors, kernel text addresses), else in two,
- * low word first.  info holds the event, which arguments are wide (bit i
- * of LKST_BREC_WIDE() for argument i), LKST_BREC_VALID, the context and
- * the number of arguments stored.  A record takes 16 to 64 bytes and is
- * 4-byte aligned.  Records follow each other in 4 KiB pages
+ * info, the time (low word first), the low words of the arguments up to
+ * the last non-zero one (those left out read as 0), the high words of
+ * those whose high word is not 0, in the same order (bit i of
+ * LKST_BREC_WIDE() set for argument i), then the PID.  A record with
+ * LKST_BREC_NO_PID has no PID word: its PID is that of the record before
+ * it in the page, which the first one of a page always stores.  info holds
+ * the event, the wide mask, LKST_BREC_VALID, LKST_BREC_NO_PID, the context
+ * and the number of arguments stored.  A record takes 12 to 64 bytes and
+ * is 4-byte aligned.  Records follow each other in 4 KiB pages
  * (LKST_PAGE_SIZE), after the page's head, up to the page's commit; the
  * copies user space gets are struct lkst_record.
  */
 struct lkst_brec {
 	__u32 info;
-	__u32 pid;
 	__u32 time_lo;
 	__u32 time_hi;
 	__u32 word[];
 };
 
 #define LKST_PAGE_SIZE		4096u
+/* With its PID word; without it, 4 bytes less. */
 #define LKST_BREC_SIZE(nr_args, nr_wide) (16u + 4u * ((nr_args) + (nr_wide)))
-#define LKST_BREC_MIN_SIZE	LKST_BREC_SIZE(0, 0)
+#define LKST_BREC_MIN_SIZE	(LKST_BREC_SIZE(0, 0) - 4u)
 #define LKST_BREC_MAX_SIZE	LKST_BREC_SIZE(LKST_NR_ARGS, LKST_NR_ARGS)
 #define LKST_BREC_VALID		(1u << 7)
+#define LKST_BREC_NO_PID	(1u << 6)
 #define LKST_BREC_NR_ARGS(info)	((info) & 7u)
 #define LKST_BREC_CONTEXT(info)	(((info) >> 3) & 3u)
 #define LKST_BREC_WIDE(info)	(((info) >> 8) & 0x3fu)
@@ -63,8 +66,8 @@ struct lkst_brec {
 	((__u32)(event) << 16 | (__u32)(wide) << 8 | LKST_BREC_VALID | \
 	 (context) << 3 | (nr_args))
 
-/* An argument that takes two words: it does not fit a signed 32 bits. */
-#define LKST_ARG_IS_WIDE(arg)	((((__u64)(arg) + 0x80000000ull) >> 32) != 0)
+/* An argument that takes two words: its high word is not 0. */
+#define LKST_ARG_IS_WIDE(arg)	(((__u64)(arg) >> 32) != 0)
 
 /* The clock records are stamped with, named in log files. */
 #define LKST_CLOCK_MONOTONIC	1
