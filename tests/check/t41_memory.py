@@ -224,7 +224,7 @@ for name, who_arg, zero_args in (("MEM_RECLAIM_START", "arg3", ("arg4",)),
 bad = re.compile(r"BUG:|WARNING:|Oops|general protection fault|lockdep|"
                  r"possible recursive locking|circular locking|inconsistent lock state|"
                  r"KASAN|UBSAN|Call Trace:|scheduling while atomic|"
-                 r"sleeping function called from invalid context|stall")
+                 r"sleeping function called from invalid context|\bstall")
 in_report = False
 with open(os.path.join(d, "dmesg.txt")) as f:
     log = f.read().splitlines()

@@ -71,7 +71,7 @@ if len(sets) > 1:
 bad = re.compile(r"BUG:|WARNING:|Oops|general protection fault|lockdep|"
                  r"possible recursive locking|circular locking|inconsistent lock state|"
                  r"KASAN|UBSAN|Call Trace:|scheduling while atomic|"
-                 r"sleeping function called from invalid context|stall|"
+                 r"sleeping function called from invalid context|\bstall|"
                  r"blocked for more than")
 log = text("dmesg.txt").splitlines()
 check(log and "lkst-t95" in log[0], "dmesg.txt does not start at the scenario's marker")

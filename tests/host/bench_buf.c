@@ -63,16 +63,13 @@ static inline void write_event(struct lkst_cpu_buffer *cb, u32 i, u32 nr,
 			       u64 time_ns)
 {
 	u64 args[LKST_NR_ARGS] = { 0 };
-	u32 wide = 0, nr_wide = 0, len;
 	struct lkst_slot slot;
 	u32 *end, *low;
+	u32 wide, len;
 
-	for (u32 a = 0; a < nr; a++) {
+	for (u32 a = 0; a < nr; a++)
 		args[a] = arg_value(i, a);
-		wide |= LKST_ARG_IS_WIDE(args[a]) << a;
-		nr_wide += LKST_ARG_IS_WIDE(args[a]);
-	}
-	len = LKST_BREC_SIZE(nr, nr_wide);
+	len = lkst_brec_layout(args, nr, &wide);
 	if (!lkst_buf_reserve_inline(cb, len, 1, true, &slot))
 		return;
 	end = lkst_slot_put_pid(&slot, 1);
