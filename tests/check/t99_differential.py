@@ -411,10 +411,22 @@ def lkbuf_counts(name):
         r"^cpu (\d+) .*overwritten (\d+), dropped (\d+)$", text, re.M)}
 
 
+def dropped_by_event(name):
+    """{event: dropped} since boot, from `lkm stat`."""
+    text = open(os.path.join(d, name)).read()
+    return {m[1]: int(m[2]) for m in re.finditer(
+        r"^0x[0-9a-f]+ +(\S+) +\d+ +(\d+)$", text, re.M)}
+
+
 before, after = lkbuf_counts("lkbuf-list-before.txt"), lkbuf_counts("lkbuf-list.txt")
+dropped_before = dropped_by_event("lkm-stat-before.txt")
+dropped_during = {ev: n - dropped_before.get(ev, 0)
+                  for ev, n in dropped_by_event("lkm-stat.txt").items()
+                  if n != dropped_before.get(ev, 0)}
+check(dropped_before, "no event counters in lkm-stat-before.txt")
 check(before and before == after,
       f"lkst overwrote or dropped records during the run: (overwritten, dropped) per CPU "
-      f"before {before}, after {after}")
+      f"before {before}, after {after}; dropped by event {dropped_during}")
 
 # ---------------------------------------------------------------- the process tree
 facts = open(os.path.join(d, "facts.txt")).read()

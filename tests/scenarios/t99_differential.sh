@@ -48,6 +48,7 @@ echo 0 >$T/options/hash-ptr || fail "ftrace hash-ptr option"
 echo >$T/trace
 # Counted since boot: the checker wants them unchanged by the run.
 lkbuf list >lkbuf-list-before.txt || fail "lkbuf list"
+lkm stat >lkm-stat-before.txt || fail "lkm stat"
 echo 1 >$T/tracing_on
 run lkm set -m 2
 lkst_diffload -d /dev/vdb >facts.txt || fail "lkst_diffload"
@@ -69,6 +70,7 @@ for s in $T/per_cpu/cpu*/stats; do
 done >ftrace-stats.txt
 gzip -1 <$T/trace >ftrace.txt.gz || fail "reading $T/trace"
 lkbuf list >lkbuf-list.txt
+lkm stat >lkm-stat.txt
 # Names for the function addresses lkst records (ftrace prints symbols).
 gzip -1 </proc/kallsyms >kallsyms.gz
 cleanup

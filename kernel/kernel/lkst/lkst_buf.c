@@ -16,6 +16,7 @@
 
 #ifdef __KERNEL__
 #include <linux/errno.h>
+#include <linux/irqflags.h>
 #include <linux/sort.h>
 #else
 #include <errno.h>
@@ -221,10 +222,10 @@ static struct lkst_brec *lkst_buf_wrap_page(struct lkst_cpu_buffer *cb,
  * block of @old as the caller found it published (see
  * lkst_buf_leave_page()).
  */
-struct lkst_brec *lkst_buf_reserve_switch(struct lkst_cpu_buffer *cb,
-					  struct lkst_block *blk,
-					  u64 old, u32 len,
-					  struct lkst_slot *slot)
+static struct lkst_brec *lkst_buf_claim_next(struct lkst_cpu_buffer *cb,
+					     struct lkst_block *blk,
+					     u64 old, u32 len,
+					     struct lkst_slot *slot)
 {
 	struct lkst_block *target;
 	struct lkst_page *pg, *cur;
@@ -296,6 +297,27 @@ struct lkst_brec *lkst_buf_reserve_switch(struct lkst_cpu_buffer *cb,
 drop:
 	local64_inc(&cb->dropped);
 	return NULL;
+}
+
+/*
+ * Interrupts stay off while the next page is claimed: an interrupt whose
+ * writer needed that page too would drop its event (and, in practice, the
+ * rest of its handler's), which the tracer then misses at exactly the
+ * moments interrupts land.  Only an NMI's writer can still come between.
+ * It happens once per page, so its cost is spread over the page's records.
+ */
+struct lkst_brec *lkst_buf_reserve_switch(struct lkst_cpu_buffer *cb,
+					  struct lkst_block *blk,
+					  u64 old, u32 len,
+					  struct lkst_slot *slot)
+{
+	struct lkst_brec *rec;
+	unsigned long flags;
+
+	raw_local_irq_save(flags);
+	rec = lkst_buf_claim_next(cb, blk, old, len, slot);
+	raw_local_irq_restore(flags);
+	return rec;
 }
 
 /* A new CPU's first block: page 0 empty, numbered from 0, current. */
