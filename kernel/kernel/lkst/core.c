@@ -121,6 +121,14 @@ static __always_inline bool lkst_cpu_may_record(void)
 #endif
 }
 
+/* How many of a record's arguments take two words, by LKST_BREC_WIDE(). */
+static const u8 lkst_nr_wide[64] = {
+	0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+	1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5,
+	1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5,
+	2, 3, 3, 4, 3, 4, 4, 5, 3, 4, 4, 5, 4, 5, 5, 6,
+};
+
 /*
  * Write one record into this CPU's buffer: the arguments go once, from the
  * caller's registers, into the record, the trailing zero ones left out and
@@ -135,19 +143,33 @@ static __always_inline void lkst_write(unsigned int event, unsigned int ctx,
 	struct lkst_cpu_buffer *cb = this_cpu_ptr(&lkst_cpu_buffers);
 	unsigned int nr_args = a6 ? 6 : a5 ? 5 : a4 ? 4 : a3 ? 3 :
 			       a2 ? 2 : a1 ? 1 : 0;
-	/* Zero arguments are narrow: those left out count in neither. */
-	unsigned int w1 = LKST_ARG_IS_WIDE(a1), w2 = LKST_ARG_IS_WIDE(a2),
-		     w3 = LKST_ARG_IS_WIDE(a3), w4 = LKST_ARG_IS_WIDE(a4),
-		     w5 = LKST_ARG_IS_WIDE(a5), w6 = LKST_ARG_IS_WIDE(a6);
-	unsigned int wide = w1 | w2 << 1 | w3 << 2 | w4 << 3 | w5 << 4 |
-			    w6 << 5;
-	unsigned int len = LKST_BREC_SIZE(nr_args,
-					  w1 + w2 + w3 + w4 + w5 + w6);
+	unsigned int wide = 0, len;
 	/* Filled by the reservation: not zeroed first (INIT_STACK_ALL_ZERO). */
 	struct lkst_slot slot __uninitialized;
 	u32 pid = current->pid;
 	u32 *end, *low;
 
+	/* Only the arguments stored: the cost goes with what is recorded. */
+	switch (nr_args) {
+	case 6:
+		wide |= LKST_ARG_IS_WIDE(a6) << 5;
+		fallthrough;
+	case 5:
+		wide |= LKST_ARG_IS_WIDE(a5) << 4;
+		fallthrough;
+	case 4:
+		wide |= LKST_ARG_IS_WIDE(a4) << 3;
+		fallthrough;
+	case 3:
+		wide |= LKST_ARG_IS_WIDE(a3) << 2;
+		fallthrough;
+	case 2:
+		wide |= LKST_ARG_IS_WIDE(a2) << 1;
+		fallthrough;
+	case 1:
+		wide |= LKST_ARG_IS_WIDE(a1);
+	}
+	len = LKST_BREC_SIZE(nr_args, lkst_nr_wide[wide]);
 	if (unlikely(!lkst_buf_reserve_inline(cb, len, pid, true, &slot))) {
 		this_cpu_inc(lkst_counters.dropped[event]);
 		return;
