@@ -220,7 +220,7 @@ for name, who_arg, zero_args in (("MEM_RECLAIM_START", "arg3", ("arg4",)),
                                                    all(r[a] == 0 for a in zero_args) for r in dr),
           f"no direct {name} by the hog (pid {hog})", event=name)
 
-# ---- the OOM and reclaim phases' kernel log: nothing but the OOM report
+# ---- the OOM and reclaim phases' kernel log: nothing but the OOM reports
 bad = re.compile(r"BUG:|WARNING:|Oops|general protection fault|lockdep|"
                  r"possible recursive locking|circular locking|inconsistent lock state|"
                  r"KASAN|UBSAN|Call Trace:|scheduling while atomic|"
@@ -229,11 +229,19 @@ in_report = False
 with open(os.path.join(d, "dmesg.txt")) as f:
     log = f.read().splitlines()
 check(log and "lkst-t41" in log[0], "dmesg.txt does not start at the scenario's marker")
+killed = []
 for line in log:
     if "invoked oom-killer" in line:
         in_report = True
     if bad.search(line) and not (in_report and "Call Trace:" in line):
         check(False, f"kernel log during the OOM/reclaim phases: {line}")
-    if "Killed process" in line:
+    m = re.search(r"Killed process (\d+)", line)
+    if m:
+        killed.append(int(m[1]))
         in_report = False
+# The OOM child, and the hog if reclaim could not keep up (it volunteers).
+hog_killed = facts.get("hog_oom_killed", 0)
+check(killed == [child] + [hog] * hog_killed,
+      f"OOM kills of pids {killed}, expected the OOM child {child}"
+      + (f" then the hog {hog}" if hog_killed else ""))
 done()
