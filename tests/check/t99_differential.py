@@ -601,8 +601,14 @@ check(ia32.count((EV["SYSCALL_ENTRY"], IA32_GETPID)) == 5 and
 # MEM_FAULT_*'s user ip: a fault the kernel took on a user address (the
 # read() into untouched pages, a page_fault_kernel upstream) records 0,
 # never the kernel address it faulted at.
-kernel_faults = {(r["pid"], int(r["f"]["address"], 16)) for r in ftrace["page_fault_kernel"]
-                 if r["pid"] in pids and r["f"]["address"].startswith("0x")}
+def fault_keys(name):
+    return {(r["pid"], int(r["f"]["address"], 16)) for r in ftrace[name]
+            if r["pid"] in pids and r["f"]["address"].startswith("0x")}
+
+
+# An address the task also faulted on from user mode (a stack page the
+# kernel wrote first, say) cannot tell which record is the kernel's.
+kernel_faults = fault_keys("page_fault_kernel") - fault_keys("page_fault_user")
 outcomes = [r for ev in ("MEM_FAULT_MINOR", "MEM_FAULT_MAJOR") for r in lkst[EV[ev]]
             if r["pid"] in pids]
 check(not [r for r in outcomes if r["arg4"] >= KERNEL_MIN],
