@@ -21,7 +21,7 @@ HAVE_HANDLERS := $(wildcard handlers/Kbuild handlers/Makefile)
 # tests/run-all.sh builds the kernel once and clears this to skip re-checking it.
 KERNEL_DEP ?= kernel
 
-.PHONY: all deps kernel kernel-tree kernel-kasan kernel-bench initramfs-kasan patches docs count-hooks \
+.PHONY: all deps kernel kernel-tree kernel-kasan kernel-bench bench-ablate initramfs-kasan patches docs count-hooks \
 	utils handlers initramfs initramfs-kdump demo install uninstall \
 	test torture bench initramfs-bench checkpatch clean distclean help
 
@@ -192,6 +192,10 @@ bench: deps utils initramfs-bench
 	@python3 tools/bench/report.py out/bench
 	@python3 tools/bench/hook-cost.py $(BENCH_LKST_KSRC)/vmlinux $(BENCH_VANILLA_KSRC)/vmlinux \
 		| tee out/bench/hook-cost.txt | tail -n 1
+
+# What pieces of the write path cost, by bench kernels with one taken out.
+bench-ablate: deps utils initramfs-bench
+	@tools/bench/ablate.sh out/bench-ablate
 
 checkpatch: kernel-tree
 	@$(TOOLS)/checkpatch.sh $(KSRC) $(PATCH_DIR) $(SERIES)
