@@ -29,6 +29,7 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/workqueue.h>
+#include "clock.h"
 #include "internal.h"
 
 /*
@@ -215,7 +216,7 @@ static __always_inline void lkst_write(unsigned int event, unsigned int ctx,
 	case 1:
 		WRITE_ONCE(low[0], (u32)a1);
 	}
-	lkst_slot_put_time(&slot, ktime_get_mono_fast_ns());
+	lkst_slot_put_time(&slot, lkst_clock_ns());
 	lkst_buf_commit(cb, &slot, LKST_BREC_INFO(event, ctx, nr_args, wide));
 }
 
@@ -1115,6 +1116,9 @@ static int __init lkst_init(void)
 	u32 first_pages;
 	int ret;
 
+	/* Without it, records are timed by ktime_get_mono_fast_ns(). */
+	if (lkst_clock_init())
+		pr_warn("no timekeeper notifier: the slower clock read\n");
 	for (i = 0; i < LKST_NR_EVENTS; i++)
 		lkst_events_by_id[lkst_event_table[i].id] = &lkst_event_table[i];
 	lkst_init_system_maskset(LKST_MASKSET_RNOTHING, "RNOTHING",

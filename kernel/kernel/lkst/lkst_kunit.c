@@ -7,6 +7,7 @@
 #include <kunit/test.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
+#include "clock.h"
 #include "internal.h"
 
 #define TEST_MASKSET	(LKST_MAX_MASKSETS - 1)
@@ -420,7 +421,33 @@ static void lkst_persist_validates(struct kunit *test)
 	vfree(region);
 }
 
+/*
+ * The records' clock read between two reads of the timekeeper's fast
+ * reader falls between them, every time: a wrong copy of the readout base
+ * (a field, the shift, the latch) is off by far more than a read takes.
+ */
+static void lkst_clock_matches_timekeeper(struct kunit *test)
+{
+	u64 before, t, after;
+	unsigned int i;
+
+	for (i = 0; i < 100000; i++) {
+		preempt_disable();
+		before = ktime_get_mono_fast_ns();
+		t = lkst_clock_ns();
+		after = ktime_get_mono_fast_ns();
+		preempt_enable();
+		if (t < before || t > after)
+			break;
+	}
+	KUNIT_EXPECT_EQ_MSG(test, i, 100000, "%llu not within [%llu, %llu]",
+			    t, before, after);
+	kunit_info(test, "records timed %s\n", lkst_clock_is_inline() ?
+		   "from the TSC, inline" : "by ktime_get_mono_fast_ns()");
+}
+
 static struct kunit_case lkst_buf_cases[] = {
+	KUNIT_CASE(lkst_clock_matches_timekeeper),
 	KUNIT_CASE(lkst_buf_fills_in_order),
 	KUNIT_CASE(lkst_buf_wraps_page_by_page),
 	KUNIT_CASE(lkst_buf_follows_links),

@@ -20,7 +20,7 @@ enum lkst_context {
 
 /* A record as LKST_IOC_BUFFER_DRAIN copies it out, all six arguments. */
 struct lkst_record {
-	__u64 time_ns;		/* CLOCK_MONOTONIC (ktime_get_mono_fast_ns) */
+	__u64 time_ns;		/* CLOCK_MONOTONIC, as ktime_get_mono_fast_ns() */
 	__u32 pid;		/* current task's pid, 0 for idle */
 	__u16 event;		/* enum lkst_event_id */
 	__u8  context;		/* enum lkst_context */

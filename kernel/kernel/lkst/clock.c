@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lkst clock: the copy of the timekeeper's readout base that
+ * lkst_clock_ns() computes CLOCK_MONOTONIC from (clock.h says why).
+ */
+#include <linux/notifier.h>
+#include <linux/pvclock_gtod.h>
+#include <linux/timekeeper_internal.h>
+#include "clock.h"
+
+#ifdef LKST_CLOCK_INLINE_TSC
+
+struct lkst_clock lkst_clock = {
+	.seq = SEQCNT_LATCH_ZERO(lkst_clock.seq),
+};
+
+static void lkst_clock_copy(struct lkst_clock_base *b,
+			    const struct timekeeper *tk)
+{
+	const struct tk_read_base *tkr = &tk->tkr_mono;
+
+	b->cycle_last = tkr->cycle_last;
+	b->max_cycles = tkr->clock->max_cycles;
+	b->xtime_nsec = tkr->xtime_nsec;
+	b->base_ns = ktime_to_ns(tkr->base);
+	b->mult = tkr->mult;
+	b->shift = tkr->shift;
+	/*
+	 * TSC and tsc-early read with rdtsc_ordered().  Suspended, the
+	 * timekeeper freezes its fast readers on a dummy clock; so do we.
+	 */
+	b->tsc = tkr->clock->vdso_clock_mode == VDSO_CLOCKMODE_TSC &&
+		 !timekeeping_suspended;
+}
+
+/*
+ * Called on every timekeeper update, with timekeeper_lock held and
+ * interrupts off: the updates are serialized, the readers never wait.
+ */
+static int lkst_clock_update(struct notifier_block *nb, unsigned long was_set,
+			     void *data)
+{
+	const struct timekeeper *tk = data;
+
+	raw_write_seqcount_latch(&lkst_clock.seq);
+	lkst_clock_copy(&lkst_clock.base[0], tk);
+	raw_write_seqcount_latch(&lkst_clock.seq);
+	lkst_clock_copy(&lkst_clock.base[1], tk);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block lkst_clock_nb = {
+	.notifier_call = lkst_clock_update,
+};
+
+/* Registering calls the notifier once, under the timekeeper's lock. */
+int lkst_clock_init(void)
+{
+	return pvclock_gtod_register_notifier(&lkst_clock_nb);
+}
+
+/* Whether records are being timed from the TSC inline (KUnit). */
+bool lkst_clock_is_inline(void)
+{
+	unsigned int seq;
+	bool tsc;
+
+	do {
+		seq = raw_read_seqcount_latch(&lkst_clock.seq);
+		tsc = lkst_clock.base[seq & 1].tsc;
+	} while (raw_read_seqcount_latch_retry(&lkst_clock.seq, seq));
+	return tsc;
+}
+#endif /* LKST_CLOCK_INLINE_TSC */
