@@ -19,8 +19,6 @@ static void lkst_clock_copy(struct lkst_clock_base *b,
 {
 	const struct tk_read_base *tkr = &tk->tkr_mono;
 
-	b->cycle_last = tkr->cycle_last;
-	b->max_cycles = tkr->clock->max_cycles;
 	b->xtime_nsec = tkr->xtime_nsec;
 	b->base_ns = ktime_to_ns(tkr->base);
 	b->mult = tkr->mult;
@@ -29,8 +27,14 @@ static void lkst_clock_copy(struct lkst_clock_base *b,
 	 * TSC and tsc-early read with rdtsc_ordered().  Suspended, the
 	 * timekeeper freezes its fast readers on a dummy clock; so do we.
 	 */
-	b->tsc = tkr->clock->vdso_clock_mode == VDSO_CLOCKMODE_TSC &&
-		 !timekeeping_suspended;
+	if (tkr->clock->vdso_clock_mode == VDSO_CLOCKMODE_TSC &&
+	    !timekeeping_suspended) {
+		b->cycle_last = tkr->cycle_last;
+		b->max_cycles = tkr->clock->max_cycles;
+	} else {
+		b->cycle_last = 0;
+		b->max_cycles = 0;
+	}
 }
 
 /*
@@ -67,7 +71,7 @@ bool lkst_clock_is_inline(void)
 
 	do {
 		seq = raw_read_seqcount_latch(&lkst_clock.seq);
-		tsc = lkst_clock.base[seq & 1].tsc;
+		tsc = lkst_clock.base[seq & 1].max_cycles != 0;
 	} while (raw_read_seqcount_latch_retry(&lkst_clock.seq, seq));
 	return tsc;
 }

@@ -26,12 +26,17 @@
 /* tk_read_base's fields the readout needs, as of the last update. */
 struct lkst_clock_base {
 	u64 cycle_last;
-	u64 max_cycles;		/* larger deltas go to the timekeeper */
+	/*
+	 * Larger deltas go to the timekeeper.  While it reads another clock
+	 * or is suspended, cycle_last and max_cycles are 0: RDTSC works on
+	 * every CPU CONFIG_X86_TSC runs on, and a TSC counting since power-on
+	 * is never 0, so every delta is too large.  One test instead of two.
+	 */
+	u64 max_cycles;
 	u64 xtime_nsec;		/* shifted nanoseconds */
 	u64 base_ns;
 	u32 mult;
 	u32 shift;
-	bool tsc;		/* the timekeeper reads the TSC, not suspended */
 };
 
 struct lkst_clock {
@@ -51,10 +56,8 @@ static __always_inline u64 lkst_clock_ns(void)
 	do {
 		seq = raw_read_seqcount_latch(&lkst_clock.seq);
 		b = &lkst_clock.base[seq & 1];
-		if (unlikely(!b->tsc))
-			return ktime_get_mono_fast_ns();
 		delta = rdtsc_ordered() - b->cycle_last;
-		/* Backwards or overflowing: the timekeeper's rules decide. */
+		/* Not the TSC, backwards, overflowing: the timekeeper decides. */
 		if (unlikely(delta > b->max_cycles))
 			return ktime_get_mono_fast_ns();
 		now = b->base_ns + ((delta * b->mult + b->xtime_nsec) >> b->shift);
