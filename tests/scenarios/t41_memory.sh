@@ -108,7 +108,21 @@ case $rc in
 *) fail "'lkst_mem hog' exited $rc" ;;
 esac
 echo "$min_free" >/proc/sys/vm/min_free_kbytes
-sleep 1		# kswapd finishes its balance_pgdat() run
+# kswapd ends its balance_pgdat() run once the watermark is back down, and
+# its MEM_RECLAIM_END must be recorded before the maskset goes: under KASAN
+# the run outlasted a fixed second (the fresh-clone CI of c23b748).  lkbuf
+# read copies the buffers without consuming them.
+kswapd=$(sed -n 's/^kswapd_pid //p' facts.txt)
+waited=0
+while [ $waited -lt 60 ]; do
+	lkbuf read -f /tmp/t41-wait.log >/dev/null 2>&1 &&
+		lkbuf print -r -C -e MEM_RECLAIM_END -p "$kswapd" -f /tmp/t41-wait.log |
+		grep -q ',MEM_RECLAIM_END,' && break
+	sleep 1
+	waited=$((waited + 1))
+done
+rm -f /tmp/t41-wait.log
+echo "kswapd's run ended after ${waited}s more (60: it did not)"
 run lkm set -m 0
 run lkbuf read -f /tmp/t41.log
 lkbuf print -r -C -e MEM_RECLAIM_START,MEM_RECLAIM_END -f /tmp/t41.log >reclaim.csv ||
