@@ -13,8 +13,8 @@
  * The kernel stack is taken with stack_trace_save() (the ORC unwinder,
  * lock-free and NMI-safe).  Its first frames are lkst's own: this handler,
  * lkst_call_handler() and a dispatcher, lkst_hook_dispatch() or, for hooks
- * whose sixth argument is 0, lkst_hook_dispatch5() (measured on the test
- * kernel: three frames, also when lkst_filter passed the event on, as its
+ * whose last arguments are 0, lkst_hook_dispatch2() to _dispatch5()
+ * (measured on the test kernel: three frames, also when lkst_filter passed the event on, as its
  * handle and lkst_handler_pass() end in tail calls; another compiler may
  * keep their frames).  So rather than a fixed count, the frames up to and
  * including the return address into a dispatcher are dropped, wherever it
@@ -75,7 +75,7 @@ static DEFINE_MUTEX(stack_ctl_mutex);
 /* The dispatchers' extents, for finding the hook site. */
 static struct {
 	unsigned long start, end;
-} dispatchers[2];
+} dispatchers[5];
 
 static atomic_long_t nr_events = ATOMIC_LONG_INIT(0);
 static atomic_long_t nr_kernel = ATOMIC_LONG_INIT(0);
@@ -295,12 +295,18 @@ static int __init stack_find_dispatcher(unsigned int d, void *fn)
 
 static int __init lkst_stack_init(void)
 {
-	int ret = stack_find_dispatcher(0, lkst_hook_dispatch);
+	void *fns[ARRAY_SIZE(dispatchers)] = {
+		lkst_hook_dispatch, lkst_hook_dispatch2, lkst_hook_dispatch3,
+		lkst_hook_dispatch4, lkst_hook_dispatch5,
+	};
+	unsigned int d;
+	int ret;
 
-	if (!ret)
-		ret = stack_find_dispatcher(1, lkst_hook_dispatch5);
-	if (ret)
-		return ret;
+	for (d = 0; d < ARRAY_SIZE(dispatchers); d++) {
+		ret = stack_find_dispatcher(d, fns[d]);
+		if (ret)
+			return ret;
+	}
 	return lkst_handler_register(&lkst_stack_handler);
 }
 

@@ -38,12 +38,18 @@ void lkst_hook_dispatch(unsigned int event, u64 a1, u64 a2, u64 a3,
 			u64 a4, u64 a5, u64 a6);
 
 /*
- * The same for a site whose sixth argument is a constant 0 (every
- * LKST_HOOK() site): the event and five arguments fit the six argument
+ * The same for a site whose last arguments are constant zeros (most
+ * sites: LKST_HOOK() passes two): each copy of the write path knows at
+ * compile time which arguments can be stored, so it tests and keeps live
+ * only those.  Five arguments and the event also fit the six argument
  * registers, where a seventh goes on the stack, and a function with an
  * outgoing stack argument may need a frame, or a realigned stack's
  * argument pointer (the slab allocator's), on every call, traced or not.
  */
+void lkst_hook_dispatch2(unsigned int event, u64 a1, u64 a2);
+void lkst_hook_dispatch3(unsigned int event, u64 a1, u64 a2, u64 a3);
+void lkst_hook_dispatch4(unsigned int event, u64 a1, u64 a2, u64 a3,
+			 u64 a4);
 void lkst_hook_dispatch5(unsigned int event, u64 a1, u64 a2, u64 a3,
 			 u64 a4, u64 a5);
 
@@ -64,22 +70,30 @@ extern struct static_key_false lkst_syscall_entry_key;
 #define LKST_SYSCALL_ENTRY_ENABLED()					\
 	static_branch_unlikely(&lkst_syscall_entry_key)
 
+/* Whether hook argument @a is a 0 the compiler sees. */
+#define __LKST_ZERO_ARG(a)	(__builtin_constant_p(a) && !(a))
+
+/* The copy of the dispatcher that knows which trailing arguments are 0. */
+#define __LKST_DISPATCH(event, a1, a2, a3, a4, a5, a6)			\
+	do {								\
+		if (!__LKST_ZERO_ARG(a6))				\
+			lkst_hook_dispatch(event, a1, a2, a3, a4, a5, a6); \
+		else if (!__LKST_ZERO_ARG(a5))				\
+			lkst_hook_dispatch5(event, a1, a2, a3, a4, a5);	\
+		else if (!__LKST_ZERO_ARG(a4))				\
+			lkst_hook_dispatch4(event, a1, a2, a3, a4);	\
+		else if (!__LKST_ZERO_ARG(a3))				\
+			lkst_hook_dispatch3(event, a1, a2, a3);		\
+		else							\
+			lkst_hook_dispatch2(event, a1, a2);		\
+	} while (0)
+
 #define LKST_HOOK6(ev, a1, a2, a3, a4, a5, a6)				\
 	do {								\
-		if (LKST_HOOK_ENABLED(ev)) {				\
-			if (__builtin_constant_p(a6) && !(a6))		\
-				lkst_hook_dispatch5(LKST_EV_##ev,	\
-						    (u64)(a1),		\
-						    (u64)(a2),		\
-						    (u64)(a3),		\
-						    (u64)(a4),		\
-						    (u64)(a5));		\
-			else						\
-				lkst_hook_dispatch(LKST_EV_##ev,	\
-						   (u64)(a1), (u64)(a2), \
-						   (u64)(a3), (u64)(a4), \
-						   (u64)(a5), (u64)(a6)); \
-		}							\
+		if (LKST_HOOK_ENABLED(ev))				\
+			__LKST_DISPATCH(LKST_EV_##ev, (u64)(a1), (u64)(a2), \
+					(u64)(a3), (u64)(a4), (u64)(a5), \
+					(u64)(a6));			\
 	} while (0)
 
 /*
