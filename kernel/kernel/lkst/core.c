@@ -148,7 +148,7 @@ static __always_inline void lkst_write(unsigned int event, unsigned int ctx,
 	/* Filled by the reservation: not zeroed first (INIT_STACK_ALL_ZERO). */
 	struct lkst_slot slot __uninitialized;
 	u32 pid = current->pid;
-	u32 *end, *low;
+	u32 *end, *low, info;
 
 	/* Only the arguments stored: the cost goes with what is recorded. */
 	switch (nr_args) {
@@ -171,8 +171,10 @@ static __always_inline void lkst_write(unsigned int event, unsigned int ctx,
 		wide |= LKST_ARG_IS_WIDE(a1);
 	}
 	len = LKST_BREC_SIZE(nr_args, lkst_nr_wide[wide]);
+	/* Packed first: one register, not four, lives across the reserve. */
+	info = LKST_BREC_INFO(event, ctx, nr_args, wide);
 	if (unlikely(!lkst_buf_reserve_inline(cb, len, pid, true, &slot))) {
-		this_cpu_inc(lkst_counters.dropped[event]);
+		this_cpu_inc(lkst_counters.dropped[LKST_BREC_EVENT(info)]);
 		return;
 	}
 	end = lkst_slot_put_pid(&slot, pid);
@@ -217,7 +219,7 @@ static __always_inline void lkst_write(unsigned int event, unsigned int ctx,
 		WRITE_ONCE(low[0], (u32)a1);
 	}
 	lkst_slot_put_time(&slot, lkst_clock_ns());
-	lkst_buf_commit(cb, &slot, LKST_BREC_INFO(event, ctx, nr_args, wide));
+	lkst_buf_commit(cb, &slot, info);
 }
 
 void lkst_record_event(unsigned int event, const u64 args[LKST_NR_ARGS])

@@ -226,15 +226,26 @@ static __always_inline bool lkst_buf_reserve_inline(struct lkst_cpu_buffer *cb,
 		    lkst_pos_offset(old) != LKST_PAGE_HEAD)
 			need -= 4;
 		if (unlikely(lkst_pos_offset(old) + need > LKST_PAGE_SIZE)) {
-			/* The first record of the next page: with its PID. */
-			slot->rec = lkst_buf_reserve_switch(cb, blk, old, len,
-							    slot);
-			if (slot->rec == LKST_RESERVE_RETRY) {
+			/*
+			 * The first record of the next page: with its PID.
+			 * Filled out of line into a copy, so that the
+			 * caller's slot has no address taken and can stay
+			 * in registers.
+			 */
+			struct lkst_slot next;
+
+			next.rec = lkst_buf_reserve_switch(cb, blk, old, len,
+							   &next);
+			if (next.rec == LKST_RESERVE_RETRY) {
 				old = local64_read(&cb->pos);
 				continue;
 			}
-			if (!slot->rec)
+			if (!next.rec)
 				return false;
+			slot->page = next.page;
+			slot->block = next.block;
+			slot->where = next.where;
+			slot->rec = next.rec;
 			need = len;
 			goto reserved;
 		}
