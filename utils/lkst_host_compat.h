@@ -28,6 +28,7 @@ typedef __s64 s64;
 #define __always_inline	inline __attribute__((__always_inline__))
 #endif
 #define ____cacheline_aligned	__attribute__((__aligned__(64)))
+#define __uninitialized		/* the host builds do not zero the stack */
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 

@@ -201,12 +201,11 @@ static struct lkst_brec *lkst_buf_wrap_page(struct lkst_cpu_buffer *cb,
 	lkst_page_reset(cb, pg, first_seq);
 	WRITE_ONCE(pg->writers, READ_ONCE(pg->writers) + 1);
 	barrier();	/* counted before a nested writer can see the page */
-	local64_set(&cb->pos, (old & ~((1ULL << LKST_POS_PAGE_SHIFT) - 1)) |
-			      (old & LKST_POS_EPOCH) |
-			      lkst_make_pos(0, 0, LKST_PAGE_HEAD + len, 1));
+	slot->pos_after = (old & ~((1ULL << LKST_POS_PAGE_SHIFT) - 1)) |
+			  (old & LKST_POS_EPOCH) |
+			  lkst_make_pos(0, 0, LKST_PAGE_HEAD + len, 1);
+	local64_set(&cb->pos, slot->pos_after);
 	slot->page = pg;
-	slot->block = blk;
-	slot->where = old >> LKST_POS_PAGE_SHIFT;
 	return (struct lkst_brec *)((char *)pg + LKST_PAGE_HEAD);
 }
 
@@ -267,10 +266,10 @@ static struct lkst_brec *lkst_buf_claim_next(struct lkst_cpu_buffer *cb,
 		WRITE_ONCE(cur->nr_records, lkst_pos_count(old));
 		WRITE_ONCE(cur->left_at, lkst_pos_offset(old));
 		smp_wmb();	/* the new page ready before writers go there */
-		seen = local64_cmpxchg(&cb->pos, old,
-				       lkst_make_pos(target->id, target_page,
-						     LKST_PAGE_HEAD + len, 1) |
-				       (old & LKST_POS_EPOCH));
+		slot->pos_after = lkst_make_pos(target->id, target_page,
+						LKST_PAGE_HEAD + len, 1) |
+				  (old & LKST_POS_EPOCH);
+		seen = local64_cmpxchg(&cb->pos, old, slot->pos_after);
 		if (seen == old)
 			break;
 		if (!lkst_pos_same_page(seen, old)) {
@@ -290,9 +289,6 @@ static struct lkst_brec *lkst_buf_claim_next(struct lkst_cpu_buffer *cb,
 	if (!READ_ONCE(cur->writers))
 		lkst_page_publish(cb, cur);
 	slot->page = pg;
-	slot->block = target;
-	slot->where = lkst_make_pos(target->id, target_page, 0, 0) >>
-		      LKST_POS_PAGE_SHIFT;
 	return (struct lkst_brec *)((char *)pg + LKST_PAGE_HEAD);
 drop:
 	local64_inc(&cb->dropped);

@@ -157,12 +157,15 @@ struct lkst_cpu_buffer {
 	u64 discarded;		/* held by blocks a resize or delete freed */
 } ____cacheline_aligned;
 
-/* A writer's reservation: where the record goes and in which page. */
+/*
+ * A writer's reservation: where the record goes, in which page, and the
+ * write position its reservation left, which the position still is at
+ * commit time unless a nested writer reserved after it.
+ */
 struct lkst_slot {
 	struct lkst_page *page;
 	struct lkst_brec *rec;
-	struct lkst_block *block;	/* the block of page */
-	u64 where;			/* pos >> LKST_POS_PAGE_SHIFT there */
+	u64 pos_after;
 	u32 *end;			/* one past the record's last word */
 	u32 info_flags;			/* LKST_BREC_NO_PID or 0 */
 };
@@ -232,7 +235,7 @@ static __always_inline bool lkst_buf_reserve_inline(struct lkst_cpu_buffer *cb,
 			 * caller's slot has no address taken and can stay
 			 * in registers.
 			 */
-			struct lkst_slot next;
+			struct lkst_slot next __uninitialized;
 
 			next.rec = lkst_buf_reserve_switch(cb, blk, old, len,
 							   &next);
@@ -243,8 +246,7 @@ static __always_inline bool lkst_buf_reserve_inline(struct lkst_cpu_buffer *cb,
 			if (!next.rec)
 				return false;
 			slot->page = next.page;
-			slot->block = next.block;
-			slot->where = next.where;
+			slot->pos_after = next.pos_after;
 			slot->rec = next.rec;
 			need = len;
 			goto reserved;
@@ -253,12 +255,10 @@ static __always_inline bool lkst_buf_reserve_inline(struct lkst_cpu_buffer *cb,
 		/* Counted before the bytes are ours: no lapping writer resets it. */
 		WRITE_ONCE(pg->writers, READ_ONCE(pg->writers) + 1);
 		barrier();
-		seen = local64_cmpxchg(&cb->pos, old,
-				       old + need + (1ULL << LKST_POS_COUNT_SHIFT));
+		slot->pos_after = old + need + (1ULL << LKST_POS_COUNT_SHIFT);
+		seen = local64_cmpxchg(&cb->pos, old, slot->pos_after);
 		if (likely(seen == old)) {
 			slot->page = pg;
-			slot->block = blk;
-			slot->where = old >> LKST_POS_PAGE_SHIFT;
 			slot->rec = (struct lkst_brec *)((char *)pg +
 							 lkst_pos_offset(old));
 			goto reserved;
@@ -343,9 +343,14 @@ static __always_inline void lkst_page_commit_to(struct lkst_page *pg,
 /*
  * Complete a reserved record whose other words the caller has stored with
  * WRITE_ONCE, @info (LKST_BREC_INFO()) last; the last writer of the page
- * to complete makes what the page holds visible to readers: up to the
- * write position while the page is still the current one (the common
- * case, inline), else lkst_page_publish() decides.
+ * to complete makes what the page holds visible to readers.  Inline, the
+ * common case: the position is still the one this writer's reservation
+ * left, so the page is the current one and ends with this record.  Should
+ * it be that value again after nested writers lapped the page, they reset
+ * the page and changed its generation, read first: the commit's tag then
+ * refuses it, or it is right for what they wrote.  Otherwise (a nested
+ * writer reserved after this one, the page is being reset or was left)
+ * lkst_page_publish() decides.
  */
 static __always_inline void lkst_buf_commit(struct lkst_cpu_buffer *cb,
 					    const struct lkst_slot *slot,
@@ -364,10 +369,7 @@ static __always_inline void lkst_buf_commit(struct lkst_cpu_buffer *cb,
 	gen = READ_ONCE(pg->gen);
 	barrier();	/* the generation before what it tags */
 	pos = local64_read(&cb->pos);
-	if (unlikely((pos >> LKST_POS_PAGE_SHIFT) != slot->where ||
-		     (pos & LKST_POS_SWITCHING) || (gen & 1) ||
-		     rcu_dereference_sched(cb->blocks[lkst_pos_block(pos)]) !=
-		     slot->block)) {
+	if (unlikely(pos != slot->pos_after || (gen & 1))) {
 		lkst_page_publish(cb, pg);
 		return;
 	}
