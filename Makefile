@@ -184,10 +184,8 @@ bench: deps utils initramfs-bench
 		--summary 2>&1 >/dev/null | tee -a out/bench/userland.txt; rm -f out/bench/10m.log
 	@for k in vanilla lkst; do for clock in icount wall; do \
 		ksrc=$(BENCH_VANILLA_KSRC); [ $$k = lkst ] && ksrc=$(BENCH_LKST_KSRC); \
-		extra=""; [ $$clock = icount ] && extra="-icount shift=0,sleep=off"; \
-		QEMU_EXTRA="$$extra" KERNEL=$$ksrc/arch/x86/boot/bzImage INITRD=$(BENCH_INITRAMFS) \
-		APPEND="lkst_run=bench_suite lkst_bench_reps=$(BENCH_REPS) lkst_timeout=3000" \
-		TIMEOUT=3600 tests/qemu/run.sh out/bench/$$k-$$clock || exit 1; \
+		tools/bench/run-guest.sh $$ksrc/arch/x86/boot/bzImage $(BENCH_INITRAMFS) \
+			out/bench/$$k-$$clock $$clock $(BENCH_REPS) || exit 1; \
 	done; done
 	@python3 tools/bench/report.py out/bench
 	@python3 tools/bench/hook-cost.py $(BENCH_LKST_KSRC)/vmlinux $(BENCH_VANILLA_KSRC)/vmlinux \

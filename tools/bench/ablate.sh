@@ -34,9 +34,8 @@ EOF
 
 bench() { # VARIANT BZIMAGE
 	echo "== $1"
-	QEMU_EXTRA="-icount shift=0,sleep=off" KERNEL=$2 INITRD=$initrd \
-		APPEND="lkst_run=bench_suite lkst_bench_reps=3 lkst_timeout=3000" \
-		TIMEOUT=3600 tests/qemu/run.sh "$out/$1/lkst-icount" >"$out/$1.log" 2>&1 ||
+	tools/bench/run-guest.sh "$2" $initrd "$out/$1/lkst-icount" icount 3 \
+		>"$out/$1.log" 2>&1 ||
 		{ echo "ablate.sh: the $1 guest failed: $out/$1.log" >&2; exit 1; }
 	python3 tools/bench/report.py "$out/$1" >/dev/null
 }

@@ -750,6 +750,84 @@ static void lkst_ms_handler_pass_and_control(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, lkst_handler_ctl(&ctl), -ENOENT);
 }
 
+/*
+ * Each copy of the dispatcher (lkst.h picks it by the constant zeros a
+ * site passes) records through DEFAULT the arguments it takes, narrow and
+ * wide, into this CPU's buffer, with the PID and the context of the task.
+ */
+static void lkst_ms_dispatch_copies_record(struct kunit *test)
+{
+	static const u64 want[5][LKST_NR_ARGS] = {
+		{ 0x11, 0xffff888000000012ull },
+		{ 0x21, 0, 0xffffffff81000023ull },
+		{ 0x31, 0x32, 0x33, 0x100000034ull },
+		{ 0x41, 0x42, 0x43, 0x44, 0xffffffffffffff45ull },
+		{ 0x51, 0x52, 0x53, 0x54, 0x55, 0x5600000056ull },
+	};
+	struct lkst_maskset_entry entry = {
+		.id = TEST_MASKSET,
+		.event = LKST_EV_USER_MARK,
+		.handler = LKST_HANDLER_DEFAULT,
+	};
+	struct lkst_record *out = test_page_records(test);
+	struct lkst_maskset_desc *desc;
+	struct lkst_cpu_buffer *cb;
+	struct lkst_block *blk;
+	int n = -1, fill, i, j;
+	bool stop_mode;
+	u64 pos, first;
+
+	desc = kunit_kzalloc(test, sizeof(*desc), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, desc);
+	/* USER_MARK alone: nothing else lands in the buffer meanwhile. */
+	test_desc_fill(desc, TEST_MASKSET, LKST_HANDLER_NOTHING);
+	KUNIT_ASSERT_EQ(test, lkst_maskset_write(desc), 0);
+	KUNIT_ASSERT_EQ(test, lkst_maskset_config(&entry), 0);
+	KUNIT_ASSERT_EQ(test, lkst_maskset_select(TEST_MASKSET), 0);
+
+	preempt_disable();
+	cb = this_cpu_ptr(&lkst_cpu_buffers);
+	/* lkst.mode=stop: the buffer may be full since boot. */
+	stop_mode = READ_ONCE(cb->mode) == LKST_MODE_STOP;
+	if (stop_mode)
+		goto out;
+	/* All five in one page: when it has not the room, move on first. */
+	for (fill = 0; fill < 100 &&
+	     lkst_pos_offset(local64_read(&cb->pos)) >
+	     LKST_PAGE_SIZE - 5 * LKST_BREC_MAX_SIZE; fill++)
+		lkst_hook_dispatch(LKST_EV_USER_MARK, ~0ull, ~0ull, ~0ull,
+				   ~0ull, ~0ull, ~0ull);
+	lkst_hook_dispatch2(LKST_EV_USER_MARK, want[0][0], want[0][1]);
+	lkst_hook_dispatch3(LKST_EV_USER_MARK, want[1][0], want[1][1],
+			    want[1][2]);
+	lkst_hook_dispatch4(LKST_EV_USER_MARK, want[2][0], want[2][1],
+			    want[2][2], want[2][3]);
+	lkst_hook_dispatch5(LKST_EV_USER_MARK, want[3][0], want[3][1],
+			    want[3][2], want[3][3], want[3][4]);
+	lkst_hook_dispatch(LKST_EV_USER_MARK, want[4][0], want[4][1],
+			   want[4][2], want[4][3], want[4][4], want[4][5]);
+	pos = local64_read(&cb->pos);
+	blk = rcu_dereference_sched(cb->blocks[lkst_pos_block(pos)]);
+	if (blk)
+		n = lkst_page_read(lkst_block_page(blk, lkst_pos_page(pos)),
+				   out, &first);
+out:
+	preempt_enable();
+	KUNIT_ASSERT_EQ(test, lkst_maskset_select(saved_active), 0);
+	if (stop_mode)
+		kunit_skip(test, "the buffer is in STOP mode");
+	KUNIT_ASSERT_GE(test, n, 5);
+	for (i = 0; i < 5; i++) {
+		const struct lkst_record *rec = &out[n - 5 + i];
+
+		KUNIT_EXPECT_EQ(test, rec->event, LKST_EV_USER_MARK);
+		KUNIT_EXPECT_EQ(test, rec->pid, current->pid);
+		KUNIT_EXPECT_EQ(test, rec->context, LKST_CTX_TASK);
+		for (j = 0; j < LKST_NR_ARGS; j++)
+			KUNIT_EXPECT_EQ(test, rec->arg[j], want[i][j]);
+	}
+}
+
 static void lkst_ms_dynamic_events(struct kunit *test)
 {
 	struct lkst_maskset_entry entry = {
@@ -937,6 +1015,7 @@ static struct kunit_case lkst_ms_cases[] = {
 	KUNIT_CASE(lkst_ms_handler_lifecycle),
 	KUNIT_CASE(lkst_ms_counts_hits),
 	KUNIT_CASE(lkst_ms_handler_pass_and_control),
+	KUNIT_CASE(lkst_ms_dispatch_copies_record),
 	KUNIT_CASE(lkst_ms_dynamic_events),
 #ifdef CONFIG_KPROBES
 	KUNIT_CASE(lkst_probe_fetch_specs),
