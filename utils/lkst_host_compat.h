@@ -29,6 +29,7 @@ typedef __s64 s64;
 #endif
 #define ____cacheline_aligned	__attribute__((__aligned__(64)))
 #define __uninitialized		/* the host builds do not zero the stack */
+#define fallthrough		__attribute__((__fallthrough__))
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 

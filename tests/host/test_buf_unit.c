@@ -310,6 +310,73 @@ static void test_narrow_and_wide_args(void)
 	free_buffer(cb);
 }
 
+/*
+ * The kernel's writer (lkst_write() in core.c: lkst_brec_layout_args(),
+ * lkst_slot_put_args(), the PID left out when unchanged) against the
+ * reader, on random arguments: narrow, wide, negative, zeros between and
+ * trailing; the layout agrees with lkst_brec_layout() on the arguments up
+ * to the last non-zero one.
+ */
+static void test_kernel_writer_random_args(void)
+{
+	static const u64 values[] = {
+		0, 0, 1, 0x7fffffff, 0xffffffff, 0x100000000ull, (u64)-1,
+		(u64)-14, 0xffff888003a41c00ull, 0x7ffd12345678ull,
+	};
+	enum { NR = 3000, PAGES = 64 };
+	struct lkst_cpu_buffer *cb = new_buffer();
+	struct lkst_block *b = add_block(cb, 0, PAGES, LKST_NO_NEXT);
+	static struct lkst_record want[NR];
+	u64 rng = 0x9e3779b97f4a7c15ull, first;
+	u32 nr_args, wide, len, n = 0;
+
+	start_buffer(cb, b);
+	for (u32 r = 0; r < NR; r++) {
+		struct lkst_record *w = &want[r];
+		struct lkst_slot slot;
+		u32 keep, layout_wide;
+
+		rng ^= rng << 13;
+		rng ^= rng >> 7;
+		rng ^= rng << 17;
+		keep = rng % (LKST_NR_ARGS + 1);
+		for (u32 i = 0; i < LKST_NR_ARGS; i++)
+			w->arg[i] = i < keep ?
+				values[(rng >> (8 + 4 * i)) %
+				       (sizeof(values) / sizeof(values[0]))] : 0;
+		w->pid = (rng >> 40) % 4 ? 3 : 7;
+		w->time_ns = 1000 + r;
+		w->event = 1 + r % 200;
+		w->context = (rng >> 50) % 4;
+		len = lkst_brec_layout_args(w->arg[0], w->arg[1], w->arg[2],
+					    w->arg[3], w->arg[4], w->arg[5],
+					    &nr_args, &wide);
+		keep = LKST_NR_ARGS;
+		while (keep && !w->arg[keep - 1])
+			keep--;
+		CHECK_EQ(nr_args, keep);
+		CHECK_EQ(len, lkst_brec_layout(w->arg, keep, &layout_wide));
+		CHECK_EQ(wide, layout_wide);
+		CHECK_EQ(lkst_buf_reserve_pid(cb, len, w->pid, &slot), true);
+		lkst_slot_put_args(&slot, w->pid, nr_args, w->arg[0], w->arg[1],
+				   w->arg[2], w->arg[3], w->arg[4], w->arg[5]);
+		lkst_slot_put_time(&slot, w->time_ns);
+		lkst_buf_commit(cb, &slot, LKST_BREC_INFO(w->event, w->context,
+							  nr_args, wide));
+	}
+	CHECK_EQ(lkst_pos_block(pos(cb)), 0);
+	for (u32 p = 0; p < PAGES && n < NR; p++) {
+		int got = lkst_page_read(lkst_block_page(b, p), tmp, &first);
+
+		CHECK_EQ(got > 0, true);
+		CHECK_EQ(first, n);
+		for (int k = 0; k < got && n < NR; k++, n++)
+			CHECK_EQ(memcmp(&tmp[k], &want[n], sizeof(tmp[k])), 0);
+	}
+	CHECK_EQ(n, NR);
+	free_buffer(cb);
+}
+
 /* A wide bit for an argument the record does not hold makes it invalid. */
 static void test_wide_bit_past_args_is_refused(void)
 {
@@ -1468,6 +1535,7 @@ static const struct unit_test tests[] = {
 	TEST(test_switch_after_resize_to_same_page),
 	TEST(test_reserve_after_resize_between_loads),
 	TEST(test_pid_left_out_when_unchanged),
+	TEST(test_kernel_writer_random_args),
 	TEST(test_pid_decided_again_after_nested_writer),
 	TEST(test_no_pid_at_page_head_is_refused),
 };

@@ -134,102 +134,30 @@ static __always_inline unsigned int lkst_context_level(void)
 	return interrupt_context_level();
 }
 
-/* How many of a record's arguments take two words, by LKST_BREC_WIDE(). */
-static const u8 lkst_nr_wide[64] = {
-	0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
-	1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5,
-	1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5,
-	2, 3, 3, 4, 3, 4, 4, 5, 3, 4, 4, 5, 4, 5, 5, 6,
-};
-
 /*
  * Write one record into this CPU's buffer: the arguments go once, from the
- * caller's registers, into the record, the trailing zero ones left out and
- * the high words only of those that have one, the PID only if the record
- * before it has another (lkst_record.h); the clock is read last, right
- * before the record is completed.
+ * caller's registers, into the record (lkst_brec_layout_args() and
+ * lkst_slot_put_args(), shared with the host's benchmark and tests); the
+ * clock is read last, right before the record is completed.
  */
 static __always_inline void lkst_write(unsigned int event, unsigned int ctx,
 				       u64 a1, u64 a2, u64 a3, u64 a4,
 				       u64 a5, u64 a6)
 {
 	struct lkst_cpu_buffer *cb = this_cpu_ptr(&lkst_cpu_buffers);
-	unsigned int nr_args = a6 ? 6 : a5 ? 5 : a4 ? 4 : a3 ? 3 :
-			       a2 ? 2 : a1 ? 1 : 0;
-	unsigned int wide = 0, len;
 	/* Filled by the reservation: not zeroed first (INIT_STACK_ALL_ZERO). */
 	struct lkst_slot slot __uninitialized;
 	u32 pid = current->pid;
-	u32 *end, *low, info;
+	u32 nr_args, wide, len, info;
 
-	/* Only the arguments stored: the cost goes with what is recorded. */
-	switch (nr_args) {
-	case 6:
-		wide |= LKST_ARG_IS_WIDE(a6) << 5;
-		fallthrough;
-	case 5:
-		wide |= LKST_ARG_IS_WIDE(a5) << 4;
-		fallthrough;
-	case 4:
-		wide |= LKST_ARG_IS_WIDE(a4) << 3;
-		fallthrough;
-	case 3:
-		wide |= LKST_ARG_IS_WIDE(a3) << 2;
-		fallthrough;
-	case 2:
-		wide |= LKST_ARG_IS_WIDE(a2) << 1;
-		fallthrough;
-	case 1:
-		wide |= LKST_ARG_IS_WIDE(a1);
-	}
-	len = LKST_BREC_SIZE(nr_args, lkst_nr_wide[wide]);
+	len = lkst_brec_layout_args(a1, a2, a3, a4, a5, a6, &nr_args, &wide);
 	/* Packed first: one register, not four, lives across the reserve. */
 	info = LKST_BREC_INFO(event, ctx, nr_args, wide);
 	if (unlikely(!lkst_buf_reserve_inline(cb, len, pid, true, &slot))) {
 		this_cpu_inc(lkst_counters.dropped[LKST_BREC_EVENT(info)]);
 		return;
 	}
-	end = lkst_slot_put_pid(&slot, pid);
-	switch (nr_args) {
-	case 6:
-		end = lkst_brec_put_high_before(end, a6);
-		fallthrough;
-	case 5:
-		end = lkst_brec_put_high_before(end, a5);
-		fallthrough;
-	case 4:
-		end = lkst_brec_put_high_before(end, a4);
-		fallthrough;
-	case 3:
-		end = lkst_brec_put_high_before(end, a3);
-		fallthrough;
-	case 2:
-		end = lkst_brec_put_high_before(end, a2);
-		fallthrough;
-	case 1:
-		lkst_brec_put_high_before(end, a1);
-	}
-	/* After the high words: the last low word may be where one went. */
-	low = lkst_slot_args(&slot);
-	switch (nr_args) {
-	case 6:
-		WRITE_ONCE(low[5], (u32)a6);
-		fallthrough;
-	case 5:
-		WRITE_ONCE(low[4], (u32)a5);
-		fallthrough;
-	case 4:
-		WRITE_ONCE(low[3], (u32)a4);
-		fallthrough;
-	case 3:
-		WRITE_ONCE(low[2], (u32)a3);
-		fallthrough;
-	case 2:
-		WRITE_ONCE(low[1], (u32)a2);
-		fallthrough;
-	case 1:
-		WRITE_ONCE(low[0], (u32)a1);
-	}
+	lkst_slot_put_args(&slot, pid, nr_args, a1, a2, a3, a4, a5, a6);
 	lkst_slot_put_time(&slot, lkst_clock_ns());
 	lkst_buf_commit(cb, &slot, info);
 }

@@ -326,6 +326,105 @@ static __always_inline u32 *lkst_brec_put_high_before(u32 *end, u64 arg)
 	return end - (high != 0);
 }
 
+/*
+ * The layout of a record of these arguments as the kernel's writer stores
+ * it: how many are stored (@nr_args, up to the last non-zero one), which
+ * take two words (@wide, LKST_BREC_WIDE()), and its length with the PID
+ * word.  Only the arguments stored are tested, so the cost goes with what
+ * is recorded; a constant 0 costs nothing.
+ */
+static __always_inline u32 lkst_brec_layout_args(u64 a1, u64 a2, u64 a3,
+						 u64 a4, u64 a5, u64 a6,
+						 u32 *nr_args, u32 *wide)
+{
+	/* How many arguments take two words, by the wide mask. */
+	static const u8 nr_wide[64] = {
+		0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+		1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5,
+		1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5,
+		2, 3, 3, 4, 3, 4, 4, 5, 3, 4, 4, 5, 4, 5, 5, 6,
+	};
+	u32 nr = a6 ? 6 : a5 ? 5 : a4 ? 4 : a3 ? 3 : a2 ? 2 : a1 ? 1 : 0;
+	u32 w = 0;
+
+	switch (nr) {
+	case 6:
+		w |= LKST_ARG_IS_WIDE(a6) << 5;
+		fallthrough;
+	case 5:
+		w |= LKST_ARG_IS_WIDE(a5) << 4;
+		fallthrough;
+	case 4:
+		w |= LKST_ARG_IS_WIDE(a4) << 3;
+		fallthrough;
+	case 3:
+		w |= LKST_ARG_IS_WIDE(a3) << 2;
+		fallthrough;
+	case 2:
+		w |= LKST_ARG_IS_WIDE(a2) << 1;
+		fallthrough;
+	case 1:
+		w |= LKST_ARG_IS_WIDE(a1);
+	}
+	*nr_args = nr;
+	*wide = w;
+	return LKST_BREC_SIZE(nr, nr_wide[w]);
+}
+
+/*
+ * Store the PID and the first @nr_args arguments (lkst_brec_layout_args())
+ * into a reserved record: the high words from the last argument back,
+ * then the low words, each argument once, from the caller's registers.
+ */
+static __always_inline void lkst_slot_put_args(const struct lkst_slot *slot,
+					       u32 pid, u32 nr_args,
+					       u64 a1, u64 a2, u64 a3,
+					       u64 a4, u64 a5, u64 a6)
+{
+	u32 *end = lkst_slot_put_pid(slot, pid), *low;
+
+	switch (nr_args) {
+	case 6:
+		end = lkst_brec_put_high_before(end, a6);
+		fallthrough;
+	case 5:
+		end = lkst_brec_put_high_before(end, a5);
+		fallthrough;
+	case 4:
+		end = lkst_brec_put_high_before(end, a4);
+		fallthrough;
+	case 3:
+		end = lkst_brec_put_high_before(end, a3);
+		fallthrough;
+	case 2:
+		end = lkst_brec_put_high_before(end, a2);
+		fallthrough;
+	case 1:
+		lkst_brec_put_high_before(end, a1);
+	}
+	/* After the high words: the last low word may be where one went. */
+	low = lkst_slot_args(slot);
+	switch (nr_args) {
+	case 6:
+		WRITE_ONCE(low[5], (u32)a6);
+		fallthrough;
+	case 5:
+		WRITE_ONCE(low[4], (u32)a5);
+		fallthrough;
+	case 4:
+		WRITE_ONCE(low[3], (u32)a4);
+		fallthrough;
+	case 3:
+		WRITE_ONCE(low[2], (u32)a3);
+		fallthrough;
+	case 2:
+		WRITE_ONCE(low[1], (u32)a2);
+		fallthrough;
+	case 1:
+		WRITE_ONCE(low[0], (u32)a1);
+	}
+}
+
 /* Raise @pg's commit to @used bytes unless a reset changed its tag. */
 static __always_inline void lkst_page_commit_to(struct lkst_page *pg,
 						u32 tag, u32 used)
