@@ -59,19 +59,15 @@ u32 lkst_brec_layout(const u64 *args, u32 nr_args, u32 *wide)
 void lkst_buf_write(struct lkst_cpu_buffer *cb, const struct lkst_record *rec,
 		    u32 nr_args)
 {
+	const u64 *a = rec->arg;
 	struct lkst_slot slot;
-	u32 len, wide, i;
-	u32 *end, *low;
+	u32 len, wide;
 
-	len = lkst_brec_layout(rec->arg, nr_args, &wide);
+	len = lkst_brec_layout(a, nr_args, &wide);
 	if (!lkst_buf_reserve_inline(cb, len, rec->pid, false, &slot))
 		return;
-	end = lkst_slot_put_pid(&slot, rec->pid);
-	for (i = nr_args; i-- > 0;)
-		end = lkst_brec_put_high_before(end, rec->arg[i]);
-	low = lkst_slot_args(&slot);
-	for (i = 0; i < nr_args; i++)
-		WRITE_ONCE(low[i], (u32)rec->arg[i]);
+	lkst_slot_put_args(&slot, rec->pid, nr_args, a[0], a[1], a[2], a[3],
+			   a[4], a[5]);
 	lkst_slot_put_time(&slot, rec->time_ns);
 	lkst_buf_commit(cb, &slot, LKST_BREC_INFO(rec->event, rec->context,
 						  nr_args, wide));
