@@ -14,9 +14,9 @@
  * lock-free and NMI-safe).  Its first frames are lkst's own: this handler,
  * lkst_call_handler() and a dispatcher, lkst_hook_dispatch() or, for hooks
  * whose last arguments are 0, lkst_hook_dispatch2() to _dispatch5()
- * (measured on the test kernel: three frames, also when lkst_filter passed the event on, as its
- * handle and lkst_handler_pass() end in tail calls; another compiler may
- * keep their frames).  So rather than a fixed count, the frames up to and
+ * (measured on the test kernel: three frames, also when lkst_filter passed
+ * the event on, as its handle and lkst_handler_pass() end in tail calls;
+ * another compiler may keep their frames).  So rather than a fixed count, the frames up to and
  * including the return address into a dispatcher are dropped, wherever it
  * is among the first STACK_LKST_FRAMES + 1: the first frame kept is the
  * hook site, in the hooked function (pipe_read+0x372 for IPC_PIPE_READ).
