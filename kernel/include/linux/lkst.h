@@ -38,22 +38,6 @@ void lkst_hook_dispatch(unsigned int event, u64 a1, u64 a2, u64 a3,
 			u64 a4, u64 a5, u64 a6);
 
 /*
- * The same for a site whose last arguments are constant zeros (most
- * sites: LKST_HOOK() passes two): each copy of the write path knows at
- * compile time which arguments can be stored, so it tests and keeps live
- * only those.  Five arguments and the event also fit the six argument
- * registers, where a seventh goes on the stack, and a function with an
- * outgoing stack argument may need a frame, or a realigned stack's
- * argument pointer (the slab allocator's), on every call, traced or not.
- */
-void lkst_hook_dispatch2(unsigned int event, u64 a1, u64 a2);
-void lkst_hook_dispatch3(unsigned int event, u64 a1, u64 a2, u64 a3);
-void lkst_hook_dispatch4(unsigned int event, u64 a1, u64 a2, u64 a3,
-			 u64 a4);
-void lkst_hook_dispatch5(unsigned int event, u64 a1, u64 a2, u64 a3,
-			 u64 a4, u64 a5);
-
-/*
  * Whether EVENT is routed now: for a site that must prepare something only
  * while its event is traced (a start time for a later hook, say).  Costs
  * the same NOP as a hook while it is not.
@@ -73,19 +57,102 @@ extern struct static_key_false lkst_syscall_entry_key;
 /* Whether hook argument @a is a 0 the compiler sees. */
 #define __LKST_ZERO_ARG(a)	(__builtin_constant_p(a) && !(a))
 
+/*
+ * The same for a site whose last arguments are constant zeros (most
+ * sites: LKST_HOOK() passes two): each copy of the write path knows at
+ * compile time which arguments can be stored, so it tests and keeps live
+ * only those.  Five arguments and the event also fit the six argument
+ * registers, where a seventh goes on the stack, and a function with an
+ * outgoing stack argument may need a frame, or a realigned stack's
+ * argument pointer (the slab allocator's), on every call, traced or not.
+ *
+ * On x86-64 the copies also save every register they change, and a site
+ * calls them from an asm statement that tells the compiler so: the hooked
+ * function may keep its values in the argument and scratch registers
+ * across the hook.  With an ordinary call it would keep them in
+ * callee-saved registers, pushed and popped on every call, traced or not;
+ * an event pays those pushes instead.  (The compiler reads the attribute
+ * where the function is defined, not where it is called.)
+ */
+/* Only where the attribute exists: the asm call relies on it. */
+#if defined(CONFIG_X86_64) && __has_attribute(__no_caller_saved_registers__)
+#include <asm/asm.h>
+
+#define __lkst_dispatcher __no_caller_saved_registers
+#define __LKST_CALL(fn, ...)						\
+	({ asm volatile("call " #fn : ASM_CALL_CONSTRAINT		\
+			: __VA_ARGS__ : "memory"); })
+#define __LKST_CALL2(ev, a1, a2)					\
+	do {								\
+		u64 __lkst_a1 = (a1), __lkst_a2 = (a2);			\
+									\
+		__LKST_CALL(lkst_hook_dispatch2, "D" (ev),		\
+			    "S" (__lkst_a1), "d" (__lkst_a2));		\
+	} while (0)
+#define __LKST_CALL3(ev, a1, a2, a3)					\
+	do {								\
+		u64 __lkst_a1 = (a1), __lkst_a2 = (a2), __lkst_a3 = (a3); \
+									\
+		__LKST_CALL(lkst_hook_dispatch3, "D" (ev),		\
+			    "S" (__lkst_a1), "d" (__lkst_a2),		\
+			    "c" (__lkst_a3));				\
+	} while (0)
+/*
+ * Every argument is evaluated before the first register variable is set:
+ * one that calls a function would clobber r8 or r9.
+ */
+#define __LKST_CALL4(ev, a1, a2, a3, a4)				\
+	do {								\
+		u64 __lkst_a1 = (a1), __lkst_a2 = (a2), __lkst_a3 = (a3); \
+		u64 __lkst_a4 = (a4);					\
+		register u64 __lkst_r8 asm("r8") = __lkst_a4;		\
+									\
+		__LKST_CALL(lkst_hook_dispatch4, "D" (ev),		\
+			    "S" (__lkst_a1), "d" (__lkst_a2),		\
+			    "c" (__lkst_a3), "r" (__lkst_r8));		\
+	} while (0)
+#define __LKST_CALL5(ev, a1, a2, a3, a4, a5)				\
+	do {								\
+		u64 __lkst_a1 = (a1), __lkst_a2 = (a2), __lkst_a3 = (a3); \
+		u64 __lkst_a4 = (a4), __lkst_a5 = (a5);			\
+		register u64 __lkst_r8 asm("r8") = __lkst_a4;		\
+		register u64 __lkst_r9 asm("r9") = __lkst_a5;		\
+									\
+		__LKST_CALL(lkst_hook_dispatch5, "D" (ev),		\
+			    "S" (__lkst_a1), "d" (__lkst_a2),		\
+			    "c" (__lkst_a3), "r" (__lkst_r8),		\
+			    "r" (__lkst_r9));				\
+	} while (0)
+#else
+#define __lkst_dispatcher
+#define __LKST_CALL2 lkst_hook_dispatch2
+#define __LKST_CALL3 lkst_hook_dispatch3
+#define __LKST_CALL4 lkst_hook_dispatch4
+#define __LKST_CALL5 lkst_hook_dispatch5
+#endif
+
+void __lkst_dispatcher lkst_hook_dispatch2(unsigned int event, u64 a1,
+					   u64 a2);
+void __lkst_dispatcher lkst_hook_dispatch3(unsigned int event, u64 a1,
+					   u64 a2, u64 a3);
+void __lkst_dispatcher lkst_hook_dispatch4(unsigned int event, u64 a1,
+					   u64 a2, u64 a3, u64 a4);
+void __lkst_dispatcher lkst_hook_dispatch5(unsigned int event, u64 a1,
+					   u64 a2, u64 a3, u64 a4, u64 a5);
+
 /* The copy of the dispatcher that knows which trailing arguments are 0. */
 #define __LKST_DISPATCH(event, a1, a2, a3, a4, a5, a6)			\
 	do {								\
 		if (!__LKST_ZERO_ARG(a6))				\
 			lkst_hook_dispatch(event, a1, a2, a3, a4, a5, a6); \
 		else if (!__LKST_ZERO_ARG(a5))				\
-			lkst_hook_dispatch5(event, a1, a2, a3, a4, a5);	\
+			__LKST_CALL5(event, a1, a2, a3, a4, a5);	\
 		else if (!__LKST_ZERO_ARG(a4))				\
-			lkst_hook_dispatch4(event, a1, a2, a3, a4);	\
+			__LKST_CALL4(event, a1, a2, a3, a4);		\
 		else if (!__LKST_ZERO_ARG(a3))				\
-			lkst_hook_dispatch3(event, a1, a2, a3);		\
+			__LKST_CALL3(event, a1, a2, a3);		\
 		else							\
-			lkst_hook_dispatch2(event, a1, a2);		\
+			__LKST_CALL2(event, a1, a2);			\
 	} while (0)
 
 #define LKST_HOOK6(ev, a1, a2, a3, a4, a5, a6)				\

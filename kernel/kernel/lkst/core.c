@@ -275,27 +275,31 @@ EXPORT_SYMBOL_NS_GPL(lkst_hook_dispatch, LKST);
  * Copies for the sites whose last arguments are 0 (lkst.h): each knows
  * which arguments it may store, and keeps no others live.
  */
-notrace void lkst_hook_dispatch2(unsigned int event, u64 a1, u64 a2)
+notrace void __lkst_dispatcher lkst_hook_dispatch2(unsigned int event,
+						   u64 a1, u64 a2)
 {
 	lkst_dispatch(event, a1, a2, 0, 0, 0, 0);
 }
 EXPORT_SYMBOL_NS_GPL(lkst_hook_dispatch2, LKST);
 
-notrace void lkst_hook_dispatch3(unsigned int event, u64 a1, u64 a2, u64 a3)
+notrace void __lkst_dispatcher lkst_hook_dispatch3(unsigned int event,
+						   u64 a1, u64 a2, u64 a3)
 {
 	lkst_dispatch(event, a1, a2, a3, 0, 0, 0);
 }
 EXPORT_SYMBOL_NS_GPL(lkst_hook_dispatch3, LKST);
 
-notrace void lkst_hook_dispatch4(unsigned int event, u64 a1, u64 a2, u64 a3,
-				 u64 a4)
+notrace void __lkst_dispatcher lkst_hook_dispatch4(unsigned int event,
+						   u64 a1, u64 a2, u64 a3,
+						   u64 a4)
 {
 	lkst_dispatch(event, a1, a2, a3, a4, 0, 0);
 }
 EXPORT_SYMBOL_NS_GPL(lkst_hook_dispatch4, LKST);
 
-notrace void lkst_hook_dispatch5(unsigned int event, u64 a1, u64 a2, u64 a3,
-				 u64 a4, u64 a5)
+notrace void __lkst_dispatcher lkst_hook_dispatch5(unsigned int event,
+						   u64 a1, u64 a2, u64 a3,
+						   u64 a4, u64 a5)
 {
 	lkst_dispatch(event, a1, a2, a3, a4, a5, 0);
 }

@@ -755,6 +755,20 @@ static void lkst_ms_handler_pass_and_control(struct kunit *test)
  * site passes) records through DEFAULT the arguments it takes, narrow and
  * wide, into this CPU's buffer, with the PID and the context of the task.
  */
+/*
+ * A call for a hook argument may clobber the scratch registers, r8 and r9
+ * among them: a site must evaluate every argument before it loads them.
+ * This one does clobber them, as a function that needs them would.
+ */
+static noinline __noclone u64 test_hook_arg(const u64 *row, int j)
+{
+#ifdef CONFIG_X86_64
+	asm volatile("mov %0, %%r8\n\tmov %0, %%r9" : : "r" (~0ull)
+		     : "r8", "r9");
+#endif
+	return READ_ONCE(row[j]);
+}
+
 static void lkst_ms_dispatch_copies_record(struct kunit *test)
 {
 	static const u64 want[5][LKST_NR_ARGS] = {
@@ -797,15 +811,23 @@ static void lkst_ms_dispatch_copies_record(struct kunit *test)
 	     LKST_PAGE_SIZE - 5 * LKST_BREC_MAX_SIZE; fill++)
 		lkst_hook_dispatch(LKST_EV_USER_MARK, ~0ull, ~0ull, ~0ull,
 				   ~0ull, ~0ull, ~0ull);
-	lkst_hook_dispatch2(LKST_EV_USER_MARK, want[0][0], want[0][1]);
-	lkst_hook_dispatch3(LKST_EV_USER_MARK, want[1][0], want[1][1],
-			    want[1][2]);
-	lkst_hook_dispatch4(LKST_EV_USER_MARK, want[2][0], want[2][1],
-			    want[2][2], want[2][3]);
-	lkst_hook_dispatch5(LKST_EV_USER_MARK, want[3][0], want[3][1],
-			    want[3][2], want[3][3], want[3][4]);
-	lkst_hook_dispatch(LKST_EV_USER_MARK, want[4][0], want[4][1],
-			   want[4][2], want[4][3], want[4][4], want[4][5]);
+	/* Through the hook macro, which picks the copy by the zeros. */
+	LKST_HOOK6(USER_MARK, test_hook_arg(want[0], 0),
+		   test_hook_arg(want[0], 1), 0, 0, 0, 0);
+	LKST_HOOK6(USER_MARK, test_hook_arg(want[1], 0),
+		   test_hook_arg(want[1], 1), test_hook_arg(want[1], 2),
+		   0, 0, 0);
+	LKST_HOOK6(USER_MARK, test_hook_arg(want[2], 0),
+		   test_hook_arg(want[2], 1), test_hook_arg(want[2], 2),
+		   test_hook_arg(want[2], 3), 0, 0);
+	/* A load, then a call: the order that once clobbered r8. */
+	LKST_HOOK6(USER_MARK, test_hook_arg(want[3], 0),
+		   test_hook_arg(want[3], 1), test_hook_arg(want[3], 2),
+		   READ_ONCE(want[3][3]), test_hook_arg(want[3], 4), 0);
+	LKST_HOOK6(USER_MARK, test_hook_arg(want[4], 0),
+		   test_hook_arg(want[4], 1), test_hook_arg(want[4], 2),
+		   test_hook_arg(want[4], 3), test_hook_arg(want[4], 4),
+		   test_hook_arg(want[4], 5));
 	pos = local64_read(&cb->pos);
 	blk = rcu_dereference_sched(cb->blocks[lkst_pos_block(pos)]);
 	if (blk)
