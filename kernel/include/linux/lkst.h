@@ -72,9 +72,9 @@ extern struct static_key_false lkst_syscall_entry_key;
  * across the hook.  With an ordinary call it would keep them in
  * callee-saved registers, pushed and popped on every call, traced or not;
  * an event pays those pushes instead.  (The compiler reads the attribute
- * where the function is defined, not where it is called.)
+ * where the function is defined, not where it is called.)  Only where the
+ * attribute exists: the asm call relies on it.
  */
-/* Only where the attribute exists: the asm call relies on it. */
 #if defined(CONFIG_X86_64) && __has_attribute(__no_caller_saved_registers__)
 #include <asm/asm.h>
 

@@ -751,11 +751,6 @@ static void lkst_ms_handler_pass_and_control(struct kunit *test)
 }
 
 /*
- * Each copy of the dispatcher (lkst.h picks it by the constant zeros a
- * site passes) records through DEFAULT the arguments it takes, narrow and
- * wide, into this CPU's buffer, with the PID and the context of the task.
- */
-/*
  * A call for a hook argument may clobber the scratch registers, r8 and r9
  * among them: a site must evaluate every argument before it loads them.
  * This one does clobber them, as a function that needs them would.
@@ -769,6 +764,11 @@ static noinline __noclone u64 test_hook_arg(const u64 *row, int j)
 	return READ_ONCE(row[j]);
 }
 
+/*
+ * Each copy of the dispatcher (lkst.h picks it by the constant zeros a
+ * site passes) records through DEFAULT the arguments it takes, narrow and
+ * wide, into this CPU's buffer, with the PID and the context of the task.
+ */
 static void lkst_ms_dispatch_copies_record(struct kunit *test)
 {
 	static const u64 want[5][LKST_NR_ARGS] = {
