@@ -41,7 +41,7 @@ def disassemble(vmlinux, wanted):
 def prologue(insns):
     """Registers pushed and stack bytes reserved at the function's start,
     up to the first instruction that is neither one of those nor an
-    endbr, nop, __fentry__ call or argument move."""
+    endbr, nop, __fentry__ call or argument move (mov, lea, xor)."""
     pushes, frame = [], 0
     for text in insns[:24]:
         op = text.split()[0]
@@ -49,7 +49,7 @@ def prologue(insns):
             pushes.append(text.split()[-1])
         elif op.startswith("sub") and text.endswith(",%rsp"):
             frame = int(text.split()[1].split(",")[0].lstrip("$"), 16)
-        elif op.startswith(("endbr", "nop", "mov", "xor")) or "__fentry__" in text:
+        elif op.startswith(("endbr", "nop", "mov", "xor", "lea")) or "__fentry__" in text:
             continue    # argument moves are interleaved with the pushes
         elif pushes or frame:
             break
