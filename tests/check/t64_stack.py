@@ -23,9 +23,10 @@ EINVAL, EFAULT = 22, 14
 NR_READ = 0
 
 # The kernel's chain of a read(2) of a pipe, from IPC_PIPE_READ's hook in
-# pipe_read() up to the system call entry (ksys_read and vfs_read are not
-# inlined in this kernel: System.map has them), and of SYSCALL_ENTRY's.
-PIPE_CHAIN = ["pipe_read", "vfs_read", "ksys_read", "do_syscall_64",
+# pipe_read_traced() (pipe_read() tail-calls it while the event is traced)
+# up to the system call entry (ksys_read and vfs_read are not inlined in
+# this kernel: System.map has them), and of SYSCALL_ENTRY's.
+PIPE_CHAIN = ["pipe_read_traced", "vfs_read", "ksys_read", "do_syscall_64",
               "entry_SYSCALL_64_after_hwframe"]
 SYSCALL_CHAIN = ["lkst_syscall_entry", "do_syscall_64",
                  "entry_SYSCALL_64_after_hwframe"]
@@ -224,7 +225,7 @@ check(st.get("events", 0) >= 20 and st.get("kernel_stacks") == st.get("events") 
       st.get("user_stacks", 0) + st.get("user_skipped", 0) == st.get("events"),
       f"A: counters {st}")
 text = open(path("a.txt")).read()
-check(re.search(r" STACK_KERNEL stack=IPC_PIPE_READ frames 0-4 of \d+ frame=pipe_read\+0x[0-9a-f]+/0x[0-9a-f]+ "
+check(re.search(r" STACK_KERNEL stack=IPC_PIPE_READ frames 0-4 of \d+ frame=pipe_read_traced\+0x[0-9a-f]+/0x[0-9a-f]+ "
                 r"frame=vfs_read\+0x", text),
       "A: lkbuf print does not show the kernel stack symbolized", "STACK_KERNEL")
 # --stacks: each read's line, then its frames a line each.
@@ -244,9 +245,9 @@ for i in starts_at:
 rec = open(path("rec-stacks.txt")).read().splitlines()
 check(rc.get("record") == 0, f"lkbuf record exited {rc.get('record')}")
 check(sum(1 for l in rec if " IPC_PIPE_READ " in l) == 20 and
-      sum(1 for l in rec if l.startswith("    kernel #0  pipe_read+0x")) == 20,
+      sum(1 for l in rec if l.startswith("    kernel #0  pipe_read_traced+0x")) == 20,
       f"lkbuf record: {sum(1 for l in rec if ' IPC_PIPE_READ ' in l)} reads, "
-      f"{sum(1 for l in rec if l.startswith('    kernel #0  pipe_read+0x'))} symbolized stacks",
+      f"{sum(1 for l in rec if l.startswith('    kernel #0  pipe_read_traced+0x'))} symbolized stacks",
       "STACK_KERNEL")
 check(re.search(r" STACK_USER stack=IPC_PIPE_READ frames 0-4 of \d+ frame=0x%x frame=0x%x " %
                 (fa["ip"], fa["ret_b"]), text), "A: lkbuf print's user stack", "STACK_USER")
@@ -331,7 +332,7 @@ check(chain_reads == 10 and shell_reads <= 3,
       "before its exec (want at most 3)", "STACK_KERNEL")
 csym = read_csv(path("c-sym.csv"))
 cnames = symbols_of([r for r in csym if r["id"] == EV_STACK_K and "frames 0-4" in str(r["arg1"])])
-check(cnames and cnames[0][0] == "pipe_read", f"C: first frame {cnames[:1]}", "STACK_KERNEL")
+check(cnames and cnames[0][0] == "pipe_read_traced", f"C: first frame {cnames[:1]}", "STACK_KERNEL")
 
 # ---- E: inside RALL ------------------------------------------------------
 erows = read_csv(path("e-sym.csv"))

@@ -43,7 +43,7 @@ lkst_stackload ctl >ctl.txt || fail "lkst_stackload ctl"
 lkm stack --depth 64 || fail "lkm stack --depth 64"
 lkm stack >config-64.txt
 
-grep -wE 'pipe_read|vfs_read|ksys_read|__x64_sys_read|x64_sys_call|do_syscall_64|lkst_syscall_entry|entry_SYSCALL_64_after_hwframe|lkst_hook_dispatch' \
+grep -wE 'pipe_read|pipe_read_traced|vfs_read|ksys_read|__x64_sys_read|x64_sys_call|do_syscall_64|lkst_syscall_entry|entry_SYSCALL_64_after_hwframe|lkst_hook_dispatch' \
 	/proc/kallsyms >kallsyms.txt
 
 # A: from a copy of RNOTHING, after emptying every block.
