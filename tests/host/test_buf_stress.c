@@ -91,25 +91,28 @@ struct config {
 	bool stop;			/* LKST_MODE_STOP */
 	bool resize;			/* owner replaces all its blocks */
 	bool irq_resize;		/* interrupts replace them */
+	bool nmi_jumps;			/* NMI handlers jump, as lkst_trigger may */
 };
 
 #define N LKST_NO_NEXT
 static const struct config configs[] = {
 	/* One page wrapping onto itself: every page switch resets it. */
-	{ "one_page_wraps",  { 1 },		{ N },		32, false, false, false, false },
-	{ "odd_pages_3",     { 3 },		{ N },		12, false, false, false, false },
-	{ "ring_3_5",	     { 3, 5 },		{ 1, 0 },	12, false, false, false, false },
+	{ "one_page_wraps",  { 1 },		{ N },		32, false, false, false, false, false },
+	{ "odd_pages_3",     { 3 },		{ N },		12, false, false, false, false, false },
+	{ "ring_3_5",	     { 3, 5 },		{ 1, 0 },	12, false, false, false, false, false },
 	/* Block 0 is never reused: 0 -> 1 -> 2 -> 1 -> 2 ... */
-	{ "chain_1_3_5_3",   { 1, 3, 5 },	{ 1, 2, 1 },	12, false, false, false, false },
-	{ "ring_of_1_pages", { 1, 1 },		{ 1, 0 },	32, false, false, false, false },
-	{ "large_ring",	     { 64, 64 },	{ 1, 0 },	12, false, false, false, false },
+	{ "chain_1_3_5_3",   { 1, 3, 5 },	{ 1, 2, 1 },	12, false, false, false, false, false },
+	{ "ring_of_1_pages", { 1, 1 },		{ 1, 0 },	32, false, false, false, false, false },
+	{ "large_ring",	     { 64, 64 },	{ 1, 0 },	12, false, false, false, false, false },
 	/* Block 1 missing: 2 -> 1 wraps onto 2. */
-	{ "jumps",	     { 3, MISSING, 5, 1 }, { 2, 2, 1, 0 }, 12, true, false, false, false },
+	{ "jumps",	     { 3, MISSING, 5, 1 }, { 2, 2, 1, 0 }, 12, true, false, false, false, false },
 	/* STOP mode: a chain fills once and never overwrites but by jumps. */
-	{ "stop_chain",	     { 3, 5 },		{ 1, N },	12, false, true, false, false },
-	{ "stop_jumps",	     { 3, MISSING, 5, 1 }, { 2, 2, 1, 0 }, 12, true, true, false, false },
-	{ "resize",	     { 3, 2 },		{ 1, 0 },	12, false, false, true, false },
-	{ "irq_resize",	     { 3, 2 },		{ 1, 0 },	12, true, false, false, true },
+	{ "stop_chain",	     { 3, 5 },		{ 1, N },	12, false, true, false, false, false },
+	{ "stop_jumps",	     { 3, MISSING, 5, 1 }, { 2, 2, 1, 0 }, 12, true, true, false, false, false },
+	{ "resize",	     { 3, 2 },		{ 1, 0 },	12, false, false, true, false, false },
+	{ "irq_resize",	     { 3, 2 },		{ 1, 0 },	12, true, false, false, true, false },
+	/* NMIs jump too, also while the writer they interrupt claims a page. */
+	{ "nmi_jumps",	     { 3, MISSING, 5, 1 }, { 2, 2, 1, 0 }, 12, true, false, false, false, true },
 };
 #undef N
 #define NR_CONFIGS (sizeof(configs) / sizeof(configs[0]))
@@ -150,6 +153,7 @@ struct writer {
 	 */
 	bool resize_grace;
 	u64 stale_jumps;		/* refused: a resize replaced the target */
+	u64 nmi_jumps, nmi_jumps_refused;
 };
 
 static struct writer writers[NR_WRITERS];
@@ -372,6 +376,24 @@ static void maybe_interrupt(struct writer *w, int level)
 		raise(SIGRTMIN);
 }
 
+/*
+ * A handler's jump from NMI context: refused (-EBUSY) when it interrupted
+ * a writer moving the position or one still writing in the target page,
+ * which nothing below an NMI can be doing while it runs.
+ */
+static void nmi_jump(struct writer *w, int level)
+{
+	struct lkst_block *target =
+		w->cb->blocks[next_random(&w->rng[level]) % MAX_CFG_BLOCKS];
+
+	if (!target)
+		return;
+	if (lkst_buf_jump(w->cb, target))
+		w->nmi_jumps_refused++;
+	else
+		w->nmi_jumps++;
+}
+
 /* The nested writer: whatever the signal, it runs one level deeper. */
 static void interrupt_handler(int sig)
 {
@@ -397,6 +419,9 @@ static void interrupt_handler(int sig)
 	burst = 1 + next_random(&w->rng[level]) % w->cfg->max_burst;
 	while (burst--)
 		write_record(w, level);
+	if (w->cfg->nmi_jumps && level == NR_LEVELS - 1 &&
+	    next_random(&w->rng[level]) % 4 == 0)
+		nmi_jump(w, level);
 out:
 	__atomic_sub_fetch(&w->depth, 1, __ATOMIC_RELAXED);
 	errno = saved_errno;
@@ -1142,7 +1167,7 @@ static void run_config(const struct config *cfg, long duration_ms)
 	};
 	u64 level_commits[NR_LEVELS] = { 0 }, drops = 0, overwritten = 0;
 	u64 nested_holding = 0, jumps = 0, resizes = 0, lapping = 0, unknown = 0;
-	u64 stale_jumps = 0;
+	u64 stale_jumps = 0, nmi_jumps = 0, nmi_refused = 0;
 	int failures_before = failures;
 
 	stop_writers = stop_readers = 0;
@@ -1198,6 +1223,8 @@ static void run_config(const struct config *cfg, long duration_ms)
 		jumps += w->jumps;
 		resizes += w->resizes;
 		stale_jumps += w->stale_jumps;
+		nmi_jumps += w->nmi_jumps;
+		nmi_refused += w->nmi_jumps_refused;
 		discard_graves(w);
 		check_accounting(cfg, w);
 		check_drainer(cfg, &drainers[c]);
@@ -1220,6 +1247,8 @@ static void run_config(const struct config *cfg, long duration_ms)
 	if (use_signals)
 		CHECK(level_commits[1] && nested_holding,
 		      "%s", "signals never nested a writer");
+	if (use_signals && cfg->nmi_jumps)
+		CHECK(nmi_jumps, "%s", "no NMI ever jumped");
 
 	printf("# %-16s commits task/softirq/irq/nmi %llu/%llu/%llu/%llu, "
 	       "overwritten %llu, dropped %llu (nested laps %llu), nested in "
@@ -1232,6 +1261,9 @@ static void run_config(const struct config *cfg, long duration_ms)
 	       reader_copies, reader_refusals);
 	printf("# %-16s drains %llu (no progress %llu): drained %llu, lost %llu\n",
 	       cfg->name, drains, still, drained, lost);
+	if (cfg->nmi_jumps)
+		printf("# %-16s NMI jumps %llu (refused %llu)\n", cfg->name,
+		       nmi_jumps, nmi_refused);
 	printf("%s stress/%s%s\n", failures == failures_before ? "PASS" : "FAIL",
 	       cfg->name, use_signals ? "" : "(no signals)");
 	fflush(stdout);

@@ -1126,6 +1126,57 @@ static void test_interrupt_before_claim(void)
 	free_buffer(cb);
 }
 
+/* Records the pages of @cb's blocks hold. */
+static u64 held(struct lkst_cpu_buffer *cb)
+{
+	u64 n = 0;
+
+	for (u32 id = 0; id < LKST_MAX_BLOCKS; id++)
+		for (u32 p = 0; cb->blocks[id] && p < cb->blocks[id]->nr_pages; p++)
+			n += lkst_page_count(lkst_block_page(cb->blocks[id], p));
+	return n;
+}
+
+/* An NMI writes one small record into the current page, then jumps. */
+static void nmi_jump_in_claim(const void *addr)
+{
+	if (addr != hook_at || hook_fired)
+		return;
+	hook_fired = 1;
+	CHECK_EQ(write_tagged(race_cb, PER_PAGE, 0), true);
+	CHECK_EQ(lkst_buf_jump(race_cb, race_cb->blocks[1]), 0);
+}
+
+/*
+ * An NMI's handler jumps while this CPU's writer claims the next page,
+ * after the claim read the position: the jump leaves the current page
+ * with the NMI's record counted.  The claim stored the count it had read
+ * over that one (the count the page's records are charged to once it is
+ * overwritten): held + overwritten fell one short of written.
+ */
+static void test_nmi_jump_during_claim(void)
+{
+	struct lkst_cpu_buffer *cb = new_buffer();
+	struct lkst_block *b0 = add_block(cb, 0, 2, LKST_NO_NEXT);
+	struct lkst_page *p0 = lkst_block_page(b0, 0);
+
+	add_block(cb, 1, 1, 0);			/* block 1 -> block 0 */
+	start_buffer(cb, b0);
+	write_full(cb, 0, PER_PAGE);		/* page 0: 32 bytes left */
+	arm_hook(cb, &p0->first_seq, nmi_jump_in_claim);
+	CHECK_EQ(write_tagged(cb, PER_PAGE + 1, FULL), true);
+	lkst_host_read_hook = NULL;
+	CHECK_EQ(hook_fired, 1);
+	CHECK_EQ(lkst_pos_block(pos(cb)), 1);
+	CHECK_EQ(READ_ONCE(p0->nr_records), PER_PAGE + 1);
+	CHECK_EQ(next_seq(cb), PER_PAGE + 2);
+	/* Around the ring: block 1, then block 0's pages are overwritten. */
+	write_full(cb, PER_PAGE + 2, 3 * PER_PAGE);
+	CHECK_EQ(held(cb) + overwritten(cb), next_seq(cb));
+	CHECK_EQ(dropped(cb), 0);
+	free_buffer(cb);
+}
+
 /*
  * A delete on another CPU unpublishes a block that a writer has just made
  * current (and puts it back once it sees so): here between a jump's check
@@ -1529,6 +1580,7 @@ static const struct unit_test tests[] = {
 	TEST(test_lap_during_publish),
 	TEST(test_interrupt_before_reserve),
 	TEST(test_interrupt_before_claim),
+	TEST(test_nmi_jump_during_claim),
 	TEST(test_block_unpublished_during_switch),
 	TEST(test_jump_after_resize_replaced_target),
 	TEST(test_claim_after_resize_to_same_position),

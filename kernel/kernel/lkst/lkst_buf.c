@@ -259,8 +259,6 @@ static struct lkst_brec *lkst_buf_claim_next(struct lkst_cpu_buffer *cb,
 	for (;;) {
 		WRITE_ONCE(pg->first_seq, READ_ONCE(cur->first_seq) +
 					  lkst_pos_count(old));
-		WRITE_ONCE(cur->nr_records, lkst_pos_count(old));
-		WRITE_ONCE(cur->left_at, lkst_pos_offset(old));
 		smp_wmb();	/* the new page ready before writers go there */
 		slot->pos_after = lkst_make_pos(target->id, target_page,
 						LKST_PAGE_HEAD + len, 1) |
@@ -280,7 +278,17 @@ static struct lkst_brec *lkst_buf_claim_next(struct lkst_cpu_buffer *cb,
 		}
 		old = seen;	/* nested writers added to the current page */
 	}
-	smp_wmb();	/* the page's head before it is stable */
+	/*
+	 * Only now is @old the current page's last position: a jump from an
+	 * NMI before the exchange left it itself (lkst_buf_leave_page()),
+	 * with the NMI's records counted, and a count stored earlier would
+	 * overwrite that.  Nothing on this CPU reads them before the
+	 * generation below: interrupts are off, and an NMI's jump from here
+	 * on leaves the new page, not this one.
+	 */
+	WRITE_ONCE(cur->nr_records, lkst_pos_count(old));
+	WRITE_ONCE(cur->left_at, lkst_pos_offset(old));
+	smp_wmb();	/* the page's head and the count left before it is stable */
 	WRITE_ONCE(pg->gen, gen + 2);
 	if (!READ_ONCE(cur->writers))
 		lkst_page_publish(cb, cur);
