@@ -662,6 +662,46 @@ static int verb_extract(int argc, const char **argv)
 
 /* ---- print ---------------------------------------------------------- */
 
+/* Gaps named one by one per CPU section; the rest are summed up. */
+#define GAPS_SHOWN	20
+
+/*
+ * A section's gaps in its sequence numbers, each by the numbers of the
+ * records around it (those it holds), so that a loss can be found.
+ */
+static void print_gaps(const struct lkst_log_section *sec)
+{
+	const struct lkst_log_cpu *c = &sec->info;
+	unsigned long long left = c->lost, first, last, n, gaps = 0;
+	const char *why = "overwritten before they were read";
+	struct lkst_log_gap gap;
+	__u64 pos = 0;
+
+	while (left && lkst_log_next_gap(sec, &pos, &gap)) {
+		first = gap.first;
+		last = gap.last;
+		n = last - first + 1;
+		left -= n;
+		if (++gaps > GAPS_SHOWN)
+			continue;
+		if (!c->nr_records)
+			fprintf(stderr, "lkbuf: cpu%u: %llu records of sequence numbers %llu..%llu lost, none saved (%s)\n",
+				c->cpu, n, first, last, why);
+		else if (!gap.index)
+			fprintf(stderr, "lkbuf: cpu%u: %llu records lost before sequence number %llu (numbers %llu..%llu, %s)\n",
+				c->cpu, n, last + 1, first, last, why);
+		else if (gap.index == c->nr_records)
+			fprintf(stderr, "lkbuf: cpu%u: %llu records lost after sequence number %llu (numbers %llu..%llu, %s)\n",
+				c->cpu, n, first - 1, first, last, why);
+		else
+			fprintf(stderr, "lkbuf: cpu%u: %llu records lost between sequence numbers %llu and %llu (%s)\n",
+				c->cpu, n, first - 1, last + 1, why);
+	}
+	if (gaps > GAPS_SHOWN)
+		fprintf(stderr, "lkbuf: cpu%u: %llu gaps in all, %llu records lost (lkbuf convert places each)\n",
+			c->cpu, gaps, (unsigned long long)c->lost);
+}
+
 /* Lost events are never silent: report them after the records. */
 static void print_losses(const struct lkst_log *log, size_t printed)
 {
@@ -673,11 +713,7 @@ static void print_losses(const struct lkst_log *log, size_t printed)
 	for (s = 0; s < log->nr_sections; s++) {
 		const struct lkst_log_cpu *c = &log->sections[s].info;
 
-		if (log->sections[s].seqs && c->lost)
-			fprintf(stderr, "lkbuf: cpu%u: %llu records of sequence numbers %llu..%llu lost (overwritten before they were read)\n",
-				c->cpu, (unsigned long long)c->lost,
-				(unsigned long long)c->seq_start,
-				(unsigned long long)c->seq_end - 1);
+		print_gaps(&log->sections[s]);
 		/* Version 2 files say the counters are the kernel's, since boot. */
 		since = log->sections[s].seqs ? " since boot" : "";
 		if (c->overwritten)

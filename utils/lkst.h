@@ -13,7 +13,8 @@
  *   lkst_log.h         the log file format (with <linux/lkst_*.h>)
  *   lkst_logio.h       writing and reading logs (a regular file is mapped,
  *                      never copied whole), the time-ordered merge of all
- *                      CPUs' records (lkst_log_merge: a heap)
+ *                      CPUs' records (lkst_log_merge: a heap), the gaps
+ *                      in a CPU's sequence numbers (lkst_log_next_gap)
  *   lkst_format.h      argument decoding and typed fields, text and CSV
  *                      formatters, command names of pids, record filters
  *                      (events, pids, commands, time windows), masksets

@@ -10,8 +10,11 @@
  *
  * Every field is byte aligned and in this machine's byte order (the log's:
  * the reader refuses a foreign one), so an event is its fields' bytes one
- * after the other.  A packet ends where sequence numbers say records were
- * lost, so that its events_discarded counter puts each loss in its place.
+ * after the other.  Where sequence numbers say records were lost, the
+ * packet ends and an empty one from its last record to the next record
+ * carries the loss in its events_discarded counter: readers report the
+ * difference between the two packets' counters as discarded between their
+ * ends, which are the records around the gap.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -41,7 +44,7 @@ struct ctf_stream {
 	FILE *fp;
 	char path[4096];
 	unsigned int cpu;
-	__u64 seq_num, discarded, reported;	/* reported: in the last packet */
+	__u64 seq_num, discarded;
 	/* The packet being built: its events only. */
 	unsigned char *buf;
 	size_t len, cap;
@@ -55,6 +58,7 @@ struct ctf_writer {
 	struct ctf_class known[LKST_NR_EVENT_IDS];	/* by ID */
 	struct ctf_class unknown;
 	unsigned char *seen_unknown;			/* NR_IDS flags */
+	__u64 last_ns;					/* of the whole log */
 	struct lkst_err *err;
 };
 
@@ -198,7 +202,6 @@ static int flush_packet(struct ctf_writer *w, struct ctf_stream *s)
 		return write_failed(s->path, errno, w->err);
 	s->len = 0;
 	s->events = 0;
-	s->reported = s->discarded;
 	s->begin = s->end;	/* an empty packet after it spans no time */
 	return 0;
 }
@@ -248,28 +251,26 @@ static int put_event(struct ctf_writer *w, struct ctf_stream *s,
 	return 0;
 }
 
-/*
- * Records lost before a section's first record.  Version 2 numbers every
- * record from boot: the seq_start numbers before the section were
- * overwritten unless the file continues an earlier one (lkbuf record),
- * which shows as an overwritten count too small to hold them.  Version 1
- * has only the overwritten count.
- */
-static __u64 lost_before_section(const struct lkst_log_section *sec)
-{
-	const struct lkst_log_cpu *c = &sec->info;
-
-	if (!sec->seqs)
-		return c->overwritten;
-	return c->overwritten >= c->seq_start + c->lost ? c->seq_start : 0;
-}
-
 /* Numbers missing between a record and the one stored before it. */
 static __u64 gap_before(const struct lkst_log_section *sec, __u64 i)
 {
 	if (!sec->seqs)
 		return 0;
 	return sec->seqs[i] - (i ? sec->seqs[i - 1] + 1 : sec->info.seq_start);
+}
+
+/*
+ * lost records before the next one, at time until: the packet so far ends
+ * (at the record before them), and an empty packet from there to until
+ * holds the new count.
+ */
+static int put_loss(struct ctf_writer *w, struct ctf_stream *s, __u64 lost, __u64 until)
+{
+	if (s->events && flush_packet(w, s))
+		return -1;
+	s->discarded += lost;
+	s->end = until;
+	return flush_packet(w, s);
 }
 
 static int write_stream(struct ctf_writer *w, unsigned int index, struct ctf_stream *s)
@@ -295,24 +296,27 @@ static int write_stream(struct ctf_writer *w, unsigned int index, struct ctf_str
 	if (sec->seqs)
 		trailing = sec->info.seq_end - (n ? sec->seqs[n - 1] + 1 : sec->info.seq_start);
 	/*
-	 * babeltrace2 counts a stream's losses from its first packet's
-	 * counter on: losses before the first record need an empty packet
-	 * saying 0 before them, or they show as "may have discarded".
+	 * Losses before the first record: babeltrace2 counts a stream's
+	 * losses from its first packet's counter on, so an empty packet
+	 * saying 0 goes first (else they show as "may have discarded").  A
+	 * section without records lost them by the time the log was read:
+	 * the end of the whole log.
 	 */
 	s->discarded = 0;
-	lost = lost_before_section(sec);
-	if (lost || (n && gap_before(sec, lkst_log_run_index(run, 0))) || (!n && trailing)) {
-		s->begin = s->end = n ? lkst_log_run_record(run, 0)->time_ns : 0;
-		if (flush_packet(w, s))
+	lost = lkst_log_lost_before(sec) +
+	       (n ? gap_before(sec, lkst_log_run_index(run, 0)) : trailing);
+	if (lost) {
+		s->begin = s->end = n ? lkst_log_run_record(run, 0)->time_ns : w->last_ns;
+		if (flush_packet(w, s) || put_loss(w, s, lost, s->end))
 			return -1;
 	}
-	s->discarded = lost;
 	for (j = 0; j < n; j++) {
-		lost = gap_before(sec, lkst_log_run_index(run, j));
-		if (lost && s->events && flush_packet(w, s))
+		const struct lkst_record *r = lkst_log_run_record(run, j);
+
+		lost = j ? gap_before(sec, lkst_log_run_index(run, j)) : 0;
+		if (lost && put_loss(w, s, lost, r->time_ns))
 			return -1;
-		s->discarded += lost;
-		if (put_event(w, s, lkst_log_run_record(run, j)))
+		if (put_event(w, s, r))
 			return -1;
 		if (s->len >= PACKET_MAX && flush_packet(w, s))
 			return -1;
@@ -320,14 +324,10 @@ static int write_stream(struct ctf_writer *w, unsigned int index, struct ctf_str
 			lkst_export_step(w->x, 0x10000);
 	}
 	lkst_export_step(w->x, n & 0xffff);
-	/*
-	 * Losses after the last record need a packet after it, and a stream
-	 * needs one packet even without records.
-	 */
-	if (s->events && trailing && flush_packet(w, s))
+	/* Losses after the last record, right after it; a stream needs a packet. */
+	if (n && trailing && put_loss(w, s, trailing, s->end))
 		return -1;
-	s->discarded += trailing;
-	if ((s->events || s->discarded != s->reported || !s->seq_num) && flush_packet(w, s))
+	if ((s->events || !s->seq_num) && flush_packet(w, s))
 		return -1;
 	if (fclose(s->fp)) {
 		s->fp = NULL;
@@ -339,7 +339,13 @@ static int write_stream(struct ctf_writer *w, unsigned int index, struct ctf_str
 
 /* ---- Metadata ------------------------------------------------------- */
 
-/* A TSDL string literal's content: quotes and backslashes escaped. */
+/*
+ * A TSDL string literal's content, from untrusted text (the log's header
+ * and event table): quotes and backslashes escaped, every other byte
+ * outside printable ASCII as a three-digit octal escape (a \x escape
+ * would swallow hex digits after it), so the metadata stays ASCII and
+ * readers get the bytes back.
+ */
 static void put_tsdl_string(FILE *out, const char *s, size_t max)
 {
 	size_t i;
@@ -348,8 +354,11 @@ static void put_tsdl_string(FILE *out, const char *s, size_t max)
 		unsigned char c = s[i];
 
 		if (c == '"' || c == '\\')
-			fputc('\\', out);
-		fputc(c >= 0x20 && c < 0x7f ? c : '?', out);
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(out, "\\%03o", c);
+		else
+			fputc(c, out);
 	}
 }
 
@@ -396,12 +405,22 @@ static void put_class(FILE *out, const char *name, const char *desc, unsigned in
 	fprintf(out, "\nevent {\n");
 	if (desc) {
 		fprintf(out, "\t/* ");
-		/* A description ending a comment early would break the metadata. */
-		for (; *desc; desc++)
-			fputc(desc[0] == '*' && desc[1] == '/' ? '.' : *desc, out);
+		/*
+		 * A description ending the comment early would break the
+		 * metadata; other bytes are kept to printable ASCII.
+		 */
+		for (; *desc; desc++) {
+			unsigned char c = *desc;
+
+			fputc(c == '*' && desc[1] == '/' ? '.' : c >= 0x20 && c < 0x7f ? c : '?',
+			      out);
+		}
 		fprintf(out, " */\n");
 	}
-	fprintf(out, "\tname = \"%s\";\n\tid = %u;\n\tstream_id = 0;\n", name, id);
+	/* The loader admits only [A-Za-z0-9_] names; quoted all the same. */
+	fprintf(out, "\tname = \"");
+	put_tsdl_string(out, name, strlen(name));
+	fprintf(out, "\";\n\tid = %u;\n\tstream_id = 0;\n", id);
 	if (c->nr) {
 		fprintf(out, "\tfields := struct {\n");
 		put_fields(out, c);
@@ -586,6 +605,8 @@ int lkst_export_ctf(struct lkst_export *x, const char *dir, struct lkst_err *err
 
 			if (class_of(w, r->event) == &w->unknown)
 				w->seen_unknown[r->event] = 1;
+			if (r->time_ns > w->last_ns)
+				w->last_ns = r->time_ns;
 			if (r->time_ns > max_ns) {
 				lkst_seterr(err, "record %llu of cpu %u has time %llu ns, beyond what CTF readers take; the file is corrupt",
 					    (unsigned long long)j, sec->info.cpu,
@@ -602,7 +623,6 @@ int lkst_export_ctf(struct lkst_export *x, const char *dir, struct lkst_err *err
 		stream.seq_num = 0;
 		stream.len = 0;
 		stream.events = 0;
-		stream.reported = 0;
 		if (write_stream(w, s, &stream)) {
 			if (stream.fp)
 				fclose(stream.fp);
@@ -619,7 +639,7 @@ int lkst_export_ctf(struct lkst_export *x, const char *dir, struct lkst_err *err
 		for (s = 0; s < x->log->nr_sections; s++) {
 			const struct lkst_log_section *sec = &x->log->sections[s];
 
-			lost += lost_before_section(sec) + sec->info.lost;
+			lost += lkst_log_lost_before(sec) + sec->info.lost;
 		}
 		snprintf(x->summary, sizeof(x->summary),
 			 "%llu records lost (overwritten before they were read) as discarded events",

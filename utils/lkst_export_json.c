@@ -145,8 +145,9 @@ struct flow {
 };
 
 /*
- * An instant: a USER_MARK, or half a system call, whose other half is not
- * in the trace (or never came: a forked child's first return).
+ * An instant: a USER_MARK, half a system call, whose other half is not
+ * in the trace (or never came: a forked child's first return), or records
+ * lost on a CPU.
  */
 struct instant {
 	__u64 ts;
@@ -155,6 +156,9 @@ struct instant {
 	const struct lkst_record *mark;	/* NULL: a system call's entry or exit */
 	int exit;
 	__u64 sc_nr, result;
+	__u64 lost;		/* not 0: a loss, of sequence numbers first..last */
+	int numbered;		/* first and last known (not a version 1 log) */
+	__u64 first, last;
 };
 
 /*
@@ -204,6 +208,7 @@ struct json_export {
 	__u64 nr_irqs;		/* interrupt entries so far */
 	struct instant *instants;
 	size_t nr_instants, cap_instants, nr_marks;
+	unsigned long long nr_lost;	/* records, in loss instants */
 	__u64 last_ns, base;
 	size_t nr_events;		/* written so far */
 	struct lkst_err *err;
@@ -626,20 +631,123 @@ static int finish(struct json_export *j)
 	return bind_flows(j);
 }
 
+/* ---- Losses --------------------------------------------------------- */
+
+/*
+ * count records lost on the CPU of slot before stored record index of sec
+ * (nr_records: after its last), as an instant at that record's time: the
+ * place where the trace resumes, or ends.
+ */
+static int add_loss(struct json_export *j, unsigned int slot,
+		    const struct lkst_log_section *sec, __u64 index, __u64 count,
+		    __u64 first, __u64 last)
+{
+	__u64 n = sec->info.nr_records, ts = j->last_ns;
+	struct instant *in;
+
+	if (index < n)
+		ts = sec->records[index].time_ns;
+	else if (n)
+		ts = sec->records[n - 1].time_ns;
+	if (add_instant(j, ts, slot, 1, &in))
+		return -1;
+	in->lost = count;
+	in->numbered = sec->seqs != NULL;
+	in->first = first;
+	in->last = last;
+	j->cpus[slot].used = 1;
+	j->nr_lost += count;
+	return 0;
+}
+
+/*
+ * Every loss in its place, as the CTF trace's discarded events: the
+ * numbers before a section (lkst_log_lost_before()) and each gap in its
+ * numbers.  Dropped events have no number or time: the counts only.
+ */
+static int add_losses(struct json_export *j)
+{
+	const struct lkst_log *log = j->x->log;
+	struct lkst_log_gap gap;
+	unsigned int s;
+
+	for (s = 0; s < log->nr_sections; s++) {
+		const struct lkst_log_section *sec = &log->sections[s];
+		__u64 before = lkst_log_lost_before(sec), left = sec->info.lost, pos = 0;
+		__u64 start = sec->info.seq_start;
+
+		while (left && lkst_log_next_gap(sec, &pos, &gap)) {
+			left -= gap.last - gap.first + 1;
+			/* The numbers before the section go on into a gap at its start. */
+			if (before && gap.first == start) {
+				gap.first -= before;
+				before = 0;
+			}
+			if (before && add_loss(j, j->slot_of[s], sec, 0, before, start - before,
+					       start - 1))
+				return -1;
+			before = 0;
+			if (add_loss(j, j->slot_of[s], sec, gap.index, gap.last - gap.first + 1,
+				     gap.first, gap.last))
+				return -1;
+		}
+		if (before && add_loss(j, j->slot_of[s], sec, 0, before, start - before, start - 1))
+			return -1;
+	}
+	return 0;
+}
+
 /* ---- Output --------------------------------------------------------- */
 
+/* Bytes of the well-formed UTF-8 sequence at s (RFC 3629), 0 if none. */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned int lo = 0x80, hi = 0xbf, n, i;
+
+	if (*s >= 0xc2 && *s <= 0xdf)
+		n = 2;
+	else if (*s >= 0xe0 && *s <= 0xef)
+		n = 3;
+	else if (*s >= 0xf0 && *s <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	/* No overlong forms, surrogates or code points past U+10FFFF. */
+	if (*s == 0xe0)
+		lo = 0xa0;
+	else if (*s == 0xed)
+		hi = 0x9f;
+	else if (*s == 0xf0)
+		lo = 0x90;
+	else if (*s == 0xf4)
+		hi = 0x8f;
+	for (i = 1; i < n; i++, lo = 0x80, hi = 0xbf)
+		if (s[i] < lo || s[i] > hi)
+			return 0;
+	return n;
+}
+
+/*
+ * A JSON string from untrusted text (the log's header): UTF-8 as it is,
+ * any other byte that is not printable ASCII as its \u00XX escape.
+ */
 static void put_string(FILE *out, const char *s)
 {
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = *s;
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n;
 
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
+	fputc('"', out);
+	while (*p) {
+		if (*p == '"' || *p == '\\') {
+			fprintf(out, "\\%c", *p++);
+		} else if (*p >= 0x20 && *p < 0x7f) {
+			fputc(*p++, out);
+		} else if ((n = utf8_len(p))) {
+			fwrite(p, n, 1, out);
+			p += n;
+		} else {
+			fprintf(out, "\\u%04x", *p++);
+		}
 	}
 	fputc('"', out);
 }
@@ -892,6 +1000,17 @@ static void put_instant(FILE *out, struct json_export *j, const struct instant *
 {
 	char text[LKST_FIELD_TEXT_LEN];
 
+	if (in->lost) {
+		snprintf(text, sizeof(text), "lkst: %llu records lost", (unsigned long long)in->lost);
+		put_event(out, j, "i", text, "loss", cpu_pid(j), cpu_pid(j) + j->cpus[in->pid].cpu);
+		put_ts(out, in->ts);
+		fprintf(out, ",\"s\":\"t\",\"args\":{\"lost\":%llu", (unsigned long long)in->lost);
+		if (in->numbered)
+			fprintf(out, ",\"first_seq\":%llu,\"last_seq\":%llu",
+				(unsigned long long)in->first, (unsigned long long)in->last);
+		fputs(",\"cause\":\"overwritten before they were read\"}}", out);
+		return;
+	}
 	if (!in->mark) {
 		syscall_name(in->sc_nr, text, sizeof(text));
 		put_event(out, j, "i", text, "syscall", tgid_of(j, in->pid), j->base + in->pid);
@@ -948,15 +1067,25 @@ static __u64 pid_base(const struct json_export *j)
 static void put_trace(FILE *out, struct json_export *j)
 {
 	const struct lkst_log_header *h = &j->x->log->header;
+	unsigned int s;
 	size_t i;
 
 	fputs("{\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"source\":\"lkst\",\"host\":", out);
 	put_string(out, h->nodename);
 	fputs(",\"kernel\":", out);
 	put_string(out, h->release);
-	fprintf(out, ",\"clock\":\"CLOCK_MONOTONIC\",\"realtime_minus_trace_ns\":%lld},\n"
-		"\"traceEvents\":[\n",
+	fprintf(out, ",\"clock\":\"CLOCK_MONOTONIC\",\"realtime_minus_trace_ns\":%lld",
 		(long long)(h->anchor_realtime_ns - h->anchor_trace_ns));
+	/* The losses' total, and the kernel's counters (dropped events are only there). */
+	fprintf(out, ",\"records_lost\":%llu,\"kernel_counters\":[", j->nr_lost);
+	for (s = 0; s < j->x->log->nr_sections; s++) {
+		const struct lkst_log_cpu *c = &j->x->log->sections[s].info;
+
+		fprintf(out, "%s{\"cpu\":%u,\"written\":%llu,\"overwritten\":%llu,\"dropped\":%llu}",
+			s ? "," : "", c->cpu, (unsigned long long)c->written,
+			(unsigned long long)c->overwritten, (unsigned long long)c->dropped);
+	}
+	fputs("]},\n\"traceEvents\":[\n", out);
 	put_metadata(out, j);
 	put_flows(out, j, 0);
 	put_states(out, j);
@@ -1085,6 +1214,8 @@ int lkst_export_json(struct lkst_export *x, const char *path, struct lkst_err *e
 	ret = init_cpus(&j);
 	if (!ret)
 		ret = run_passes(&j);
+	if (!ret)
+		ret = add_losses(&j);
 	if (!ret) {
 		j.base = pid_base(&j);
 		ret = write_file(&j, path);
@@ -1096,9 +1227,12 @@ int lkst_export_json(struct lkst_export *x, const char *path, struct lkst_err *e
 			if (j.ps.tasks[i].pid)
 				states += j.ps.tasks[i].nr_intervals;
 		snprintf(x->summary, sizeof(x->summary),
-			 "%zu state slices, %zu system calls, %zu interrupt slices, %zu marks, %zu wakeup flows",
+			 "%zu state slices, %zu system calls, %zu interrupt slices, %zu marks, %zu wakeup flows%s",
 			 states, j.nr_syscalls, j.nr_slices - j.nr_syscalls, j.nr_marks,
-			 j.nr_bound);
+			 j.nr_bound, j.nr_lost ? ", " : "");
+		if (j.nr_lost)
+			snprintf(x->summary + strlen(x->summary), sizeof(x->summary) - strlen(x->summary),
+				 "%llu records lost as instants on their CPUs", j.nr_lost);
 	}
 	free_export(&j);
 	return ret;

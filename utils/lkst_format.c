@@ -325,9 +325,10 @@ static void field_name(const char *desc, char *name, size_t len)
 	const char *p;
 
 	for (p = desc ? desc : ""; *p && !strchr(",:(", *p) && used + 1 < len; p++) {
-		char c = tolower((unsigned char)*p);
+		char c = *p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p;
 
-		if (!isalnum((unsigned char)c))
+		/* ASCII whatever the locale: exporters take names as identifiers. */
+		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')))
 			c = '_';
 		if (c == '_' && (!used || name[used - 1] == '_'))
 			continue;

@@ -1057,6 +1057,39 @@ void lkst_log_free(struct lkst_log *log)
 	memset(log, 0, sizeof(*log));
 }
 
+/* ---- Losses ------------------------------------------------------------ */
+
+int lkst_log_next_gap(const struct lkst_log_section *sec, __u64 *pos,
+		      struct lkst_log_gap *gap)
+{
+	__u64 i, n = sec->info.nr_records, from, to;
+
+	if (!sec->seqs)
+		return 0;
+	for (i = *pos; i <= n; i++) {
+		from = i ? sec->seqs[i - 1] + 1 : sec->info.seq_start;
+		to = i < n ? sec->seqs[i] : sec->info.seq_end;
+		if (to > from) {
+			gap->first = from;
+			gap->last = to - 1;
+			gap->index = i;
+			*pos = i + 1;
+			return 1;
+		}
+	}
+	*pos = n + 1;
+	return 0;
+}
+
+__u64 lkst_log_lost_before(const struct lkst_log_section *sec)
+{
+	const struct lkst_log_cpu *c = &sec->info;
+
+	if (!sec->seqs)
+		return c->overwritten;
+	return c->overwritten >= c->seq_start + c->lost ? c->seq_start : 0;
+}
+
 /* ---- All sections in time order --------------------------------------- */
 
 struct sort_key {

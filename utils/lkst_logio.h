@@ -130,6 +130,27 @@ int lkst_log_use_events(const struct lkst_log *log, struct lkst_err *err);
 const char *lkst_log_source(const struct lkst_log *log);
 
 /*
+ * Losses of a section, exactly where its sequence numbers put them: a gap
+ * is numbers first..last with no record, before stored record index
+ * (nr_records: after the last one).  Start with *pos = 0; 1 with gap
+ * filled, 0 when no gap is left (always, in a version 1 section).
+ */
+struct lkst_log_gap {
+	__u64 first, last;
+	__u64 index;
+};
+int lkst_log_next_gap(const struct lkst_log_section *sec, __u64 *pos,
+		      struct lkst_log_gap *gap);
+/*
+ * Records lost before the section's numbers begin: version 2 on numbers
+ * every record from boot, so the seq_start numbers before it were
+ * overwritten, unless the file continues an earlier one (lkbuf record),
+ * which shows as an overwritten count too small to hold them.  Version 1
+ * has only the overwritten count.
+ */
+__u64 lkst_log_lost_before(const struct lkst_log_section *sec);
+
+/*
  * All sections' records in time order, as lkbuf print and lkbuf convert
  * show them: each section in time order (sorted by time, ties in stored
  * order, only when it is not in order already), merged over the sections

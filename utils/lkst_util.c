@@ -95,6 +95,34 @@ void lkst_events_use_builtin(void)
 	events_generation++;
 }
 
+static int is_name_char(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+	       (c >= '0' && c <= '9') || c == '_';
+}
+
+/*
+ * The kernel names events with letters, digits and '_' only: anything else
+ * is damage, and would break what quotes names (TSDL, filters, CSV).
+ */
+static int check_name(const struct lkst_event_desc *d, struct lkst_err *err)
+{
+	char shown[sizeof(d->mnemonic)];
+	size_t i, bad = sizeof(d->mnemonic);
+
+	for (i = 0; d->mnemonic[i]; i++) {
+		shown[i] = is_name_char(d->mnemonic[i]) ? d->mnemonic[i] : '?';
+		if (shown[i] == '?' && bad == sizeof(d->mnemonic))
+			bad = i;
+	}
+	shown[i] = '\0';
+	if (bad == sizeof(d->mnemonic))
+		return 0;
+	lkst_seterr(err, "event 0x%02x: name \"%s\" has byte 0x%02x at %zu, but event names are letters, digits and '_' only; the file is damaged",
+		    d->id, shown, (unsigned char)d->mnemonic[bad], bad);
+	return -1;
+}
+
 int lkst_events_check(const void *descs, unsigned int nr, size_t desc_size,
 		      struct lkst_err *err)
 {
@@ -125,6 +153,8 @@ int lkst_events_check(const void *descs, unsigned int nr, size_t desc_size,
 				    d->id);
 			return -1;
 		}
+		if (check_name(d, err))
+			return -1;
 		for (a = 0; a < LKST_NR_ARGS; a++) {
 			if (d->arg_type[a] >= LKST_NR_ARG_TYPES) {
 				lkst_seterr(err, "event 0x%02x (%s): argument %u has type %u, unknown to this version; use a newer lkbuf",

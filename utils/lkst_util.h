@@ -47,7 +47,8 @@ const struct lkst_event_info *lkst_event_by_id(unsigned int id);
 
 /*
  * Descriptions (struct lkst_event_desc, desc_size bytes apart, IDs
- * increasing) checked: names and texts terminated, argument types known.
+ * increasing) checked: names and texts terminated, names of letters,
+ * digits and '_' only (as the kernel gives them), argument types known.
  * _use() also makes them the active table (copied).  0, or -1 with err.
  */
 int lkst_events_check(const void *descs, unsigned int nr, size_t desc_size,

@@ -40,6 +40,8 @@ run sh "$here/test_lib.sh" .
 # make install / uninstall from the top into a scratch DESTDIR, the installed
 # tools run away from the source tree.
 run sh "$here/test_install.sh"
+# A command-line CFLAGS (make CFLAGS='-O2 -g') keeps what the build needs.
+run sh "$here/test_build_flags.sh" .
 # The log reader's fuzzer, briefly, when make found clang to build it.
 if [ -n "$FUZZ" ]; then
 	run sh "$here/run_fuzz.sh" "$FUZZ" "${FUZZ_TEST_SECONDS:-10}" fuzz-seed

@@ -264,6 +264,210 @@ else
 	fail "convert.py passed a corrupted conversion (exit $rc): $(cat "$tmp/check.out")"
 fi
 
+# ---- losses in their places: print, CTF, JSON ----
+# Version 2 sections (utils/lkst_log.h) with holes in their numbers; the
+# gaps and where the exports must put them are listed with the log.
+python3 - "$tmp/gaps.lkst" "$tmp/hostile.lkst" <<'EOF'
+import struct
+import sys
+
+HEADER, CPU, REC = "=8sIIIIIIIIQQ96s65s65s6x", "=IIQQQQQQQ", "=QIHBB6Q"
+LAYOUT = b"time_ns:u64 pid:u32 event:u16 context:u8 flags:u8 arg:u64[6]"
+T0 = 1000000000
+
+
+def header(nr_cpus, host, release):
+    return struct.pack(HEADER, b"LKSTLOG\n", 0x01020304, 2, 288, 64, nr_cpus, 1, 2, 256, T0,
+                       1700000000 * 10**9, LAYOUT, host, release)
+
+
+def section(cpu, times, seqs, seq_start, seq_end, overwritten, dropped):
+    recs = [struct.pack(REC, T0 + t, 300 + cpu, 0x31, 0, 0, 1, 0, 0, 0, 0, 0) for t in times]
+    return (struct.pack(CPU, cpu, 0, len(recs), seq_end, overwritten, dropped, seq_start,
+                        seq_end, seq_end - seq_start - len(recs)) +
+            b"".join(recs) + struct.pack("=%dQ" % len(seqs), *seqs))
+
+
+data = header(4, b"gaphost", b"6.12.0-test")
+# cpu0: numbers 0..9 overwritten since boot before it; 12..14, 17..19, 21..24.
+data += section(0, [1000, 2000, 3000, 4000, 5000], [10, 11, 15, 16, 20], 10, 25, 20, 4)
+# cpu1 continues an earlier file: 100..102 at its start, 105..109.
+data += section(1, [1500, 2500, 3500], [103, 104, 110], 100, 111, 0, 0)
+# cpu2: no record left of its 50..55, nor of the 50 before.
+data += section(2, [], [], 50, 56, 100, 0)
+# cpu3: every other number, 25 gaps of one.
+data += section(3, [1000 + 100 * k for k in range(26)], list(range(0, 51, 2)), 0, 51, 25, 0)
+open(sys.argv[1], "wb").write(data)
+
+# Header strings no kernel gives: quotes, backslashes, control bytes,
+# UTF-8, a byte that is not UTF-8, comment marks.
+data = header(1, b'h"o\\st\t\xc3\xa9*/ \x01x', b'6.1"\\\n\x7f\xff/*')
+data += section(0, [1000, 2000], [0, 1], 0, 2, 0, 0)
+open(sys.argv[2], "wb").write(data)
+EOF
+gaps="$tmp/gaps.lkst"
+
+# lkbuf print names each gap by the records around it, the first 20 of a CPU.
+cat >"$tmp/want" <<'EOF'
+lkbuf: printed 34 records of 4 CPUs
+lkbuf: cpu0: 3 records lost between sequence numbers 11 and 15 (overwritten before they were read)
+lkbuf: cpu0: 3 records lost between sequence numbers 16 and 20 (overwritten before they were read)
+lkbuf: cpu0: 4 records lost after sequence number 20 (numbers 21..24, overwritten before they were read)
+lkbuf: cpu0: 20 records overwritten since boot
+lkbuf: cpu0: 4 events dropped since boot
+lkbuf: cpu1: 3 records lost before sequence number 103 (numbers 100..102, overwritten before they were read)
+lkbuf: cpu1: 5 records lost between sequence numbers 104 and 110 (overwritten before they were read)
+lkbuf: cpu2: 6 records of sequence numbers 50..55 lost, none saved (overwritten before they were read)
+lkbuf: cpu2: 100 records overwritten since boot
+EOF
+for k in $(seq 0 19); do
+	echo "lkbuf: cpu3: 1 records lost between sequence numbers $((2 * k)) and $((2 * k + 2)) (overwritten before they were read)"
+done >>"$tmp/want"
+echo "lkbuf: cpu3: 25 gaps in all, 25 records lost (lkbuf convert places each)" >>"$tmp/want"
+echo "lkbuf: cpu3: 25 records overwritten since boot" >>"$tmp/want"
+if "$lkbuf" print -f "$gaps" >/dev/null 2>"$tmp/err" && cmp -s "$tmp/err" "$tmp/want"; then
+	pass
+else
+	fail "print's losses of $gaps differ:"
+	diff "$tmp/want" "$tmp/err" >&2
+fi
+
+# CTF: babeltrace2 reports each gap with its count between the records
+# around it (before the first record: at it; after the last: at it; none
+# left: at the end of the log).
+if "$lkbuf" convert -f "$gaps" --to ctf -o "$tmp/gctf" 2>"$tmp/err" &&
+   grep -q "CTF 1.8: 109 records lost" "$tmp/err"; then
+	pass
+else
+	fail "convert --to ctf of $gaps: $(cat "$tmp/err")"
+fi
+babeltrace2 --clock-gmt "$tmp/gctf" >"$tmp/bt" 2>"$tmp/bt.err"
+rc=$?
+sed -n 's/^WARNING: Tracer discarded \([0-9]*\) events\? between \[\([^]]*\)\] and \[\([^]]*\)\] in trace "gaphost" .* within stream "[^"]*\/\(cpu[0-9]*\)".*/\4 \1 \2 \3/p' \
+	"$tmp/bt.err" | sort >"$tmp/discarded"
+cat >"$tmp/want" <<'EOF'
+cpu0 10 22:13:20.000001000 22:13:20.000001000
+cpu0 3 22:13:20.000002000 22:13:20.000003000
+cpu0 3 22:13:20.000004000 22:13:20.000005000
+cpu0 4 22:13:20.000005000 22:13:20.000005000
+cpu1 3 22:13:20.000001500 22:13:20.000001500
+cpu1 5 22:13:20.000002500 22:13:20.000003500
+cpu2 56 22:13:20.000005000 22:13:20.000005000
+EOF
+for k in $(seq 0 24); do
+	printf 'cpu3 1 22:13:20.%09d 22:13:20.%09d\n' $((1000 + 100 * k)) $((1100 + 100 * k))
+done >>"$tmp/want"
+sort -o "$tmp/want" "$tmp/want"
+if [ "$rc" -eq 0 ] && [ "$(wc -l <"$tmp/bt")" -eq 34 ] && cmp -s "$tmp/discarded" "$tmp/want"; then
+	pass
+else
+	fail "babeltrace2 (exit $rc, $(wc -l <"$tmp/bt") events of 34) reports other discarded events:"
+	diff "$tmp/want" "$tmp/discarded" >&2
+	head -3 "$tmp/bt.err" >&2
+fi
+
+# JSON: an instant per gap on its CPU's track, at the record after it
+# (the last one after the last record), with the numbers missing; totals.
+if "$lkbuf" convert -f "$gaps" --to json -o "$tmp/gaps.json" 2>"$tmp/err" &&
+   grep -q "109 records lost as instants on their CPUs" "$tmp/err"; then
+	pass
+else
+	fail "convert --to json of $gaps: $(cat "$tmp/err")"
+fi
+python3 - "$tmp/gaps.json" <<'EOF'
+import json
+import sys
+
+trace = json.load(open(sys.argv[1]))
+CPU = 20000000
+got = sorted((e["tid"] - CPU, e["args"]["lost"], e["args"]["first_seq"], e["args"]["last_seq"],
+              round(e["ts"] * 1000) - 1000000000, e["name"], e["pid"], e["s"])
+             for e in trace["traceEvents"] if e.get("cat") == "loss")
+want = [(0, 10, 0, 9, 1000), (0, 3, 12, 14, 3000), (0, 3, 17, 19, 5000), (0, 4, 21, 24, 5000),
+        (1, 3, 100, 102, 1500), (1, 5, 105, 109, 3500), (2, 56, 0, 55, 5000)]
+want += [(3, 1, 2 * k + 1, 2 * k + 1, 1100 + 100 * k) for k in range(25)]
+want = sorted(w + ("lkst: %d records lost" % w[1], CPU, "t") for w in want)
+names = {e["tid"] - CPU: e["args"]["name"] for e in trace["traceEvents"]
+         if e["ph"] == "M" and e["name"] == "thread_name" and e["pid"] == CPU}
+other = trace["otherData"]
+checks = [
+    ("one loss instant per gap", got == want),
+    ("the CPUs' tracks are named", all(names.get(c) == "CPU %d" % c for c in range(4))),
+    ("the total", other.get("records_lost") == 109),
+    ("the kernel's counters", other.get("kernel_counters", [None])[0] ==
+     {"cpu": 0, "written": 25, "overwritten": 20, "dropped": 4}),
+]
+for what, ok in checks:
+    if not ok:
+        print("FAIL: json losses:", what, file=sys.stderr)
+if got != want:
+    print("  got ", got[:8], "\n  want", want[:8], file=sys.stderr)
+sys.exit(any(not ok for _, ok in checks))
+EOF
+[ $? -eq 0 ] && pass || fail "the loss instants of $gaps (above)"
+
+# ---- what the log says goes into the exports escaped ----
+# Event names are letters, digits and '_' (the kernel's rule): a table
+# with another byte is refused, never quoted into TSDL as it is.
+"$bin/gen_log" "$tmp/badname.lkst" 100 1
+python3 - "$tmp/badname.lkst" <<'EOF'
+import sys
+
+data = open(sys.argv[1], "rb").read()
+assert data.count(b"PROCESS_CONTEXTSWITCH\0") == 1
+open(sys.argv[1], "wb").write(data.replace(b"PROCESS_CONTEXTSWITCH\0", b'PROCESS"CONTEXTSWITCH\0'))
+EOF
+for cmd in "convert -f $tmp/badname.lkst --to ctf -o $tmp/badctf" \
+	   "convert -f $tmp/badname.lkst --to json -o $tmp/bad.json" \
+	   "print -f $tmp/badname.lkst" "info -f $tmp/badname.lkst"; do
+	expect_fail "$lkbuf" $cmd
+	if grep -qF "lkbuf: $tmp/badname.lkst: the log's event table: event 0x01: name \"PROCESS?CONTEXTSWITCH\" has byte 0x22 at 7, but event names are letters, digits and '_' only; the file is damaged" "$tmp/err"; then
+		pass
+	else
+		fail "lkbuf $cmd: $(cat "$tmp/err")"
+	fi
+done
+[ ! -e "$tmp/badctf" ] && [ ! -e "$tmp/bad.json" ] && pass || fail "a refused log left output"
+
+# Header strings: the CTF metadata is ASCII, babeltrace2 reads it and
+# gives the bytes back; the JSON parses to the same text.
+hostile="$tmp/hostile.lkst"
+if "$lkbuf" convert -f "$hostile" --to ctf -o "$tmp/hctf" 2>"$tmp/err" &&
+   babeltrace2 "$tmp/hctf" >"$tmp/bt" 2>"$tmp/bt.err" && [ "$(wc -l <"$tmp/bt")" -eq 2 ] &&
+   babeltrace2 "$tmp/hctf" -c sink.text.details >"$tmp/details" 2>"$tmp/bt.err"; then
+	pass
+else
+	fail "CTF of hostile header strings: $(cat "$tmp/err"); babeltrace2: $(head -3 "$tmp/bt.err")"
+fi
+"$lkbuf" convert -f "$hostile" --to json -o "$tmp/hostile.json" 2>"$tmp/err" ||
+	fail "JSON of hostile header strings: $(cat "$tmp/err")"
+python3 - "$tmp/hctf/metadata" "$tmp/details" "$tmp/hostile.json" <<'EOF'
+import json
+import sys
+
+HOST, RELEASE = b'h"o\\st\t\xc3\xa9*/ \x01x', b'6.1"\\\n\x7f\xff/*'
+meta = open(sys.argv[1], "rb").read()
+details = open(sys.argv[2], "rb").read()
+try:
+    other = json.load(open(sys.argv[3], encoding="utf-8"))["otherData"]
+except ValueError as e:
+    other = {"error": str(e)}
+checks = [
+    ("metadata is printable ASCII", all(32 <= b < 127 or b in b"\n\t" for b in meta)),
+    ("babeltrace2's hostname", b"\n      hostname: " + HOST + b"\n" in details),
+    ("babeltrace2's kernel_release", b"\n      kernel_release: " + RELEASE + b"\n" in details),
+    ("JSON host", other.get("host") == HOST.decode("utf-8")),
+    ("JSON kernel (a byte not UTF-8 as U+00XX)", other.get("kernel") == RELEASE.decode("latin-1")),
+]
+for what, ok in checks:
+    if not ok:
+        print("FAIL: hostile header:", what, file=sys.stderr)
+if not all(ok for _, ok in checks):
+    print("  otherData:", other, file=sys.stderr)
+sys.exit(any(not ok for _, ok in checks))
+EOF
+[ $? -eq 0 ] && pass || fail "hostile header strings (above)"
+
 # ---- bad input: exit 1, one line ----
 python3 "$here/make_log.py" "$tmp/cut.lkst" cut
 head -c 5000 /dev/urandom >"$tmp/garbage"

@@ -226,6 +226,9 @@ static void name_too_long(unsigned char *image) { EV0->text_size = 0; }
 static void text_too_long(unsigned char *image) { EV0->text_size += 2; }
 static void new_arg_type(unsigned char *image) { EV1->arg_type[3] = 200; }
 static void id_order(unsigned char *image) { EV1->id = EV0->id; }
+/* Names the kernel never gives: they would be quoted into TSDL and CSV. */
+static void name_quote(unsigned char *image) { EV0_TEXT[1] = '"'; }
+static void name_byte(unsigned char *image) { EV0_TEXT[0] = (char)0xff; }
 
 static void test_self_describing(const char *path, const void *good, size_t len)
 {
@@ -309,6 +312,9 @@ static void test_self_describing(const char *path, const void *good, size_t len)
 	expect_refused(good, len, len, new_arg_type,
 		       "argument 4 has type 200, unknown to this version; use a newer lkbuf");
 	expect_refused(good, len, len, id_order, "out of order or range");
+	expect_refused(good, len, len, name_quote,
+		       "has byte 0x22 at 1, but event names are letters, digits and '_' only; the file is damaged");
+	expect_refused(good, len, len, name_byte, "has byte 0xff at 0, but event names are");
 }
 
 static void test_load_errors(void)
@@ -413,6 +419,43 @@ static void test_seq_sections(const char *path)
 	      log.sections[0].info.lost == 7);
 	CHECK(log.sections[0].seqs && log.sections[0].seqs[2] == 19);
 	lkst_log_free(&log);
+}
+
+/* Each gap in a section's numbers, where it is; the numbers before it. */
+static void test_gaps(void)
+{
+	__u64 seqs[3] = { 12, 13, 19 }, pos = 0;
+	struct lkst_log_section sec = {
+		.info = { .nr_records = 3, .seq_start = 10, .seq_end = 22, .lost = 9 },
+		.seqs = seqs,
+	};
+	struct lkst_log_gap gap;
+
+	CHECK(lkst_log_next_gap(&sec, &pos, &gap) == 1);
+	CHECK(gap.first == 10 && gap.last == 11 && gap.index == 0);
+	CHECK(lkst_log_next_gap(&sec, &pos, &gap) == 1);
+	CHECK(gap.first == 14 && gap.last == 18 && gap.index == 2);
+	CHECK(lkst_log_next_gap(&sec, &pos, &gap) == 1);
+	CHECK(gap.first == 20 && gap.last == 21 && gap.index == 3);
+	CHECK(lkst_log_next_gap(&sec, &pos, &gap) == 0);
+	CHECK(lkst_log_next_gap(&sec, &pos, &gap) == 0);
+	/* Numbers from boot: those before seq_start were overwritten... */
+	sec.info.overwritten = 19;
+	CHECK(lkst_log_lost_before(&sec) == 10);
+	/* ...unless the count is too small: the file continues an earlier one. */
+	sec.info.overwritten = 18;
+	CHECK(lkst_log_lost_before(&sec) == 0);
+	/* No records: one gap, the whole range. */
+	sec.info.nr_records = 0;
+	pos = 0;
+	CHECK(lkst_log_next_gap(&sec, &pos, &gap) == 1);
+	CHECK(gap.first == 10 && gap.last == 21 && gap.index == 0);
+	CHECK(lkst_log_next_gap(&sec, &pos, &gap) == 0);
+	/* Version 1: no numbers, no gaps; the overwritten count is before it. */
+	sec.seqs = NULL;
+	pos = 0;
+	CHECK(lkst_log_next_gap(&sec, &pos, &gap) == 0);
+	CHECK(lkst_log_lost_before(&sec) == 18);
 }
 
 /* A regular file is mapped, not read; its log reads the same. */
@@ -640,6 +683,7 @@ int main(void)
 	test_create_errors();
 	test_reads_version_1();
 	test_seq_sections(path);
+	test_gaps();
 	free(image);
 	unlink(path);
 	rmdir(dir);
