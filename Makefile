@@ -21,7 +21,7 @@ HAVE_HANDLERS := $(wildcard handlers/Kbuild handlers/Makefile)
 # tests/run-all.sh builds the kernel once and clears this to skip re-checking it.
 KERNEL_DEP ?= kernel
 
-.PHONY: all deps kernel kernel-tree kernel-kasan kernel-bench bench-ablate initramfs-kasan patches docs count-hooks \
+.PHONY: all deps kernel kernel-tree kernel-kasan kernel-kcsan initramfs-kcsan kcsan kernel-bench bench-ablate initramfs-kasan patches docs count-hooks \
 	utils handlers initramfs initramfs-kdump demo install uninstall \
 	test torture bench initramfs-bench checkpatch clean distclean help
 
@@ -69,6 +69,40 @@ initramfs-kasan: kernel-kasan utils
 	@HANDLERS_DIR=$(KASAN_HANDLERS) TESTMODS_DIR=$(KASAN_HANDLERS)/test \
 		SCENARIO_DIR=$(SCENARIO_DIR) \
 		$(TOOLS)/mk-initramfs.sh $(KASAN_INITRAMFS)
+
+# The data-race run (make kcsan): a KCSAN kernel of its own, the torture
+# and hotplug scenarios on it, every KCSAN report whose stack is in lkst
+# counted (tools/build/kcsan-reports.py); other kernel code's reports are
+# listed apart.  About KCSAN_MINUTES of build and boot (see README).
+KCSAN_KSRC      := $(CURDIR)/build/linux-6.12-kcsan
+KCSAN_HANDLERS  := $(CURDIR)/build/handlers-kcsan
+KCSAN_INITRAMFS := $(CURDIR)/build/initramfs-kcsan.cpio.gz
+KCSAN_CYCLES    ?= 40
+kernel-kcsan:
+	@$(TOOLS)/extract-kernel.sh $(TARBALL) $(KCSAN_KSRC)
+	@$(TOOLS)/apply-patches.sh $(KCSAN_KSRC) $(PATCH_DIR) $(SERIES)
+	@$(TOOLS)/configure-kernel.sh $(KCSAN_KSRC) $(KCONFIG_FRAGMENTS) configs/kcsan.config
+	@$(TOOLS)/build-kernel.sh $(KCSAN_KSRC)
+
+initramfs-kcsan: kernel-kcsan utils
+	@rm -rf $(KCSAN_HANDLERS) && mkdir -p $(KCSAN_HANDLERS)/test
+	@cp handlers/*.c handlers/*.h handlers/Kbuild $(KCSAN_HANDLERS)/
+	@$(TOOLS)/kmake.sh $(KCSAN_KSRC) M=$(KCSAN_HANDLERS) modules
+	@cp tests/modules/*.c tests/modules/Kbuild $(KCSAN_HANDLERS)/test/
+	@$(TOOLS)/kmake.sh $(KCSAN_KSRC) M=$(KCSAN_HANDLERS)/test modules
+	@rm -rf $(TORTURE_SCENARIOS)-kcsan && cp -a tests/scenarios $(TORTURE_SCENARIOS)-kcsan
+	@echo $(KCSAN_CYCLES) >$(TORTURE_SCENARIOS)-kcsan/torture_cycles
+	@HANDLERS_DIR=$(KCSAN_HANDLERS) TESTMODS_DIR=$(KCSAN_HANDLERS)/test \
+		SCENARIO_DIR=$(TORTURE_SCENARIOS)-kcsan \
+		$(TOOLS)/mk-initramfs.sh $(KCSAN_INITRAMFS)
+
+kcsan: deps initramfs-kcsan
+	@rm -rf out/kcsan
+	@KERNEL=$(KCSAN_KSRC)/arch/x86/boot/bzImage INITRD=$(KCSAN_INITRAMFS) \
+		APPEND="lkst.maskset=rdefault lkst.bufsize=512K lkst_timeout=3000 lkst_run=t98_torture,t15_hotplug,t16_switch_drain" \
+		TIMEOUT=3600 tests/qemu/run.sh out/kcsan
+	@python3 tests/check/t98_torture.py out/kcsan/t98_torture
+	@python3 tools/build/kcsan-reports.py out/kcsan/console.log
 
 # Regenerate the core patch from kernel/ and make sure the series starts with it.
 patches:

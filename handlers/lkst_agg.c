@@ -457,7 +457,7 @@ static void agg_lat_start(const struct agg_state *st, unsigned int kind,
 		lat_start(lat, args[0], now, 0);
 		break;
 	case LKST_AGG_VAL_LAT_IRQ:
-		s = &this_cpu_ptr(lat->irq)->level[interrupt_context_level()];
+		s = &this_cpu_ptr(lat->irq)->level[lkst_event_context()];
 		if (s->valid)
 			lat_count(lat, evicted);	/* its exit was missed */
 		s->t = now;
@@ -515,7 +515,7 @@ static void agg_lat_end(const struct agg_state *st, unsigned int kind,
 		subj = &next;
 		break;
 	case LKST_AGG_VAL_LAT_IRQ:
-		s = &this_cpu_ptr(lat->irq)->level[interrupt_context_level()];
+		s = &this_cpu_ptr(lat->irq)->level[lkst_event_context()];
 		if (!s->valid || s->irq != args[0] || s->handler != args[2]) {
 			lat_count(lat, unmatched);
 			return;
@@ -585,6 +585,18 @@ static void agg_free(struct agg *a)
 	kfree(a);
 }
 
+/*
+ * Tables are sized by the user, per possible CPU, and a server may report
+ * hundreds: refuse what the machine cannot give without reclaiming hard
+ * or waking the OOM killer, as the core's buffers do.
+ */
+#define AGG_GFP (GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | __GFP_NOWARN)
+
+static bool agg_memory_available(u64 bytes)
+{
+	return (bytes >> PAGE_SHIFT) <= si_mem_available();
+}
+
 static struct agg *agg_alloc(const struct lkst_agg_config *cfg)
 {
 	bool quantize = cfg->func == LKST_AGG_F_QUANTIZE;
@@ -594,6 +606,9 @@ static struct agg *agg_alloc(const struct lkst_agg_config *cfg)
 	struct agg *a;
 	unsigned int cpu;
 
+	if (!agg_memory_available((u64)(sizeof(struct agg_cpu) + entries +
+					buckets) * num_possible_cpus()))
+		return NULL;
 	a = kzalloc(struct_size(a, cpu, nr_cpu_ids), GFP_KERNEL_ACCOUNT);
 	if (!a)
 		return NULL;
@@ -602,8 +617,7 @@ static struct agg *agg_alloc(const struct lkst_agg_config *cfg)
 	for_each_possible_cpu(cpu) {
 		struct agg_cpu *c;
 
-		c = kvzalloc_node(sizeof(*c) + entries + buckets,
-				  GFP_KERNEL_ACCOUNT | __GFP_NOWARN,
+		c = kvzalloc_node(sizeof(*c) + entries + buckets, AGG_GFP,
 				  cpu_to_node(cpu));
 		if (!c) {
 			agg_free(a);
@@ -1112,7 +1126,8 @@ static int agg_read(void __user *data, u32 size)
 	struct lkst_agg_read rd;
 	const struct agg_state *st;
 	const struct agg *a;
-	unsigned int cpu, tries, used;
+	unsigned int cpu, tries;
+	u64 used, most;
 	bool quantize;
 	int ret;
 
@@ -1134,19 +1149,29 @@ static int agg_read(void __user *data, u32 size)
 		ret = -EINVAL;
 		goto out;
 	}
-	/* Keys keep arriving: make room for the slots used now, and retry. */
+	/*
+	 * Keys keep arriving: make room for the slots used now, and retry;
+	 * never for more keys than the CPUs' tables can hold between them.
+	 */
+	most = (u64)a->cfg.slots * num_possible_cpus();
 	for (tries = 0; tries < 4; tries++) {
 		used = 0;
 		for_each_possible_cpu(cpu)
 			used += local64_read(&a->cpu[cpu]->used);
-		m.cap = used + 64 + (used << tries);
+		m.cap = min(used + 64 + (used << tries), most);
 		m.hmask = roundup_pow_of_two(2 * m.cap) - 1;
-		m.hash = kvcalloc(m.hmask + 1, sizeof(*m.hash), GFP_KERNEL_ACCOUNT);
-		m.entries = kvcalloc(m.cap, sizeof(*m.entries), GFP_KERNEL_ACCOUNT);
+		if (!agg_memory_available((u64)(m.hmask + 1) * sizeof(*m.hash) +
+					  (u64)m.cap * (sizeof(*m.entries) +
+					  (quantize ? LKST_AGG_NR_BUCKETS *
+					   sizeof(*m.buckets) : 0)))) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		m.hash = kvcalloc(m.hmask + 1, sizeof(*m.hash), AGG_GFP);
+		m.entries = kvcalloc(m.cap, sizeof(*m.entries), AGG_GFP);
 		if (quantize)
 			m.buckets = kvcalloc(array_size(m.cap, LKST_AGG_NR_BUCKETS),
-					     sizeof(*m.buckets),
-					     GFP_KERNEL_ACCOUNT);
+					     sizeof(*m.buckets), AGG_GFP);
 		if (!m.hash || !m.entries || (quantize && !m.buckets)) {
 			ret = -ENOMEM;
 			goto out;

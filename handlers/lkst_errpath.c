@@ -25,7 +25,7 @@
  * lose it.  A slot is tagged with its task's task_struct address; the low
  * bits of the tag say which parts are valid (an entry waiting for its
  * exit, a user fault being handled) and whether the slot is busy.  Only
- * task context (interrupt_context_level() 0) uses the table: system calls
+ * task context (lkst_event_context() 0) uses the table: system calls
  * and user-mode faults only happen there, and a fault can end in a signal
  * only from user mode.  IRQs and NMIs that nest in a handler's update
  * (their own faults, signals sent from them) are ignored, so they cannot
@@ -290,7 +290,7 @@ static void lkst_errpath_handle(struct lkst_handler *handler,
 {
 	if (READ_ONCE(pass_on))
 		lkst_handler_pass(LKST_HANDLER_DEFAULT, event, args);
-	if (interrupt_context_level())
+	if (lkst_event_context())
 		return;
 	switch (event) {
 	case LKST_EV_SYSCALL_ENTRY:

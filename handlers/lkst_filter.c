@@ -80,7 +80,7 @@ static __always_inline u64 lkst_filter_field(unsigned int id, const void *ctx)
 	case LKST_FF_CPU:
 		return raw_smp_processor_id();
 	case LKST_FF_CONTEXT:
-		return interrupt_context_level();
+		return lkst_event_context();
 	case LKST_FF_COMM_LO:
 		return lkst_filter_comm_half(0);
 	case LKST_FF_COMM_HI:

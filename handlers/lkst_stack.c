@@ -60,7 +60,7 @@
 /* lkst's frames above the hook site, at most: see the comment at the top. */
 #define STACK_LKST_FRAMES	8
 #define STACK_BUF_FRAMES	(LKST_STACK_MAX_DEPTH + STACK_LKST_FRAMES)
-#define STACK_LEVELS		4	/* interrupt_context_level() 0..3 */
+#define STACK_LEVELS		4	/* lkst_event_context() 0..3 */
 
 struct stack_buf {
 	unsigned long frame[STACK_BUF_FRAMES];
@@ -168,7 +168,7 @@ static void lkst_stack_handle(struct lkst_handler *handler,
 {
 	u64 config = READ_ONCE(stack_config);
 	unsigned int depth = (u32)config;
-	unsigned int level = interrupt_context_level();
+	unsigned int level = lkst_event_context();
 	struct stack_buf *buf;
 	unsigned long *first;
 	unsigned int n;

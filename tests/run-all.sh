@@ -273,8 +273,9 @@ hardening_line() {
 	cat "$out"/{scenarios,debug,hardening}/*/hardening.txt 2>/dev/null |
 		awk -v reports=$reports '{ sum[$1] += $2 }
 		END { printf "hardening: hotplug cycles %d, torture cycles %d, fuzz calls %d, " \
-			"kernel reports %d, records unaccounted %d\n", sum["hotplug_cycles"],
-			sum["torture_cycles"], sum["fuzz_calls"], reports, sum["records_unaccounted"] }'
+			"offline-cpu requests %d, kernel reports %d, records unaccounted %d\n",
+			sum["hotplug_cycles"], sum["torture_cycles"], sum["fuzz_calls"],
+			sum["offline_cpu_requests"], reports, sum["records_unaccounted"] }'
 }
 
 echo

@@ -39,6 +39,9 @@ die_block(int err, unsigned int cpu, unsigned int block, const char *what)
 	case EBUSY:
 		lkst_die(LKST_EXIT_DEVICE, "block %u on cpu %u is being written; jump to another block first (lkbuf jump)",
 			 block, cpu);
+	case EPERM:
+		lkst_die(LKST_EXIT_DEVICE, "block %u on cpu %u is the persistent buffer (lkst.persist=), kept for the next boot: it cannot be %s",
+			 block, cpu, strcmp(what, "deleting") ? "changed" : "deleted");
 	case ENOSPC:
 		lkst_die(LKST_EXIT_DEVICE, "cpu %u has no free block ID (at most %u); delete a block first",
 			 cpu, LKST_MAX_BLOCKS);
@@ -1159,6 +1162,8 @@ static int verb_resize(int argc, const char **argv)
 	if (ret == -ENOMEM)
 		lkst_die(LKST_EXIT_DEVICE, "not enough kernel memory for %u-byte blocks; nothing was changed; give a smaller size",
 			 req.size);
+	if (ret == -EPERM)
+		lkst_die(LKST_EXIT_DEVICE, "the buffers are persistent (lkst.persist=): their size is the reserve_mem region's, which the next boot finds them by; nothing was changed");
 	if (ret)
 		lkst_die_errno(-ret, "resizing the buffers");
 	close(fd);

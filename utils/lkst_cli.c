@@ -132,6 +132,8 @@ void lkst_log_exit_on_sigbus(void)
 /* ---- Device --------------------------------------------------------- */
 
 /* Each message ends with the kernel's return value by name: "(-EINVAL)". */
+static bool lkst_locked_down(void);
+
 void lkst_die_errno(int err, const char *what)
 {
 	const char *name = lkst_errno_name(-(long long)err);
@@ -142,6 +144,11 @@ void lkst_die_errno(int err, const char *what)
 		snprintf(code, sizeof(code), "(-%d)", err);
 	switch (err) {
 	case EPERM:
+		/* Raised while the device was open: records and probes refused. */
+		if (lkst_locked_down())
+			lkst_die(LKST_EXIT_DEVICE, "%s: refused under lockdown=confidentiality: records hold kernel addresses %s",
+				 what, code);
+		/* fall through */
 	case EACCES:
 		lkst_die(LKST_EXIT_DEVICE, "%s: permission denied; need CAP_SYS_ADMIN (run as root) %s",
 			 what, code);

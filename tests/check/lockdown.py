@@ -1,4 +1,5 @@
-"""Under lockdown=confidentiality neither lkbuf nor lkm opens /dev/lkst."""
+"""Under lockdown=confidentiality neither lkbuf nor lkm opens /dev/lkst, and a
+descriptor opened before it is raised adds no probe and reads no record."""
 import os
 import sys
 
@@ -8,6 +9,11 @@ d = sys.argv[1]
 levels = open(os.path.join(d, "levels.txt")).read().splitlines()
 check(len(levels) == 2 and "[confidentiality]" in levels[1],
       f"lockdown did not reach confidentiality: {levels}")
+fd = open(os.path.join(d, "fd.txt")).read().splitlines()
+fd_rc = open(os.path.join(d, "fd_rc.txt")).read().strip()
+check(fd_rc == "lkst_lockdown_fd exited 0" and len(fd) == 7 and
+      all(line.startswith("ok ") for line in fd),
+      f"requests on a descriptor opened before lockdown: {fd_rc}, {fd}")
 rc = open(os.path.join(d, "rc.txt")).read().split("\n")
 check(rc[0].endswith("exited 2"), f"lkbuf under lockdown: {rc[0]}, expected exit 2")
 check(rc[1].endswith("exited 2"), f"lkm under lockdown: {rc[1]}, expected exit 2")

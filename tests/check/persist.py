@@ -1,7 +1,8 @@
 """Buffers kept across a warm reboot (tests/scenarios/persist.sh).
 
 The first boot, on cold RAM, says it found no previous trace; the second
-says it kept one with no page refused.  The log the second boot saved with
+says it kept one with no page refused.  The first could neither resize nor
+delete the persistent buffer (lkbuf exits 2 saying why).  The log the second boot saved with
 `lkbuf read --previous-boot` holds every record the first boot read before
 the crash (before.log), number for number, then the mark written after
 that read, OOPS_DIE and OOPS_PANIC in that order, and nothing after the
@@ -51,6 +52,13 @@ def text_of(args):
 
 
 _h, before = read_log(os.path.join(d, "before.log"))
+# The first boot could neither resize nor delete the persistent buffer.
+refusals = open(os.path.join(d, "refusals.txt")).read().splitlines()
+check(len(refusals) == 2 and refusals[0].startswith("resize exited 2 ") and
+      "persistent" in refusals[0] and refusals[1].startswith("delete exited 2 ") and
+      "persistent" in refusals[1],
+      f"resize and delete of the persistent buffer were not refused: {refusals}")
+
 _h, previous = read_log(os.path.join(d, "previous.log"))
 prev_by_cpu = {s["cpu"]: s for s in previous}
 wanted = recovered = 0

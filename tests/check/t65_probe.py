@@ -86,6 +86,15 @@ for r in rows:
         break
 
 
+# Hit through their int3 (not optimized): still the probed task's context.
+kprobes = text("kprobes-list.txt")
+check("ksys_lseek+0x0" in kprobes and "OPTIMIZED" not in kprobes and "FTRACE" not in kprobes,
+      "the probes were not left on int3:\n" + kprobes)
+contexts = {(r["event"], r["context"]) for r in rows}
+check(contexts == {("lseek_in", "task"), ("lseek_out", "task"), ("open_how", "task")},
+      f"probe records' contexts (event, context): {sorted(contexts)}, expected task")
+
+
 def args(event, n):
     return [tuple(r[f"arg{i}"] for i in range(1, n + 1)) for r in rows if r["event"] == event]
 

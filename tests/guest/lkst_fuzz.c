@@ -135,9 +135,36 @@ static uint32_t interesting_u32(struct fuzzer *f)
 	return chance(f, 80) ? v[below(f, sizeof(v) / sizeof(v[0]))] : (uint32_t)rnd(f);
 }
 
+/*
+ * Without the hotplug thread, CPUs offline at the start stay so: requests
+ * naming one (never online, in a maxcpus= boot) are counted.
+ */
+static unsigned char cpu_offline[MAX_THREADS];
+static atomic_ulong offline_cpu_requests;
+
+static void read_offline_cpus(void)
+{
+	char path[64], c;
+	unsigned int cpu;
+	FILE *fp;
+
+	for (cpu = 1; cpu < nr_cpu_ids && cpu < MAX_THREADS; cpu++) {
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%u/online", cpu);
+		fp = fopen(path, "r");
+		if (!fp)
+			continue;
+		cpu_offline[cpu] = fread(&c, 1, 1, fp) == 1 && c == '0';
+		fclose(fp);
+	}
+}
+
 static uint32_t pick_cpu(struct fuzzer *f)
 {
-	return chance(f, 75) ? below(f, nr_cpu_ids + 1) : interesting_u32(f);
+	uint32_t cpu = chance(f, 75) ? below(f, nr_cpu_ids + 1) : interesting_u32(f);
+
+	if (cpu < MAX_THREADS && cpu_offline[cpu])
+		atomic_fetch_add(&offline_cpu_requests, 1);
+	return cpu;
 }
 
 static uint32_t pick_block(struct fuzzer *f)
@@ -878,6 +905,8 @@ int main(int argc, char **argv)
 		printf("no %s: fuzzing without CPU hotplug\n", HOTPLUG_FILE);
 		hotplug = 0;
 	}
+	if (!hotplug)
+		read_offline_cpus();
 	printf("seed 0x%llx calls %lu threads %u hotplug %s cpus %u events %u\n",
 	       (unsigned long long)seed, calls, threads, hotplug ? "on" : "off",
 	       nr_cpu_ids, nr_known);
@@ -927,6 +956,7 @@ int main(int argc, char **argv)
 	printf("fuzz_seconds %.1f\n", t1 - t0);
 	printf("fuzz_rate %.0f\n", t1 > t0 ? total / (t1 - t0) : 0.0);
 	printf("unexpected_answers %lu\n", unexpected);
+	printf("offline_cpu_requests %lu\n", atomic_load(&offline_cpu_requests));
 	printf("fuzz_calls %lu\n", total);
 	return unexpected || hotplug_errors || failed || total != calls;
 }

@@ -222,6 +222,23 @@ static void check_buffer_requests(int fd)
  * CAP_SYS_ADMIN checks are what refuses uid 65534, both at open and on an
  * fd that root opened and passed down.
  */
+/*
+ * kprobe's offset is an unsigned int: a larger one is refused, not cut to
+ * its low 32 bits (which put this probe on vfs_read+0, while its
+ * description named the full offset).
+ */
+static void check_probes(int fd)
+{
+	struct lkst_probe probe = { .offset = 1ULL << 32 };
+
+	strcpy(probe.name, "bad_offset");
+	strcpy(probe.symbol, "vfs_read");
+	expect("PROBE_ADD offset 2^32", ioctl(fd, LKST_IOC_PROBE_ADD, &probe), EINVAL);
+	probe.offset = 0;
+	probe.flags = 1u << 7;
+	expect("PROBE_ADD unknown flag", ioctl(fd, LKST_IOC_PROBE_ADD, &probe), EINVAL);
+}
+
 static void check_unprivileged(int root_fd)
 {
 	struct lkst_version v;
@@ -279,6 +296,7 @@ int main(void)
 	check_masksets(fd);
 	check_buffers(fd);
 	check_buffer_requests(fd);
+	check_probes(fd);
 	check_unprivileged(fd);
 	printf("%d failures\n", failures);
 	return failures;

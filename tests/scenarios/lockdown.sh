@@ -1,12 +1,16 @@
 # Records carry kernel addresses: under lockdown=confidentiality /dev/lkst
-# refuses to open, as tracefs does.  Runs last in its boot: lockdown
+# refuses to open, as tracefs does, and a descriptor opened before refuses
+# probes and reads of records.  Runs last in its boot: lockdown
 # cannot be lifted.
 . /scenarios/common.inc
 
 step lkbuf list
 mount -t securityfs securityfs /sys/kernel/security 2>/dev/null
 cat /sys/kernel/security/lockdown >levels.txt || { echo "FAIL: no lockdown LSM"; exit 1; }
-step sh -c "echo confidentiality > /sys/kernel/security/lockdown"
+# Raised by a process holding /dev/lkst open: its requests are refused too.
+lkst_lockdown_fd >fd.txt
+echo "lkst_lockdown_fd exited $?" >fd_rc.txt
+cat fd.txt fd_rc.txt
 cat /sys/kernel/security/lockdown >>levels.txt
 lkbuf list >list.txt 2>list.err
 echo "lkbuf list exited $?" >rc.txt

@@ -1,7 +1,8 @@
 # Buffers kept across a warm reboot.  Run by tests/run-all.sh in a boot of
 # its own (reserve_mem=8M:4096:lkst lkst.persist=lkst panic=1, run.sh with
 # REBOOT=1 so that the panic resets the guest instead of ending QEMU):
-#   first boot (cold RAM): the kernel finds no previous trace; a known
+#   first boot (cold RAM): the kernel finds no previous trace; a resize
+#     and a delete of the persistent block are refused; a known
 #     workload is recorded, read once (before.log, kept on the scratch
 #     disk), marked once more, and then an oops panics the machine;
 #   second boot: the same scenario finds the previous boot's trace, saves
@@ -13,7 +14,7 @@ dmesg | grep "lkst: persist" >persist-dmesg.txt
 if lkbuf read --previous-boot -f previous.log --release 2>previous.err; then
 	echo "second boot: the previous boot's trace"
 	cat previous.err
-	tar -xf /dev/vdb -C . before.log ||
+	tar -xf /dev/vdb -C . before.log refusals.txt ||
 		{ echo "FAIL: no first-boot results on /dev/vdb"; exit 1; }
 	step lkbuf print -C -f previous.log >previous.csv
 	step lkbuf print -C -f before.log >before.csv
@@ -28,8 +29,14 @@ cat previous.err
 echo "first boot: a workload, then a crash"
 grep -q "holds no previous trace" persist-dmesg.txt ||
 	{ echo "FAIL: the cold boot did not say it found no previous trace"; exit 1; }
+# The region is the buffer the next boot finds: neither resized nor deleted.
+lkbuf resize -s 128K 2>resize.err
+echo "resize exited $? $(cat resize.err)" >refusals.txt
+lkbuf delete -c 0 -b 0 2>delete.err
+echo "delete exited $? $(cat delete.err)" >>refusals.txt
+cat refusals.txt
 crash_workload persist
-tar -cf /dev/vdb before.log && sync ||
+tar -cf /dev/vdb before.log refusals.txt && sync ||
 	{ echo "FAIL: cannot keep before.log on /dev/vdb"; exit 1; }
 echo 1 >/proc/sys/kernel/panic_on_oops
 provoke_crash "lkst-persist: provoking an oops" ACCESS_NULL

@@ -3,7 +3,8 @@
 #     probe on it ($retval and an argument saved at entry), and an entry
 #     probe on do_sys_openat2 reading struct open_how through $arg3; routed
 #     by a user maskset; lkst_probeload drives known calls; the log names
-#     them by its own table;
+#     them by its own table; probes left unoptimized (hit through int3,
+#     whose handler runs as an NMI) record the probed task's context;
 #  B  removal while routed, in a copy of RALL, under a loop of lseeks; the
 #     IDs are free again;
 #  C  bad input, each refused with its exit code; the 16th probe is ENOSPC.
@@ -32,6 +33,11 @@ expect() {
 }
 
 # ---- A: known calls, exact records ----
+# Left unoptimized, the entry probes are hit through their int3, whose
+# handler runs in NMI context: the records must still say task.
+opt=/proc/sys/debug/kprobes-optimization
+[ -w $opt ] || fail "$opt missing (CONFIG_OPTPROBES)"
+run sh -c "echo 0 > $opt"
 lkm probe add lseek_in ksys_lseek 'fd=%di:u32' 'off=$arg2:s64' \
 	'whence=$arg3:u32' '$comm' >add-lseek_in.txt || fail "add lseek_in"
 lkm probe add --return lseek_out ksys_lseek 'ret=$retval' 'off=$arg2:s64' \
@@ -47,6 +53,8 @@ lkm read -m 30 >maskset30.txt || fail "read maskset 30"
 run lkm set -m 30
 lkst_probeload -n $N -b $BASE >prog.txt || fail "lkst_probeload"
 run lkm set -m 0
+cp /sys/kernel/debug/kprobes/list kprobes-list.txt || fail "kprobes/list"
+run sh -c "echo 1 > $opt"
 lkm stat -e lseek_in,lseek_out,open_how >stat.txt || fail "lkm stat"
 run lkbuf read -f probe.log
 pid=$(awk '{ print $2 }' prog.txt)

@@ -246,6 +246,14 @@ void lkst_handler_pass(unsigned int id, unsigned int event,
 void lkst_record_event(unsigned int event, const u64 args[LKST_NR_ARGS]);
 
 /*
+ * From a handler: the context level of the code that raised the event
+ * (0 task, 1 softirq, 2 hardirq, 3 NMI), in place of
+ * interrupt_context_level(), which a kprobe hit through an int3 sees as
+ * NMI.  Per-level state indexed by it is never shared by two dispatches.
+ */
+unsigned int lkst_event_context(void);
+
+/*
  * From hook context too, with preemption off (lkst_maskset_switch()
  * refuses a preemptible caller); lkst_buffer_jump() acts on this CPU, and
  * returns -EBUSY when the hook interrupted a writer of this CPU that is

@@ -69,6 +69,31 @@ static void lkst_cpu_blocks(struct lkst_cpu_buffer *cb,
 		blocks[id] = lkst_block_get(cb, id);
 }
 
+/* A CPU that was never online, or whose first block could not be had. */
+static bool lkst_cpu_has_blocks(struct lkst_cpu_buffer *cb)
+{
+	unsigned int id;
+
+	for (id = 0; id < LKST_MAX_BLOCKS; id++)
+		if (lkst_block_get(cb, id))
+			return true;
+	return false;
+}
+
+/* Persistent: the reserve_mem region's pages, kept across reboots. */
+static bool lkst_cpu_persistent(struct lkst_cpu_buffer *cb)
+{
+	struct lkst_block *blk;
+	unsigned int id;
+
+	for (id = 0; id < LKST_MAX_BLOCKS; id++) {
+		blk = lkst_block_get(cb, id);
+		if (blk && blk->persistent)
+			return true;
+	}
+	return false;
+}
+
 /*
  * Refuse what the machine cannot give without reclaiming hard or waking
  * the OOM killer, as ftrace's ring buffer does.
@@ -586,6 +611,16 @@ int lkst_buffer_resize(const struct lkst_buffer_resize *req)
 	mutex_lock(&lkst_buf_mutex);
 	/* lkst_buf_mutex before cpu_hotplug_lock, as in lkst_block_jump() */
 	cpus_read_lock();
+	/*
+	 * A persistent buffer is the reserve_mem region, whose size the next
+	 * boot finds it by: replacing it would end crash survival silently.
+	 */
+	for_each_possible_cpu(cpu) {
+		if (lkst_cpu_persistent(lkst_cpu_buffer(cpu))) {
+			ret = -EPERM;
+			goto free;
+		}
+	}
 	for_each_possible_cpu(cpu)
 		for (id = 0; id < LKST_MAX_BLOCKS; id++)
 			if (lkst_block_get(lkst_cpu_buffer(cpu), id))
@@ -611,6 +646,13 @@ int lkst_buffer_resize(const struct lkst_buffer_resize *req)
 	for_each_possible_cpu(cpu) {
 		rr.cb = lkst_cpu_buffer(cpu);
 		rr.blocks = &swap[cpu * LKST_MAX_BLOCKS];
+		/*
+		 * No block, nothing to replace: its first block, when it
+		 * comes, has the new size.  (Its position names no block, so
+		 * lkst_buf_begin_switch() would say -EBUSY for ever.)
+		 */
+		if (!lkst_cpu_has_blocks(rr.cb))
+			continue;
 		do {
 			if (cpu_online(cpu))
 				smp_call_function_single(cpu, lkst_resize_on_cpu,
@@ -646,6 +688,41 @@ static int lkst_check_next(struct lkst_cpu_buffer *cb, unsigned int next)
 	return lkst_block_get(cb, next) ? 0 : -ENOENT;
 }
 
+struct lkst_start_request {
+	struct lkst_cpu_buffer *cb;
+	struct lkst_block *blk;
+};
+
+/* The position first, then the block: writers find no block until both. */
+static void lkst_start_on_cpu(void *arg)
+{
+	struct lkst_start_request *sr = arg;
+
+	lkst_buf_init_first_page(sr->cb, sr->blk);
+	rcu_assign_pointer(sr->cb->blocks[sr->blk->id], sr->blk);
+}
+
+/*
+ * The first block of a CPU that has none (never online, or its first
+ * block could not be had): page 0 empty and current, as coming online
+ * makes it, which then keeps it.  The position changes only on its own
+ * CPU; nothing writes on an offline one, and it cannot come up meanwhile
+ * (the caller holds the hotplug lock).
+ */
+static void lkst_buffer_start(unsigned int cpu, struct lkst_cpu_buffer *cb,
+			      struct lkst_block *blk)
+{
+	struct lkst_start_request sr = { .cb = cb, .blk = blk };
+
+	if (cpu_online(cpu)) {
+		smp_call_function_single(cpu, lkst_start_on_cpu, &sr, 1);
+	} else {
+		preempt_disable();
+		lkst_start_on_cpu(&sr);
+		preempt_enable();
+	}
+}
+
 int lkst_block_create(struct lkst_block_create *req)
 {
 	struct lkst_cpu_buffer *cb = lkst_cpu_buffer(req->cpu);
@@ -675,7 +752,10 @@ int lkst_block_create(struct lkst_block_create *req)
 		ret = -ENOMEM;
 		goto unlock;
 	}
-	rcu_assign_pointer(cb->blocks[id], blk);
+	if (lkst_cpu_has_blocks(cb))
+		rcu_assign_pointer(cb->blocks[id], blk);
+	else
+		lkst_buffer_start(req->cpu, cb, blk);
 	req->block = id;
 unlock:
 	cpus_read_unlock();
@@ -725,6 +805,11 @@ int lkst_block_delete(const struct lkst_block_link *req)
 	blk = lkst_block_get(cb, req->block);
 	if (!blk) {
 		ret = -ENOENT;
+		goto unlock;
+	}
+	/* The region stays the CPU's buffer: crash survival depends on it. */
+	if (blk->persistent) {
+		ret = -EPERM;
 		goto unlock;
 	}
 	if (lkst_block_is_current(cb, req->block)) {

@@ -123,16 +123,64 @@ static __always_inline bool lkst_cpu_may_record(void)
 }
 
 /*
- * interrupt_context_level(), with one test for task context, where most
- * events come from, instead of three.
+ * The NMI count of the trap (an x86 int3) whose kprobe this CPU is
+ * dispatching, or 0.  Such a trap enters NMI context over the probed
+ * code's (irqentry_nmi_enter()): the probe's event, and whatever its
+ * handler does, belong to the probed code's context.  A real NMI that
+ * comes meanwhile counts one more, and stays an NMI.
+ */
+static DEFINE_PER_CPU(unsigned int, lkst_trap_nmi);
+
+unsigned int lkst_trap_enter(void)
+{
+	unsigned int outer = this_cpu_read(lkst_trap_nmi);
+
+	this_cpu_write(lkst_trap_nmi, preempt_count() & NMI_MASK);
+	return outer;
+}
+
+void lkst_trap_exit(unsigned int outer)
+{
+	this_cpu_write(lkst_trap_nmi, outer);
+}
+
+static noinline unsigned int lkst_context_level_slow(void)
+{
+	unsigned int pc = preempt_count();
+
+	if ((pc & NMI_MASK) && (pc & NMI_MASK) == this_cpu_read(lkst_trap_nmi))
+		pc -= NMI_OFFSET + HARDIRQ_OFFSET;
+	/* As interrupt_context_level() counts them. */
+	return !!(pc & NMI_MASK) + !!(pc & (NMI_MASK | HARDIRQ_MASK)) +
+	       !!(pc & (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET));
+}
+
+/*
+ * interrupt_context_level() of the traced code, with one test for task
+ * context, where most events come from, instead of three.
  */
 static __always_inline unsigned int lkst_context_level(void)
 {
 	if (likely(!(preempt_count() &
 		     (NMI_MASK | HARDIRQ_MASK | SOFTIRQ_OFFSET))))
 		return 0;
-	return interrupt_context_level();
+	return lkst_context_level_slow();
 }
+
+/**
+ * lkst_event_context() - the context level of the event being handled
+ *
+ * For extended handlers, in place of interrupt_context_level(): 0 task,
+ * 1 softirq, 2 hardirq, 3 NMI, of the code that raised the event (for a
+ * kprobe hit through a trap, the probed code's).  The dispatcher's
+ * recursion guard uses the same level, so per-level state indexed by it
+ * is never shared by two dispatches running at once.
+ */
+unsigned int lkst_event_context(void)
+{
+	return lkst_context_level();
+}
+EXPORT_SYMBOL_NS_GPL(lkst_event_context, LKST);
 
 /*
  * Write one record into this CPU's buffer: the arguments go once, from the
@@ -167,13 +215,17 @@ void lkst_record_event(unsigned int event, const u64 args[LKST_NR_ARGS])
 	/* Writers of a CPU's buffer must not migrate off it mid-record. */
 	if (WARN_ON_ONCE(preemptible()))
 		return;
-	if (unlikely(!lkst_cpu_may_record())) {
+	/* Exported: an ID past the table would index the counters. */
+	if (unlikely(event >= LKST_NR_EVENT_IDS)) {
 		local64_inc(&this_cpu_ptr(&lkst_cpu_buffers)->dropped);
-		if (event < LKST_NR_EVENT_IDS)
-			this_cpu_inc(lkst_counters.dropped[event]);
 		return;
 	}
-	lkst_write(event, interrupt_context_level(), args[0], args[1],
+	if (unlikely(!lkst_cpu_may_record())) {
+		local64_inc(&this_cpu_ptr(&lkst_cpu_buffers)->dropped);
+		this_cpu_inc(lkst_counters.dropped[event]);
+		return;
+	}
+	lkst_write(event, lkst_context_level(), args[0], args[1],
 		   args[2], args[3], args[4], args[5]);
 }
 EXPORT_SYMBOL_NS_GPL(lkst_record_event, LKST);
@@ -318,7 +370,7 @@ static int lkst_die_notify(struct notifier_block *nb, unsigned long val,
 {
 	if (val == DIE_OOPS)
 		this_cpu_and(lkst_recursion,
-			     (1U << interrupt_context_level()) - 1);
+			     (1U << lkst_context_level()) - 1);
 	return NOTIFY_DONE;
 }
 

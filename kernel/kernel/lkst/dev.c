@@ -86,6 +86,17 @@ static long lkst_mark(void __user *arg)
 		_ret;							\
 	})
 
+/*
+ * Lockdown may be raised after a descriptor was opened: a request that
+ * hands out records (kernel addresses) asks again each time, as tracefs
+ * asks at each open.  Probes ask for LOCKDOWN_KPROBES when they are added.
+ */
+static bool lkst_reads_records(unsigned int cmd)
+{
+	return cmd == LKST_IOC_BLOCK_READ || cmd == LKST_IOC_BUFFER_DRAIN ||
+	       cmd == LKST_IOC_PREVIOUS_DRAIN;
+}
+
 static long lkst_u32_cmd(void __user *argp, int (*op)(unsigned int))
 {
 	u32 id;
@@ -100,8 +111,15 @@ static long lkst_dev_ioctl(struct file *file, unsigned int cmd,
 {
 	void __user *argp = (void __user *)arg;
 
+	long ret;
+
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
+	if (lkst_reads_records(cmd)) {
+		ret = security_locked_down(LOCKDOWN_TRACEFS);
+		if (ret)
+			return ret;
+	}
 
 	switch (cmd) {
 	case LKST_IOC_GET_VERSION:

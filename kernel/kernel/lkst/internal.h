@@ -38,6 +38,10 @@ int lkst_event_desc(struct lkst_event_desc *desc);
 int lkst_describe_events(struct lkst_event_table *table);
 void lkst_event_stat_reset(void);
 
+/* Around the dispatch of a kprobe hit through a trap (probe.c). */
+unsigned int lkst_trap_enter(void);
+void lkst_trap_exit(unsigned int outer);
+
 /* Dynamic probes (probe.c); without kprobes, PROBE_ADD is EOPNOTSUPP. */
 #ifdef CONFIG_KPROBES
 struct pt_regs;

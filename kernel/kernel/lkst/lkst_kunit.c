@@ -5,6 +5,7 @@
  * active maskset back as it found it).
  */
 #include <kunit/test.h>
+#include <linux/crc32.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include "clock.h"
@@ -413,6 +414,27 @@ static void lkst_persist_validates(struct kunit *test)
 	lkst_block_page(blk, 3)->first_seq += PER_PAGE;
 	CHECK_COPY(0, 4 * PER_PAGE + 10);
 #undef CHECK_COPY
+
+	/*
+	 * A share larger than a block can hold (lkst_block_info's u32 size),
+	 * sealed with a good checksum: refused all the same.  Offsets of
+	 * struct lkst_persist_head: head_crc 12, head_pages 40,
+	 * pages_per_cpu 44.
+	 */
+	{
+		u32 *words = region, saved = words[11], crc;
+
+		words[11] = U32_MAX / LKST_PAGE_SIZE + 1;
+		words[3] = 0;
+		crc = crc32_le(~0, region, (size_t)words[10] * LKST_PAGE_SIZE);
+		words[3] = crc;
+		KUNIT_EXPECT_STREQ(test, lkst_persist_refusal(region, 1ULL << 30),
+				   "pages per CPU beyond what a block can hold");
+		words[11] = saved;
+		words[3] = 0;
+		words[3] = crc32_le(~0, region, (size_t)words[10] * LKST_PAGE_SIZE);
+		KUNIT_EXPECT_NULL(test, lkst_persist_refusal(region, pages));
+	}
 
 	/* One byte of the head changed: its checksum no longer matches. */
 	((u8 *)region)[60] ^= 1;
@@ -850,6 +872,36 @@ out:
 	}
 }
 
+/*
+ * lkst_record_event() is exported: an event ID past the table is refused
+ * and counted dropped, never recorded nor used to index a counter.
+ */
+static void lkst_ms_record_event_refuses_bad_id(struct kunit *test)
+{
+	static const u64 args[LKST_NR_ARGS] = { 0x42 };
+	struct lkst_maskset_desc *desc;
+	struct lkst_cpu_buffer *cb;
+	u64 pos, dropped;
+	unsigned long flags;
+
+	desc = kunit_kzalloc(test, sizeof(*desc), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, desc);
+	/* Nothing routed: nothing else lands in the buffer meanwhile. */
+	test_desc_fill(desc, TEST_MASKSET, LKST_HANDLER_NOTHING);
+	KUNIT_ASSERT_EQ(test, lkst_maskset_write(desc), 0);
+	KUNIT_ASSERT_EQ(test, lkst_maskset_select(TEST_MASKSET), 0);
+	local_irq_save(flags);
+	cb = this_cpu_ptr(&lkst_cpu_buffers);
+	pos = local64_read(&cb->pos);
+	dropped = local64_read(&cb->dropped);
+	lkst_record_event(LKST_NR_EVENT_IDS + 44, args);
+	lkst_record_event(U32_MAX, args);
+	KUNIT_EXPECT_EQ(test, local64_read(&cb->pos), pos);
+	KUNIT_EXPECT_EQ(test, local64_read(&cb->dropped), dropped + 2);
+	local_irq_restore(flags);
+	KUNIT_ASSERT_EQ(test, lkst_maskset_select(saved_active), 0);
+}
+
 static void lkst_ms_dynamic_events(struct kunit *test)
 {
 	struct lkst_maskset_entry entry = {
@@ -1038,6 +1090,7 @@ static struct kunit_case lkst_ms_cases[] = {
 	KUNIT_CASE(lkst_ms_counts_hits),
 	KUNIT_CASE(lkst_ms_handler_pass_and_control),
 	KUNIT_CASE(lkst_ms_dispatch_copies_record),
+	KUNIT_CASE(lkst_ms_record_event_refuses_bad_id),
 	KUNIT_CASE(lkst_ms_dynamic_events),
 #ifdef CONFIG_KPROBES
 	KUNIT_CASE(lkst_probe_fetch_specs),

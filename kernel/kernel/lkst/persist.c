@@ -73,6 +73,14 @@ static int __init lkst_set_persist(char *str)
 }
 __setup("lkst.persist=", lkst_set_persist);
 
+/*
+ * Most pages a CPU's share can have: the write position's page field
+ * addresses 2^24, and struct lkst_block_info gives a block's size in a
+ * u32 of bytes, which is the tighter bound.
+ */
+#define LKST_PERSIST_MAX_CPU_PAGES	(U32_MAX / LKST_PAGE_SIZE)
+static_assert(LKST_PERSIST_MAX_CPU_PAGES < 1ULL << 24);
+
 static u32 lkst_head_pages(u32 nr_cpus)
 {
 	return DIV_ROUND_UP(struct_size_t(struct lkst_persist_head, cpus,
@@ -117,6 +125,8 @@ const char *lkst_persist_refusal(void *region, u64 pages)
 	if (head->nr_cpus == 0 || head->nr_cpus > pages ||
 	    head->head_pages != lkst_head_pages(head->nr_cpus))
 		return "CPU count out of range";
+	if (head->pages_per_cpu > LKST_PERSIST_MAX_CPU_PAGES)
+		return "pages per CPU beyond what a block can hold";
 	if (lkst_head_crc(head) != head->head_crc)
 		return "head checksum mismatch";
 	if (head->build_crc != lkst_build_crc())
@@ -391,7 +401,8 @@ void lkst_persist_format(void *region, u64 pages, u32 nr_cpus)
 	head->clock = LKST_CLOCK_MONOTONIC;
 	head->nr_cpus = nr_cpus;
 	head->head_pages = head_pages;
-	head->pages_per_cpu = (pages - head_pages) / nr_cpus;
+	head->pages_per_cpu = min_t(u64, (pages - head_pages) / nr_cpus,
+				    LKST_PERSIST_MAX_CPU_PAGES);
 	head->anchor_trace_ns = ktime_get_mono_fast_ns();
 	head->anchor_realtime_ns = ktime_get_real_ns();
 	head->head_crc = lkst_head_crc(head);

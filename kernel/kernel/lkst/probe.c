@@ -20,9 +20,13 @@
 #include <linux/kprobes.h>
 #include <linux/list.h>
 #include <linux/sched.h>
+#include <linux/security.h>
 #include <linux/slab.h>
 #include <linux/stacktrace.h>
 #include <linux/uaccess.h>
+#ifdef CONFIG_X86
+#include <asm/text-patching.h>
+#endif
 #include "internal.h"
 
 struct lkst_kprobe {
@@ -158,8 +162,8 @@ int lkst_probe_check(const struct lkst_probe *req)
 	if (!memchr(req->name, 0, sizeof(req->name)) ||
 	    !memchr(req->symbol, 0, sizeof(req->symbol)) || !req->symbol[0])
 		return -EINVAL;
-	/* A kretprobe is on the function's entry. */
-	if (is_return && req->offset)
+	/* A kretprobe is on the function's entry; kprobe's offset is 32-bit. */
+	if ((is_return && req->offset) || req->offset > UINT_MAX)
 		return -EINVAL;
 	for (i = 0; i < LKST_NR_ARGS; i++) {
 		if (i >= req->nr_args) {
@@ -304,22 +308,47 @@ struct lkst_probe_regs {
 static DEFINE_PER_CPU(struct lkst_probe_regs, lkst_probe_regs);
 
 static void lkst_probe_fire(const struct lkst_kprobe *p, struct pt_regs *regs,
-			    const unsigned long *saved)
+			    const unsigned long *saved, bool trapped)
 {
-	unsigned int level = interrupt_context_level();
 	u64 v[LKST_NR_ARGS] = { };
-	unsigned int i;
+	unsigned int i, level, outer_trap = 0;
+	struct pt_regs *outer;
 
 	/* The key is on only while the active maskset routes the event. */
 	if (!static_key_enabled(&lkst_event_keys[p->event]))
 		return;
 	for (i = 0; i < p->nr_args; i++)
 		v[i] = lkst_probe_fetch(&p->fetch[i], regs, saved);
+	if (trapped)
+		outer_trap = lkst_trap_enter();
+	level = lkst_event_context();
+	/* A dispatch of that level it interrupted keeps its own. */
+	outer = this_cpu_read(lkst_probe_regs.level[level]);
 	this_cpu_write(lkst_probe_regs.level[level], regs);
 	lkst_hook_dispatch(p->event, v[0], v[1], v[2], v[3], v[4], v[5]);
-	this_cpu_write(lkst_probe_regs.level[level], NULL);
+	this_cpu_write(lkst_probe_regs.level[level], outer);
+	if (trapped)
+		lkst_trap_exit(outer_trap);
 }
 NOKPROBE_SYMBOL(lkst_probe_fire);
+
+/*
+ * Whether the kprobe was hit through its int3, whose handler runs in NMI
+ * context on x86 (exc_int3() -> irqentry_nmi_enter()).  An optimized probe
+ * jumps to its handler, in the probed code's context; so does the int3
+ * text_poke_bp() puts there while it patches (poke_int3_handler() emulates
+ * the jump before any NMI accounting).  In NMI context either way only
+ * the first byte tells them apart.
+ */
+static bool lkst_kprobe_trapped(const struct kprobe *kp)
+{
+#ifdef CONFIG_X86
+	return in_nmi() && READ_ONCE(*(const u8 *)kp->addr) == INT3_INSN_OPCODE;
+#else
+	return false;
+#endif
+}
+NOKPROBE_SYMBOL(lkst_kprobe_trapped);
 
 /*
  * A kprobe's own frames (its handler, an optimized probe's trampoline)
@@ -332,7 +361,7 @@ unsigned int lkst_probe_stack(unsigned long *store, unsigned int size)
 
 	if (WARN_ON_ONCE(preemptible()))
 		return 0;
-	regs = this_cpu_read(lkst_probe_regs.level[interrupt_context_level()]);
+	regs = this_cpu_read(lkst_probe_regs.level[lkst_event_context()]);
 	return regs ? stack_trace_save_regs(regs, store, size, 0) : 0;
 }
 EXPORT_SYMBOL_NS_GPL(lkst_probe_stack, LKST);
@@ -340,7 +369,8 @@ NOKPROBE_SYMBOL(lkst_probe_stack);
 
 static int lkst_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 {
-	lkst_probe_fire(container_of(kp, struct lkst_kprobe, kp), regs, NULL);
+	lkst_probe_fire(container_of(kp, struct lkst_kprobe, kp), regs, NULL,
+			lkst_kprobe_trapped(kp));
 	return 0;
 }
 NOKPROBE_SYMBOL(lkst_kprobe_pre);
@@ -366,8 +396,9 @@ static int lkst_kretprobe_ret(struct kretprobe_instance *ri,
 	if (!rp)
 		return 0;
 	p = container_of(rp, struct lkst_kprobe, rp);
+	/* Returns come through a trampoline, in the probed context. */
 	lkst_probe_fire(p, regs, p->uses_args ? (unsigned long *)ri->data :
-						  NULL);
+						  NULL, false);
 	return 0;
 }
 NOKPROBE_SYMBOL(lkst_kretprobe_ret);
@@ -430,6 +461,10 @@ int lkst_probe_add(struct lkst_probe *req)
 	unsigned int i;
 	int ret, event;
 
+	/* As the kprobe tracer asks at each registration. */
+	ret = security_locked_down(LOCKDOWN_KPROBES);
+	if (ret)
+		return ret;
 	ret = lkst_probe_check(req);
 	if (ret)
 		return ret;

@@ -23,8 +23,14 @@
  *
  * BLOCK_DELETE and BLOCK_JUMP take a struct lkst_block_link whose next is
  * 0.  Deleting clears the links that pointed to the block; the block being
- * written cannot be deleted.  JUMP makes the writer continue at the
- * block's first page, which it empties.
+ * written cannot be deleted (EBUSY), nor a persistent one (EPERM: the
+ * reserve_mem region of lkst.persist=).  JUMP makes the writer continue
+ * at the block's first page, which it empties.
+ *
+ * Lockdown (confidentiality) is asked at open, and again by every request
+ * that copies records out (BLOCK_READ, BUFFER_DRAIN, PREVIOUS_DRAIN) and
+ * by PROBE_ADD (LOCKDOWN_KPROBES): EPERM once it is raised, also on a
+ * descriptor opened before.
  *
  * HANDLER_CTL passes a command to an extended handler that takes them
  * (struct lkst_handler's control): the handler defines its commands and
@@ -35,7 +41,8 @@
  * LKST_PROBE_RETURN, a kretprobe) on @symbol+@offset and returns its ID,
  * which no maskset routes yet; its arguments are fetched as @fetch[]
  * says, one spec per argument slot, and its argument descriptions are
- * the specs written back as text.  EINVAL for a bad name or spec ($retval
+ * the specs written back as text.  EINVAL for an offset past 32 bits, a
+ * bad name or spec ($retval
  * on an entry probe, an argument number or register out of range, more
  * than LKST_PROBE_MAX_DEREF dereferences, a COMM not followed by COMM2),
  * EEXIST for a name an event has, ENOSPC when every probe ID is taken,
@@ -256,7 +263,10 @@ struct lkst_buffer_mode {
  * allocated first: on ENOMEM nothing changed, and a size the machine's
  * available memory cannot hold is refused with ENOMEM up front.  The
  * records the old blocks held are discarded and counted as overwritten (a
- * draining reader sees them as lost).
+ * draining reader sees them as lost).  A CPU with no block yet (never
+ * online) is left alone: its first block will have the new size.  EPERM
+ * while the buffers are persistent (lkst.persist=): their size is the
+ * reserve_mem region's, which the next boot finds them by.
  */
 struct lkst_buffer_resize {
 	__u32 size;			/* in: bytes, LKST_BLOCK_MIN/MAX_SIZE */
