@@ -1,6 +1,7 @@
 """Under lockdown=confidentiality neither lkbuf nor lkm opens /dev/lkst, and a
 descriptor opened before it is raised adds no probe and reads no record."""
 import os
+import re
 import sys
 
 from lkstcheck import check, done
@@ -14,6 +15,12 @@ fd_rc = open(os.path.join(d, "fd_rc.txt")).read().strip()
 check(fd_rc == "lkst_lockdown_fd exited 0" and len(fd) == 7 and
       all(line.startswith("ok ") for line in fd),
       f"requests on a descriptor opened before lockdown: {fd_rc}, {fd}")
+# The fuzzer, mid-run when lockdown came, met it and was answered as documented.
+fuzz = open(os.path.join(d, "fuzz.txt")).read()
+m = re.search(r"^lockdown_refusals (\d+)$", fuzz, re.M)
+check(open(os.path.join(d, "fuzz_rc.txt")).read().strip() == "fuzz_exit 0" and
+      re.search(r"^unexpected_answers 0$", fuzz, re.M) and m and int(m.group(1)) > 0,
+      "the fuzzer running when lockdown was raised: " + fuzz[-600:])
 rc = open(os.path.join(d, "rc.txt")).read().split("\n")
 check(rc[0].endswith("exited 2"), f"lkbuf under lockdown: {rc[0]}, expected exit 2")
 check(rc[1].endswith("exited 2"), f"lkm under lockdown: {rc[1]}, expected exit 2")

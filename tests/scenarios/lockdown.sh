@@ -7,10 +7,17 @@
 step lkbuf list
 mount -t securityfs securityfs /sys/kernel/security 2>/dev/null
 cat /sys/kernel/security/lockdown >levels.txt || { echo "FAIL: no lockdown LSM"; exit 1; }
-# Raised by a process holding /dev/lkst open: its requests are refused too.
+# Raised by a process holding /dev/lkst open: its requests are refused too,
+# and so are the fuzzer's, which is mid-run on descriptors opened before.
+lkst_fuzz -s 0x10c4d0 -n 200000 -t 2 -H >fuzz.txt 2>&1 &
+fuzz=$!
+sleep 1
 lkst_lockdown_fd >fd.txt
 echo "lkst_lockdown_fd exited $?" >fd_rc.txt
-cat fd.txt fd_rc.txt
+wait $fuzz
+echo "fuzz_exit $?" >fuzz_rc.txt
+cat fd.txt fd_rc.txt fuzz.txt fuzz_rc.txt
+grep -E '^(fuzz_calls|lockdown_refusals|unexpected_answers) ' fuzz.txt >hardening.txt
 cat /sys/kernel/security/lockdown >>levels.txt
 lkbuf list >list.txt 2>list.err
 echo "lkbuf list exited $?" >rc.txt

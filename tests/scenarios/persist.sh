@@ -23,6 +23,11 @@ if lkbuf read --previous-boot -f previous.log --release 2>previous.err; then
 		echo "FAIL: a released previous trace was read again"; exit 1
 	fi
 	cat again.err
+	# Random requests on this boot's persistent buffers, CPU 1
+	# hotplugged: resizes and deletes refused, the rest as ever.
+	lkst_fuzz -s 0x9e2515 -n 20000 -t 2 >fuzz.txt 2>&1
+	echo "fuzz exited $? $(grep -E '^(unexpected_answers|persistent_refusals) ' fuzz.txt | tr '\n' ' ')" >fuzz-result.txt
+	cat fuzz.txt fuzz-result.txt
 	exit 0
 fi
 cat previous.err
