@@ -527,30 +527,28 @@ static int errno_documented(int e)
 static int persistent;
 static atomic_ulong lockdown_refusals, persistent_refusals;
 
-static int locked_down(void)
-{
-	char levels[128] = "";
-	FILE *fp = fopen("/sys/kernel/security/lockdown", "r");
-
-	if (fp) {
-		if (!fgets(levels, sizeof(levels), fp))
-			levels[0] = 0;
-		fclose(fp);
-	}
-	return strstr(levels, "[confidentiality]") != NULL;
-}
-
-static int read_persistent(void)
+/* Whether the first line of @path holds @what. */
+static int first_line_has(const char *path, const char *what)
 {
 	char line[4096] = "";
-	FILE *fp = fopen("/proc/cmdline", "r");
+	FILE *fp = fopen(path, "r");
 
 	if (fp) {
 		if (!fgets(line, sizeof(line), fp))
 			line[0] = 0;
 		fclose(fp);
 	}
-	return strstr(line, "lkst.persist=") != NULL;
+	return strstr(line, what) != NULL;
+}
+
+static int locked_down(void)
+{
+	return first_line_has("/sys/kernel/security/lockdown", "[confidentiality]");
+}
+
+static int read_persistent(void)
+{
+	return first_line_has("/proc/cmdline", "lkst.persist=");
 }
 
 /* EPERM as the state documents it (lkst_ioctl.h), counted. */

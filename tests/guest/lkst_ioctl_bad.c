@@ -16,21 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/lkst_ioctl.h>
+#include "lkst_expect.h"
 
-static int failures;
-
-static void expect(const char *what, int ret, int want_errno)
-{
-	int got = ret < 0 ? errno : 0;
-
-	if (got == want_errno) {
-		printf("ok   %s -> %s\n", what, want_errno ? strerror(got) : "0");
-	} else {
-		printf("FAIL %s -> %s, wanted %s\n", what,
-		       got ? strerror(got) : "success", strerror(want_errno));
-		failures++;
-	}
-}
 
 /* HANDLER_CTL reaches only a registered handler that takes commands. */
 static void check_handler_ctl(int fd)

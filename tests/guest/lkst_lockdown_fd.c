@@ -15,22 +15,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include <linux/lkst_ioctl.h>
+#include "lkst_expect.h"
 
-static int failures;
-
-static void expect(const char *what, int ret, int want_errno)
-{
-	int got = ret < 0 ? errno : 0;
-
-	if (got == want_errno) {
-		printf("ok   %s -> %s\n", what, want_errno ? strerror(got) : "0");
-	} else {
-		printf("FAIL %s -> %s, wanted %s\n", what,
-		       got ? strerror(got) : "success",
-		       want_errno ? strerror(want_errno) : "success");
-		failures++;
-	}
-}
 
 static int raise_lockdown(void)
 {
