@@ -144,7 +144,7 @@ void lkst_trap_exit(unsigned int outer)
 	this_cpu_write(lkst_trap_nmi, outer);
 }
 
-static noinline unsigned int lkst_context_level_slow(void)
+static __always_inline unsigned int lkst_context_level_slow(void)
 {
 	unsigned int pc = preempt_count();
 
