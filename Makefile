@@ -98,7 +98,8 @@ initramfs-kcsan: kernel-kcsan utils
 
 kcsan: deps initramfs-kcsan
 	@rm -rf out/kcsan
-	@KERNEL=$(KCSAN_KSRC)/arch/x86/boot/bzImage INITRD=$(KCSAN_INITRAMFS) \
+	@CHECK_CONSOLE_IGNORE='BUG: KCSAN:' \
+		KERNEL=$(KCSAN_KSRC)/arch/x86/boot/bzImage INITRD=$(KCSAN_INITRAMFS) \
 		APPEND="lkst.maskset=rdefault lkst.bufsize=512K lkst_timeout=3000 lkst_run=t98_torture,t15_hotplug,t16_switch_drain" \
 		TIMEOUT=3600 tests/qemu/run.sh out/kcsan
 	@python3 tests/check/t98_torture.py out/kcsan/t98_torture

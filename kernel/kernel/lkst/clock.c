@@ -71,7 +71,8 @@ bool lkst_clock_is_inline(void)
 
 	do {
 		seq = raw_read_seqcount_latch(&lkst_clock.seq);
-		tsc = lkst_clock.base[seq & 1].max_cycles != 0;
+		/* A copy being written is read again (see lkst_clock_ns()). */
+		tsc = data_race(lkst_clock.base[seq & 1].max_cycles) != 0;
 	} while (raw_read_seqcount_latch_retry(&lkst_clock.seq, seq));
 	return tsc;
 }

@@ -15,6 +15,7 @@
 #ifndef _KERNEL_LKST_CLOCK_H
 #define _KERNEL_LKST_CLOCK_H
 
+#include <linux/compiler.h>
 #include <linux/seqlock.h>
 #include <linux/timekeeping.h>
 #include <linux/types.h>
@@ -53,14 +54,20 @@ static __always_inline u64 lkst_clock_ns(void)
 	unsigned int seq;
 	u64 delta, now;
 
+	/*
+	 * The copy read may be the one an update is writing (a latch reader
+	 * that began before the flip): the retry throws such a read away, so
+	 * the race is intended, and marked for KCSAN.
+	 */
 	do {
 		seq = raw_read_seqcount_latch(&lkst_clock.seq);
 		b = &lkst_clock.base[seq & 1];
-		delta = rdtsc_ordered() - b->cycle_last;
+		delta = rdtsc_ordered() - data_race(b->cycle_last);
 		/* Not the TSC, backwards, overflowing: the timekeeper decides. */
-		if (unlikely(delta > b->max_cycles))
+		if (unlikely(delta > data_race(b->max_cycles)))
 			return ktime_get_mono_fast_ns();
-		now = b->base_ns + ((delta * b->mult + b->xtime_nsec) >> b->shift);
+		now = data_race(b->base_ns + ((delta * b->mult + b->xtime_nsec) >>
+					      b->shift));
 	} while (unlikely(raw_read_seqcount_latch_retry(&lkst_clock.seq, seq)));
 	return now;
 }
