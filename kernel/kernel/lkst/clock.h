@@ -62,10 +62,12 @@ static __always_inline u64 lkst_clock_ns(void)
 	do {
 		seq = raw_read_seqcount_latch(&lkst_clock.seq);
 		b = &lkst_clock.base[seq & 1];
+		/* Racy by design: a copy being written fails the retry. */
 		delta = rdtsc_ordered() - data_race(b->cycle_last);
 		/* Not the TSC, backwards, overflowing: the timekeeper decides. */
 		if (unlikely(delta > data_race(b->max_cycles)))
 			return ktime_get_mono_fast_ns();
+		/* Racy by design, as cycle_last above. */
 		now = data_race(b->base_ns + ((delta * b->mult + b->xtime_nsec) >>
 					      b->shift));
 	} while (unlikely(raw_read_seqcount_latch_retry(&lkst_clock.seq, seq)));
