@@ -1137,22 +1137,31 @@ static u64 held(struct lkst_cpu_buffer *cb)
 	return n;
 }
 
-/* An NMI writes one small record into the current page, then jumps. */
+/*
+ * An NMI writes one small record into the current page, then its handler
+ * jumps: refused while the writer it interrupted claims the next page.
+ */
+static int nmi_jump_ret;
+
 static void nmi_jump_in_claim(const void *addr)
 {
 	if (addr != hook_at || hook_fired)
 		return;
 	hook_fired = 1;
 	CHECK_EQ(write_tagged(race_cb, PER_PAGE, 0), true);
-	CHECK_EQ(lkst_buf_jump(race_cb, race_cb->blocks[1]), 0);
+	nmi_jump_ret = lkst_buf_jump(race_cb, race_cb->blocks[1]);
 }
 
 /*
  * An NMI's handler jumps while this CPU's writer claims the next page,
- * after the claim read the position: the jump leaves the current page
- * with the NMI's record counted.  The claim stored the count it had read
- * over that one (the count the page's records are charged to once it is
- * overwritten): held + overwritten fell one short of written.
+ * after the claim read the position.  The jump used to go ahead and leave
+ * the current page with the NMI's record counted, and the claim then
+ * stored the count it had read over that one (the count the page's
+ * records are charged to once it is overwritten): held + overwritten fell
+ * one short of written.  Now the jump is refused (-EBUSY, as while a
+ * writer switches), and the claim counts the NMI's record.  A jump before
+ * the claim makes the claim retry (test_claim_after_resize_to_same_position
+ * and the stress test's nmi_jumps).
  */
 static void test_nmi_jump_during_claim(void)
 {
@@ -1163,13 +1172,18 @@ static void test_nmi_jump_during_claim(void)
 	add_block(cb, 1, 1, 0);			/* block 1 -> block 0 */
 	start_buffer(cb, b0);
 	write_full(cb, 0, PER_PAGE);		/* page 0: 32 bytes left */
+	nmi_jump_ret = 1;
 	arm_hook(cb, &p0->first_seq, nmi_jump_in_claim);
 	CHECK_EQ(write_tagged(cb, PER_PAGE + 1, FULL), true);
 	lkst_host_read_hook = NULL;
 	CHECK_EQ(hook_fired, 1);
-	CHECK_EQ(lkst_pos_block(pos(cb)), 1);
+	CHECK_EQ(nmi_jump_ret, -EBUSY);
+	CHECK_EQ(lkst_pos_block(pos(cb)), 0);
+	CHECK_EQ(lkst_pos_page(pos(cb)), 1);
 	CHECK_EQ(READ_ONCE(p0->nr_records), PER_PAGE + 1);
 	CHECK_EQ(next_seq(cb), PER_PAGE + 2);
+	/* Once the claim is done the jump goes ahead. */
+	CHECK_EQ(lkst_buf_jump(cb, cb->blocks[1]), 0);
 	/* Around the ring: block 1, then block 0's pages are overwritten. */
 	write_full(cb, PER_PAGE + 2, 3 * PER_PAGE);
 	CHECK_EQ(held(cb) + overwritten(cb), next_seq(cb));

@@ -245,20 +245,29 @@ static struct lkst_brec *lkst_buf_claim_next(struct lkst_cpu_buffer *cb,
 	}
 	if (pg == cur)
 		return lkst_buf_wrap_page(cb, blk, old, len, slot);
-	/*
-	 * A nested writer may have moved on to that very page since this
-	 * one read @old: then it is the current page, not one to empty.
-	 * One that moves there after this check changes its generation.
-	 */
-	if (!lkst_pos_same_page(local64_read(&cb->pos), old))
-		return LKST_RESERVE_RETRY;
 	if (cmpxchg_local(&pg->gen, gen, gen + 1) != gen)
 		return LKST_RESERVE_RETRY;
+	/*
+	 * Claimed, then checked: a nested writer may have moved on to that
+	 * very page since this one read @old (then it is the current page,
+	 * not one to empty), or a jump from an NMI moved the position and
+	 * left this page with its own records counted (then the count this
+	 * writer would store is stale).  From the claim on, neither can
+	 * happen: the page is odd, so no writer moves there, and a jump
+	 * refuses (lkst_buf_begin_switch()).  The page is not changed yet:
+	 * its generation goes back.
+	 */
+	if (!lkst_pos_same_page(local64_read(&cb->pos), old)) {
+		WRITE_ONCE(pg->gen, gen);
+		return LKST_RESERVE_RETRY;
+	}
 	lkst_page_empty(cb, pg, gen);
 	WRITE_ONCE(pg->writers, 1);	/* this writer's record */
 	for (;;) {
 		WRITE_ONCE(pg->first_seq, READ_ONCE(cur->first_seq) +
 					  lkst_pos_count(old));
+		WRITE_ONCE(cur->nr_records, lkst_pos_count(old));
+		WRITE_ONCE(cur->left_at, lkst_pos_offset(old));
 		smp_wmb();	/* the new page ready before writers go there */
 		slot->pos_after = lkst_make_pos(target->id, target_page,
 						LKST_PAGE_HEAD + len, 1) |
@@ -278,17 +287,7 @@ static struct lkst_brec *lkst_buf_claim_next(struct lkst_cpu_buffer *cb,
 		}
 		old = seen;	/* nested writers added to the current page */
 	}
-	/*
-	 * Only now is @old the current page's last position: a jump from an
-	 * NMI before the exchange left it itself (lkst_buf_leave_page()),
-	 * with the NMI's records counted, and a count stored earlier would
-	 * overwrite that.  Nothing on this CPU reads them before the
-	 * generation below: interrupts are off, and an NMI's jump from here
-	 * on leaves the new page, not this one.
-	 */
-	WRITE_ONCE(cur->nr_records, lkst_pos_count(old));
-	WRITE_ONCE(cur->left_at, lkst_pos_offset(old));
-	smp_wmb();	/* the page's head and the count left before it is stable */
+	smp_wmb();	/* the page's head before it is stable */
 	WRITE_ONCE(pg->gen, gen + 2);
 	if (!READ_ONCE(cur->writers))
 		lkst_page_publish(cb, cur);
@@ -329,12 +328,34 @@ void lkst_buf_init_first_page(struct lkst_cpu_buffer *cb,
 }
 
 /*
+ * A writer the caller interrupted (an NMI's handler, in the kernel, where
+ * interrupts are off during a claim) is claiming the page after @pos's
+ * (lkst_buf_claim_next()): it is odd.  That writer stores the current
+ * page's count and end from the position it read; a switch leaving the
+ * page meanwhile would store its own, with the caller's records, and be
+ * overwritten by the stale ones.
+ */
+static bool lkst_buf_claiming(struct lkst_cpu_buffer *cb,
+			      struct lkst_block *blk, u64 pos)
+{
+	struct lkst_page *cur = lkst_block_page(blk, lkst_pos_page(pos));
+	struct lkst_block *target;
+	struct lkst_page *next;
+	u32 target_page;
+
+	next = lkst_buf_next_page(cb, blk, lkst_pos_page(pos), &target,
+				  &target_page);
+	return next != cur && (READ_ONCE(next->gen) & 1);
+}
+
+/*
  * Take the position for a move the caller makes (a jump, or new blocks in
  * place of the old ones): on success *first_seq is the number of the next
  * record, and writers interrupting the caller drop their events until
  * lkst_buf_end_switch().  -EBUSY: the caller interrupted a writer that is
- * moving to another page itself, or the current block is unpublished for
- * a moment by a delete; try again from outside.
+ * moving to another page itself (switching, or claiming the next page),
+ * or the current block is unpublished for a moment by a delete; try
+ * again from outside.
  */
 int lkst_buf_begin_switch(struct lkst_cpu_buffer *cb, u64 *old, u64 *first_seq)
 {
@@ -352,7 +373,7 @@ int lkst_buf_begin_switch(struct lkst_cpu_buffer *cb, u64 *old, u64 *first_seq)
 		id = lkst_pos_block(pos);
 		blk = id < LKST_MAX_BLOCKS ?
 			rcu_dereference_sched(cb->blocks[id]) : NULL;
-		if (!blk)
+		if (!blk || lkst_buf_claiming(cb, blk, pos))
 			return -EBUSY;
 		*old = local64_cmpxchg(&cb->pos, pos, pos | LKST_POS_SWITCHING);
 		if (*old == pos)
