@@ -137,7 +137,7 @@ scenario() {
 
 # 5. one boot running every scenario except demo
 if [ $guest_ok = 1 ]; then
-	names=$(cd tests/scenarios 2>/dev/null && ls -1 *.sh 2>/dev/null | LC_ALL=C sort | sed 's/\.sh$//' | grep -vx -e demo -e bench_suite -e panic -e persist -e kdump -e late_cpu -e oops_handler -e lockdown -e boot_options)
+	names=$(cd tests/scenarios 2>/dev/null && ls -1 *.sh 2>/dev/null | LC_ALL=C sort | sed 's/\.sh$//' | grep -vx -e demo -e bench_suite -e panic -e persist -e kdump -e late_cpu -e oops_handler -e lockdown -e boot_options -e agg_memory)
 	list=$(echo $names | tr ' ' ',')
 	boot "$out/scenarios" "lkst.maskset=rdefault lkst.bufsize=512K lkst_run=$list" "${TEST_QEMU_TIMEOUT:-1800}"
 
@@ -208,6 +208,12 @@ if [ $guest_ok = 1 ]; then
 		for n in late_cpu oops_handler lockdown; do
 			scenario "$out/hardening" "$n"
 		done
+	fi
+	# Aggregation tables sized by possible CPUs, in a small guest: ENOMEM,
+	# not the OOM killer.
+	if [ -f tests/scenarios/agg_memory.sh ]; then
+		MEM=256M boot "$out/aggmem" "lkst.bufsize=64K lkst_run=agg_memory" 300
+		scenario "$out/aggmem" agg_memory
 	fi
 	# Every event of the table proved by some checker or marked untriggerable.
 	check "coverage: every event observed with correct arguments" 60 \
