@@ -69,28 +69,18 @@ static void lkst_cpu_blocks(struct lkst_cpu_buffer *cb,
 		blocks[id] = lkst_block_get(cb, id);
 }
 
-/* A CPU that was never online, or whose first block could not be had. */
+/*
+ * False for a CPU that was never online, or whose first block could not
+ * be had.  Only whether pointers are set: stable under lkst_buf_mutex or
+ * the hotplug lock, which every caller holds.
+ */
 static bool lkst_cpu_has_blocks(struct lkst_cpu_buffer *cb)
 {
 	unsigned int id;
 
 	for (id = 0; id < LKST_MAX_BLOCKS; id++)
-		if (lkst_block_get(cb, id))
+		if (rcu_access_pointer(cb->blocks[id]))
 			return true;
-	return false;
-}
-
-/* Persistent: the reserve_mem region's pages, kept across reboots. */
-static bool lkst_cpu_persistent(struct lkst_cpu_buffer *cb)
-{
-	struct lkst_block *blk;
-	unsigned int id;
-
-	for (id = 0; id < LKST_MAX_BLOCKS; id++) {
-		blk = lkst_block_get(cb, id);
-		if (blk && blk->persistent)
-			return true;
-	}
 	return false;
 }
 
@@ -169,12 +159,10 @@ static int lkst_cpu_first_block(unsigned int cpu, unsigned int block_size)
 	struct lkst_cpu_buffer *cb = per_cpu_ptr(&lkst_cpu_buffers, cpu);
 	struct lkst_block *blk;
 	void *persist_pages;
-	unsigned int id;
 	u32 nr_pages;
 
-	for (id = 0; id < LKST_MAX_BLOCKS; id++)
-		if (rcu_access_pointer(cb->blocks[id]))
-			return 0;	/* online before: keeps its blocks */
+	if (lkst_cpu_has_blocks(cb))
+		return 0;	/* online before: keeps its blocks */
 	persist_pages = lkst_persist_pages(cpu, &nr_pages);
 	if (persist_pages) {
 		blk = kzalloc_node(sizeof(*blk), GFP_KERNEL, cpu_to_node(cpu));
@@ -612,14 +600,12 @@ int lkst_buffer_resize(const struct lkst_buffer_resize *req)
 	/* lkst_buf_mutex before cpu_hotplug_lock, as in lkst_block_jump() */
 	cpus_read_lock();
 	/*
-	 * A persistent buffer is the reserve_mem region, whose size the next
-	 * boot finds it by: replacing it would end crash survival silently.
+	 * Persistent buffers are the reserve_mem region, whose size the next
+	 * boot finds them by: replacing them would end crash survival silently.
 	 */
-	for_each_possible_cpu(cpu) {
-		if (lkst_cpu_persistent(lkst_cpu_buffer(cpu))) {
-			ret = -EPERM;
-			goto free;
-		}
+	if (lkst_persisting()) {
+		ret = -EPERM;
+		goto free;
 	}
 	for_each_possible_cpu(cpu)
 		for (id = 0; id < LKST_MAX_BLOCKS; id++)

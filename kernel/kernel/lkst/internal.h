@@ -80,6 +80,7 @@ void lkst_save_clock_anchor(void);
 
 /* The persistent region (persist.c) and the previous boot's trace. */
 void lkst_persist_init(void);
+bool lkst_persisting(void);
 void *lkst_persist_pages(unsigned int cpu, u32 *nr_pages);
 struct lkst_block *lkst_previous_block(unsigned int cpu);
 int lkst_previous_info(struct lkst_previous_info *info);

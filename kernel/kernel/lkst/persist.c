@@ -336,6 +336,12 @@ bool lkst_previous_counts(unsigned int cpu, u64 *overwritten, u64 *dropped)
 	return true;
 }
 
+/* Whether CPUs' first blocks live in the region (lkst.persist= found it). */
+bool lkst_persisting(void)
+{
+	return lkst_region;
+}
+
 /*
  * The region's pages for @cpu's first block, or NULL when not persisting
  * (or the CPU has no share of the region).
