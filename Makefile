@@ -73,7 +73,7 @@ initramfs-kasan: kernel-kasan utils
 # The data-race run (make kcsan): a KCSAN kernel of its own, the torture
 # and hotplug scenarios on it, every KCSAN report whose stack is in lkst
 # counted (tools/build/kcsan-reports.py); other kernel code's reports are
-# listed apart.  About KCSAN_MINUTES of build and boot (see README).
+# listed apart.  Its durations are in docs/reliability.md.
 KCSAN_KSRC      := $(CURDIR)/build/linux-6.12-kcsan
 KCSAN_HANDLERS  := $(CURDIR)/build/handlers-kcsan
 KCSAN_INITRAMFS := $(CURDIR)/build/initramfs-kcsan.cpio.gz
@@ -175,7 +175,7 @@ torture: deps kernel utils handlers
 	@tests/qemu/check-console.sh out/torture/console.log
 	@grep -h . out/torture/t98_torture/hardening.txt
 
-# Benchmarks print figures; they assert nothing (see README, Performance).
+# Benchmarks print figures; they assert nothing (docs/benchmarks.md).
 # Two kernels of one configuration, no lockdep: pristine 6.12 and the
 # series.  Each boots once with -icount shift=0 (guest ns = instructions)
 # and once without (TCG wall clock, a cross-check), runs
