@@ -1565,6 +1565,60 @@ struct unit_test {
 	void (*fn)(void);
 };
 
+/*
+ * The position, commit and info words as docs/buffer-design.md draws them:
+ * each field at its place, its largest value read back whole, none
+ * spilling into another.
+ */
+static void test_word_layouts(void)
+{
+	u32 max_page = LKST_BLOCK_MAX_SIZE / LKST_PAGE_SIZE - 1;
+	u64 p = lkst_make_pos(LKST_MAX_BLOCKS - 1, max_page, LKST_PAGE_SIZE,
+			      LKST_PAGE_MAX_RECORDS);
+	u32 info, commit;
+
+	CHECK_EQ(lkst_make_pos(1, 2, 3, 4),
+		 1ULL << 48 | 2ULL << 24 | 4ULL << 13 | 3);
+	CHECK_EQ(lkst_pos_block(p), LKST_MAX_BLOCKS - 1);
+	CHECK_EQ(lkst_pos_page(p), max_page);
+	CHECK_EQ(lkst_pos_offset(p), LKST_PAGE_SIZE);
+	CHECK_EQ(lkst_pos_count(p), LKST_PAGE_MAX_RECORDS);
+	CHECK_EQ(p & (LKST_POS_SWITCHING | LKST_POS_EPOCH), 0);
+	p |= LKST_POS_SWITCHING | LKST_POS_EPOCH;
+	CHECK_EQ(lkst_pos_page(p), max_page);
+	CHECK_EQ(lkst_pos_count(p), LKST_PAGE_MAX_RECORDS);
+	/* The widest fields, all ones, stay in their bits. */
+	p = lkst_make_pos(0, LKST_POS_PAGE_MASK, LKST_POS_OFFSET_MASK,
+			  LKST_POS_COUNT_MASK);
+	CHECK_EQ(p, 0x0000ffffff3fffffULL);
+
+	commit = LKST_COMMIT_TAG(6) | 4096;
+	CHECK_EQ(commit, 3u << 13 | 4096);
+	CHECK_EQ(LKST_COMMIT_BYTES(commit), 4096);
+	CHECK_EQ(commit & LKST_COMMIT_TAG_MASK, LKST_COMMIT_TAG(6));
+	/* The tag keeps the low 19 bits of gen / 2. */
+	CHECK_EQ(LKST_COMMIT_TAG(2ULL << 19), 0);
+	CHECK_EQ(LKST_COMMIT_TAG((1ULL << 20) - 2), 0xffffe000u);
+
+	info = LKST_BREC_INFO(LKST_NR_EVENT_IDS - 1, LKST_CTX_NMI,
+			      LKST_NR_ARGS, LKST_BREC_WIDE_MASK);
+	CHECK_EQ(info, 0x00ff3f9eu);
+	CHECK_EQ(LKST_BREC_EVENT(info), LKST_NR_EVENT_IDS - 1);
+	CHECK_EQ(LKST_BREC_CONTEXT(info), LKST_CTX_NMI);
+	CHECK_EQ(LKST_BREC_NR_ARGS(info), LKST_NR_ARGS);
+	CHECK_EQ(LKST_BREC_WIDE(info), 0x3f);
+	CHECK_EQ(info & LKST_BREC_VALID, LKST_BREC_VALID);
+	CHECK_EQ(info & LKST_BREC_NO_PID, 0);
+	info = LKST_BREC_INFO(0xffff, 0, 0, 0) | LKST_BREC_NO_PID;
+	CHECK_EQ(info, 0xffff00c0u);
+	CHECK_EQ(LKST_BREC_EVENT(info), 0xffff);
+	CHECK_EQ(LKST_BREC_NR_ARGS(info) | LKST_BREC_CONTEXT(info) |
+		 LKST_BREC_WIDE(info), 0);
+
+	CHECK_EQ(LKST_BREC_MIN_SIZE, 12);
+	CHECK_EQ(LKST_BREC_MAX_SIZE, 64);
+}
+
 #define TEST(fn) { #fn, fn }
 
 static const struct unit_test tests[] = {
@@ -1604,6 +1658,7 @@ static const struct unit_test tests[] = {
 	TEST(test_kernel_writer_random_args),
 	TEST(test_pid_decided_again_after_nested_writer),
 	TEST(test_no_pid_at_page_head_is_refused),
+	TEST(test_word_layouts),
 };
 
 int main(void)

@@ -7,8 +7,9 @@
  * Control operations hold lkst_buf_mutex, never lkst_mutex, so that a
  * maskset switch does not wait for a reader copying a large buffer.
  * Writers take no lock: they find blocks through RCU-published pointers,
- * and a block is freed only after a grace period.  The write position of a
- * CPU is changed only on that CPU.
+ * and a block is freed only after a grace period (I11).  The write
+ * position of a CPU is changed only on that CPU (I1).  The invariants and
+ * the jump, resize and delete protocols: docs/buffer-design.md.
  *
  * A CPU gets its first block when it first comes online (the prepare step
  * of CPU hotplug, run with the hotplug lock held for writing) and keeps its
@@ -111,7 +112,7 @@ static struct lkst_block *lkst_block_alloc(unsigned int cpu, unsigned int id,
 	blk->id = id;
 	blk->nr_pages = size / LKST_PAGE_SIZE;
 	blk->next = next;
-	/* Zeroed: every page's generation 0, never used. */
+	/* Zeroed: every page's generation 0, never used (I5). */
 	blk->pages = __vmalloc_node(lkst_block_bytes(size), LKST_PAGE_SIZE,
 				    LKST_BLOCK_GFP | __GFP_ZERO,
 				    cpu_to_node(cpu),
@@ -132,8 +133,8 @@ static void lkst_block_free(struct lkst_block *blk)
 
 /*
  * Count the committed records of a block no writer can reach any more
- * (after a grace period), which a resize or a delete discards, as
- * overwritten: written = held + overwritten stays exact.
+ * (after a grace period, I11), which a resize or a delete discards, as
+ * overwritten: written = held + overwritten stays exact (I12).
  */
 static void lkst_block_discard(struct lkst_cpu_buffer *cb,
 			       const struct lkst_block *blk)
@@ -238,7 +239,7 @@ int lkst_cpu_info(struct lkst_cpu_info *info)
 	info->current_block = lkst_pos_block(pos);
 	info->current_offset = (u64)lkst_pos_page(pos) * LKST_PAGE_SIZE +
 			       lkst_pos_offset(pos);
-	/* Every number given is a record written, or being written. */
+	/* Every number given is a record written, or being written (I12). */
 	info->written = info->next_seq;
 	info->overwritten = lkst_lost_records(cb);
 	info->dropped = local64_read(&cb->dropped);
@@ -543,11 +544,11 @@ struct lkst_resize_request {
 };
 
 /*
- * On the buffer's own CPU, with interrupts off: hold the write position
- * (writers of NMIs drop meanwhile), put the new blocks in place and
- * continue at the first page of the current one, numbered on.  -EBUSY in
- * rr->ret: the IPI interrupted a writer moving to another page; the
- * caller tries again.
+ * On the buffer's own CPU (I1), with interrupts off: hold the write
+ * position (writers of NMIs drop meanwhile, I9), put the new blocks in
+ * place and continue at the first page of the current one, numbered on,
+ * in a new epoch (I10).  -EBUSY in rr->ret: the IPI interrupted a writer
+ * moving to another page; the caller tries again.
  */
 static void lkst_resize_on_cpu(void *arg)
 {
@@ -578,7 +579,8 @@ static void lkst_resize_on_cpu_offline(struct lkst_resize_request *rr)
 /*
  * Allocate all the new blocks first, then swap them in CPU by CPU; writers
  * still in an old block finish there before synchronize_rcu() returns and
- * the old blocks are freed.
+ * the old blocks are freed (I11).  The steps: "Resize" in
+ * docs/buffer-design.md.
  */
 int lkst_buffer_resize(const struct lkst_buffer_resize *req)
 {
@@ -679,7 +681,7 @@ struct lkst_start_request {
 	struct lkst_block *blk;
 };
 
-/* The position first, then the block: writers find no block until both. */
+/* The position first, then the block: no writer finds one before (I11). */
 static void lkst_start_on_cpu(void *arg)
 {
 	struct lkst_start_request *sr = arg;
@@ -692,8 +694,8 @@ static void lkst_start_on_cpu(void *arg)
  * The first block of a CPU that has none (never online, or its first
  * block could not be had): page 0 empty and current, as coming online
  * makes it, which then keeps it.  The position changes only on its own
- * CPU; nothing writes on an offline one, and it cannot come up meanwhile
- * (the caller holds the hotplug lock).
+ * CPU (I1); nothing writes on an offline one, and it cannot come up
+ * meanwhile (the caller holds the hotplug lock).
  */
 static void lkst_buffer_start(unsigned int cpu, struct lkst_cpu_buffer *cb,
 			      struct lkst_block *blk)
@@ -774,7 +776,8 @@ static bool lkst_block_is_current(struct lkst_cpu_buffer *cb, unsigned int id)
 /*
  * Unlink and unpublish the block, wait until no writer can still be moving
  * into it, then free it, unless a writer that had read an old link made it
- * current meanwhile: then it is put back as it was.
+ * current meanwhile: then it is put back as it was (I11).  The steps:
+ * "Delete" in docs/buffer-design.md.
  */
 int lkst_block_delete(const struct lkst_block_link *req)
 {
@@ -848,7 +851,7 @@ static void lkst_jump_on_cpu_offline(struct lkst_jump_request *jr)
 	preempt_enable();
 }
 
-/* The write position changes only on its own CPU: jump there by IPI. */
+/* The write position changes only on its own CPU (I1): jump there by IPI. */
 int lkst_block_jump(const struct lkst_block_link *req)
 {
 	struct lkst_jump_request jr = {
@@ -884,9 +887,10 @@ unlock:
 
 /*
  * For handlers: jump this CPU's buffer, from hook context.  -EBUSY when
- * the hook interrupted a writer of this CPU moving to another page, or
- * when a resize replaced the block (its IPI can land between the lookup
- * and the jump) or a delete holds it unpublished: lkst_buf_jump() checks.
+ * the hook interrupted a writer of this CPU moving to another page (I9),
+ * or when a resize replaced the block (its IPI can land between the lookup
+ * and the jump) or a delete holds it unpublished (I11): lkst_buf_jump()
+ * checks.
  */
 int lkst_buffer_jump(unsigned int block)
 {

@@ -1,16 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lkst per-CPU buffers: moving to the next page, publishing a page's
- * commit, and the reader's copy.
- *
- * A writer empties the page it moves to while the page's generation is
- * odd: it counts the records the page held as overwritten, numbers it
- * after the page it leaves and makes the generation even again.  Nothing
- * is zeroed: a page's commit, published by the last of its writers to
- * complete, says how many of its bytes hold complete records.  A reader
- * reads the generation, the commit, the records below it, and the
- * generation again: what it copied is whole if the generation did not
- * change.
+ * commit, and the reader's copy.  The protocols and the invariants (In)
+ * cited here are in docs/buffer-design.md.
  */
 #include "lkst_buf.h"
 
@@ -75,9 +67,9 @@ void lkst_buf_write(struct lkst_cpu_buffer *cb, const struct lkst_record *rec,
 
 /*
  * By the writer that brought @pg's writers to 0: every record reserved in
- * it is complete, up to the write position if it is the current page, or
- * to where its writer left it.  A nested writer may have published more
- * meanwhile; commit never goes back.
+ * it is complete (I4), up to the write position if it is the current
+ * page, or to where its writer left it.  A nested writer may have
+ * published more meanwhile; commit never goes back (I6).
  */
 void lkst_page_publish(struct lkst_cpu_buffer *cb, struct lkst_page *pg)
 {
@@ -85,7 +77,7 @@ void lkst_page_publish(struct lkst_cpu_buffer *cb, struct lkst_page *pg)
 	struct lkst_block *blk;
 	u32 id, used, tag = LKST_COMMIT_TAG(gen);
 
-	/* Odd: the writer resetting it publishes when it commits its own. */
+	/* Odd: the writer resetting it publishes when it commits its own (I5). */
 	if (gen & 1)
 		return;
 	barrier();	/* the generation before what it tags */
@@ -125,14 +117,14 @@ static struct lkst_page *lkst_buf_next_page(struct lkst_cpu_buffer *cb,
 }
 
 /*
- * With @pg's generation made odd by the caller: count the records it held
- * as overwritten and make it empty.  Nothing is zeroed: readers read only
- * below commit.
+ * With @pg's generation made odd by the caller (I5): count the records it
+ * held as overwritten (I12) and make it empty.  Nothing is zeroed: readers
+ * read only below commit, tagged here with the generation to come (I6).
  */
 static void lkst_page_empty(struct lkst_cpu_buffer *cb, struct lkst_page *pg,
 			    u64 old_gen)
 {
-	smp_wmb();	/* odd before the page changes */
+	smp_wmb();	/* odd before the page changes (I15) */
 	if (old_gen)
 		local64_add(READ_ONCE(pg->nr_records), &cb->overwritten);
 	/* Tagged with the generation the page gets when it is ready. */
@@ -142,9 +134,9 @@ static void lkst_page_empty(struct lkst_cpu_buffer *cb, struct lkst_page *pg,
 }
 
 /*
- * By the holder of SWITCHING: make @pg an empty page whose records are
- * numbered from @first_seq.  Readers that copy it meanwhile see its
- * generation change.
+ * By the holder of SWITCHING (I9): make @pg an empty page whose records
+ * are numbered from @first_seq.  Readers that copy it meanwhile see its
+ * generation change (I5, I15).
  */
 static void lkst_page_reset(struct lkst_cpu_buffer *cb, struct lkst_page *pg,
 			    u64 first_seq)
@@ -160,10 +152,11 @@ static void lkst_page_reset(struct lkst_cpu_buffer *cb, struct lkst_page *pg,
 
 /*
  * Leave the current page, whose position @old the caller holds with
- * SWITCHING set: the number its next record would have had.  @blk is the
- * block of @old as the caller found it published: a delete on another CPU
- * may unpublish it meanwhile (it puts a current block back), and reading
- * it again here would then find no block and number the next page from 0.
+ * SWITCHING set: the number its next record would have had (I12).  @blk
+ * is the block of @old as the caller found it published: a delete on
+ * another CPU may unpublish it meanwhile (it puts a current block back,
+ * I11), and reading it again here would then find no block and number the
+ * next page from 0.
  */
 static u64 lkst_buf_leave_page(struct lkst_cpu_buffer *cb,
 			       struct lkst_block *blk, u64 old)
@@ -180,7 +173,7 @@ static u64 lkst_buf_leave_page(struct lkst_cpu_buffer *cb,
 /*
  * A block of one page wrapping onto itself: the page to empty is the one
  * written, so writers that interrupt this one drop their events until it
- * is done, as during a jump.
+ * is done, as during a jump (I9).
  */
 static struct lkst_brec *lkst_buf_wrap_page(struct lkst_cpu_buffer *cb,
 					    struct lkst_block *blk,
@@ -196,7 +189,7 @@ static struct lkst_brec *lkst_buf_wrap_page(struct lkst_cpu_buffer *cb,
 	first_seq = lkst_buf_leave_page(cb, blk, old);
 	lkst_page_reset(cb, pg, first_seq);
 	WRITE_ONCE(pg->writers, READ_ONCE(pg->writers) + 1);
-	barrier();	/* counted before a nested writer can see the page */
+	barrier();	/* counted before a nested writer can see the page (I4) */
 	slot->pos_after = (old & ~((1ULL << LKST_POS_PAGE_SHIFT) - 1)) |
 			  (old & LKST_POS_EPOCH) |
 			  lkst_make_pos(0, 0, LKST_PAGE_HEAD + len, 1);
@@ -208,9 +201,9 @@ static struct lkst_brec *lkst_buf_wrap_page(struct lkst_cpu_buffer *cb,
 /*
  * The current page cannot take @len more bytes: empty the next page and
  * reserve there.  The writer claims that page by making its generation
- * odd, prepares it, and moves the position with one compare-and-exchange,
- * so writers that interrupt it keep writing into the current page; only
- * one that needs the claimed page too drops its event.  Returns
+ * odd, prepares it, and moves the position with one compare-and-exchange
+ * (I8), so writers that interrupt it keep writing into the current page;
+ * only one that needs the claimed page too drops its event.  Returns
  * LKST_RESERVE_RETRY when a nested writer moved the position to another
  * page first, NULL (a drop, counted) when the next page holds records a
  * STOP-mode buffer keeps, or writers this one interrupted.  @blk: the
@@ -234,7 +227,7 @@ static struct lkst_brec *lkst_buf_claim_next(struct lkst_cpu_buffer *cb,
 	/*
 	 * A writer that reserved in the page and has not committed can only
 	 * be one this writer interrupted, and it stays until this one is
-	 * done: the check holds without a lock.
+	 * done: the check holds without a lock (I2, I7).
 	 */
 	if (READ_ONCE(pg->writers) || (gen & 1) ||
 	    (gen && READ_ONCE(cb->mode) == LKST_MODE_STOP)) {
@@ -255,7 +248,7 @@ static struct lkst_brec *lkst_buf_claim_next(struct lkst_cpu_buffer *cb,
 	 * writer would store is stale).  From the claim on, neither can
 	 * happen: the page is odd, so no writer moves there, and a jump
 	 * refuses (lkst_buf_begin_switch()).  The page is not changed yet:
-	 * its generation goes back.
+	 * its generation goes back.  Same page: same epoch too (I10).
 	 */
 	if (!lkst_pos_same_page(local64_read(&cb->pos), old)) {
 		WRITE_ONCE(pg->gen, gen);
@@ -268,7 +261,7 @@ static struct lkst_brec *lkst_buf_claim_next(struct lkst_cpu_buffer *cb,
 					  lkst_pos_count(old));
 		WRITE_ONCE(cur->nr_records, lkst_pos_count(old));
 		WRITE_ONCE(cur->left_at, lkst_pos_offset(old));
-		smp_wmb();	/* the new page ready before writers go there */
+		smp_wmb();	/* the new page ready before writers go there (I8) */
 		slot->pos_after = lkst_make_pos(target->id, target_page,
 						LKST_PAGE_HEAD + len, 1) |
 				  (old & LKST_POS_EPOCH);
@@ -278,7 +271,8 @@ static struct lkst_brec *lkst_buf_claim_next(struct lkst_cpu_buffer *cb,
 		if (!lkst_pos_same_page(seen, old)) {
 			/*
 			 * A jump or a resize from an interrupt moved on: the
-			 * page stays empty, its records counted overwritten.
+			 * page stays empty, its records counted overwritten,
+			 * and unused (generation 0, I5).
 			 */
 			WRITE_ONCE(pg->writers, 0);
 			smp_wmb();	/* emptied before it reads as unused */
@@ -287,7 +281,7 @@ static struct lkst_brec *lkst_buf_claim_next(struct lkst_cpu_buffer *cb,
 		}
 		old = seen;	/* nested writers added to the current page */
 	}
-	smp_wmb();	/* the page's head before it is stable */
+	smp_wmb();	/* the page's head before it is stable (I5) */
 	WRITE_ONCE(pg->gen, gen + 2);
 	if (!READ_ONCE(cur->writers))
 		lkst_page_publish(cb, cur);
@@ -330,10 +324,10 @@ void lkst_buf_init_first_page(struct lkst_cpu_buffer *cb,
 /*
  * A writer the caller interrupted (an NMI's handler, in the kernel, where
  * interrupts are off during a claim) is claiming the page after @pos's
- * (lkst_buf_claim_next()): it is odd.  That writer stores the current
- * page's count and end from the position it read; a switch leaving the
- * page meanwhile would store its own, with the caller's records, and be
- * overwritten by the stale ones.
+ * (lkst_buf_claim_next()): it is odd (I5).  That writer stores the
+ * current page's count and end from the position it read; a switch
+ * leaving the page meanwhile would store its own, with the caller's
+ * records, and be overwritten by the stale ones (I9).
  */
 static bool lkst_buf_claiming(struct lkst_cpu_buffer *cb,
 			      struct lkst_block *blk, u64 pos)
@@ -352,10 +346,10 @@ static bool lkst_buf_claiming(struct lkst_cpu_buffer *cb,
  * Take the position for a move the caller makes (a jump, or new blocks in
  * place of the old ones): on success *first_seq is the number of the next
  * record, and writers interrupting the caller drop their events until
- * lkst_buf_end_switch().  -EBUSY: the caller interrupted a writer that is
- * moving to another page itself (switching, or claiming the next page),
- * or the current block is unpublished for a moment by a delete; try
- * again from outside.
+ * lkst_buf_end_switch() (I9).  -EBUSY: the caller interrupted a writer
+ * that is moving to another page itself (switching, or claiming the next
+ * page), or the current block is unpublished for a moment by a delete
+ * (I11); try again from outside.
  */
 int lkst_buf_begin_switch(struct lkst_cpu_buffer *cb, u64 *old, u64 *first_seq)
 {
@@ -386,10 +380,10 @@ int lkst_buf_begin_switch(struct lkst_cpu_buffer *cb, u64 *old, u64 *first_seq)
 
 /*
  * Continue at the first page of @target, reset, numbered from @first_seq.
- * The position's epoch bit flips: a writer this switch interrupted between
- * its read of the position and its claim must fail the claim even when the
- * new position equals the old one (page 0 of the same block, no records),
- * since after a resize that is a new block's page.
+ * The position's epoch bit flips (I10): a writer this switch interrupted
+ * between its read of the position and its claim must fail the claim even
+ * when the new position equals the old one (page 0 of the same block, no
+ * records), since after a resize that is a new block's page.
  */
 void lkst_buf_end_switch(struct lkst_cpu_buffer *cb, struct lkst_block *target,
 			 u64 first_seq)
@@ -404,15 +398,15 @@ void lkst_buf_end_switch(struct lkst_cpu_buffer *cb, struct lkst_block *target,
 
 /*
  * Continue writing at the first page of @target, which this CPU's buffer
- * holds; run on the owning CPU.  The page's records are lost, counted as
- * overwritten, in STOP mode too: a jump asks for it.  -EBUSY when the
- * caller interrupted a writer moving to another page, or one still
- * writing in that page, or when @target is no longer the published block
- * of its ID: a resize's IPI that interrupted a handler between its lookup
- * and this call replaced it (jumping there would make a new block's
- * unused page current, numbered from 0), or a delete holds it unpublished.
- * Once the position is held no resize can replace it, so it is checked
- * then; the current page, left, stays current.
+ * holds; run on the owning CPU (I1).  The page's records are lost, counted
+ * as overwritten, in STOP mode too: a jump asks for it.  -EBUSY when the
+ * caller interrupted a writer moving to another page (I9), or one still
+ * writing in that page (I7), or when @target is no longer the published
+ * block of its ID: a resize's IPI that interrupted a handler between its
+ * lookup and this call replaced it (jumping there would make a new block's
+ * unused page current, numbered from 0), or a delete holds it unpublished
+ * (I11).  Once the position is held no resize can replace it, so it is
+ * checked then; the current page, left, stays current.
  */
 int lkst_buf_jump(struct lkst_cpu_buffer *cb, struct lkst_block *target)
 {
@@ -435,7 +429,7 @@ int lkst_buf_jump(struct lkst_cpu_buffer *cb, struct lkst_block *target)
 
 /*
  * The number the next record of the buffer gets, which is also how many
- * it was given: the current page's first number plus its count, read
+ * it was given: the current page's first number plus its count (I12), read
  * until both come from the same page.  @blocks: the buffer's blocks, held
  * by the caller.
  */
@@ -468,7 +462,7 @@ u64 lkst_buf_next_seq(struct lkst_cpu_buffer *cb,
 /*
  * Copy the record at *@offset of @pg, below @commit, and step over it;
  * false at @commit.  What it copies is whole only if the page's generation
- * did not change meanwhile (lkst_page_read()).
+ * did not change meanwhile (lkst_page_read(), I15).
  */
 bool lkst_page_next(const struct lkst_page *pg, u32 commit, u32 *offset,
 		    u32 *pid, struct lkst_record *out)
@@ -487,7 +481,7 @@ bool lkst_page_next(const struct lkst_page *pg, u32 commit, u32 *offset,
 	/*
 	 * Only a page reset under the reader shows anything else: a record
 	 * without its PID word at the head of the page, a wide bit for an
-	 * argument it does not hold.
+	 * argument it does not hold (I13, I14).
 	 */
 	if (!(info & LKST_BREC_VALID) || nr > LKST_NR_ARGS || wide >> nr ||
 	    ((info & LKST_BREC_NO_PID) && *offset == LKST_PAGE_HEAD))
@@ -519,12 +513,12 @@ bool lkst_page_next(const struct lkst_page *pg, u32 commit, u32 *offset,
 }
 
 /*
- * Copy the complete records of @pg (those below its commit) into @out
+ * Copy the complete records of @pg (those below its commit, I6) into @out
  * (LKST_PAGE_MAX_RECORDS of them at most).  Returns how many, with the
  * number of the first in *@first_seq, or -1 when the page never held
- * records or was reset during the copy.  *@reserved: how many records
- * were reserved in the page when its writer left it (0 while it is the
- * current page).
+ * records or was reset during the copy (I15).  *@reserved: how many
+ * records were reserved in the page when its writer left it (0 while it
+ * is the current page).
  */
 static int lkst_page_read_reserved(const struct lkst_page *pg,
 				   struct lkst_record *out, u64 *first_seq,
@@ -540,7 +534,7 @@ static int lkst_page_read_reserved(const struct lkst_page *pg,
 	*first_seq = READ_ONCE(pg->first_seq);
 	*reserved = READ_ONCE(pg->nr_records);
 	commit = LKST_COMMIT_BYTES(READ_ONCE(pg->commit));
-	smp_rmb();	/* the commit before the records below it */
+	smp_rmb();	/* the commit before the records below it (I14) */
 	while (n < (int)LKST_PAGE_MAX_RECORDS &&
 	       lkst_page_next(pg, commit, &offset, &pid, &out[n]))
 		n++;
@@ -636,7 +630,7 @@ static bool lkst_listed(const struct lkst_page_ref *refs, u64 nr, u64 first)
  * its first_seq now, maybe below pages listed after it: no number from
  * there on is known lost.  Returns @next, lowered to the lowest such
  * first_seq (not below @cursor).  A page reset after the listing is
- * numbered above every page listed.
+ * numbered above every page listed (I12).
  */
 static u64 lkst_buf_walk_limit(struct lkst_block *const *blocks,
 			       const struct lkst_page_ref *refs, u64 nr,
@@ -712,7 +706,7 @@ int lkst_buf_walk(struct lkst_block *const *blocks,
 			next = first + n;
 		/*
 		 * A page left with fewer committed records than were reserved
-		 * in it: the next is still being written.  A gap between two
+		 * in it (I6): the next is still being written.  A gap between two
 		 * whole pages is pages overwritten since (a chain's old block,
 		 * a jump's target): lost, not in flight.
 		 */

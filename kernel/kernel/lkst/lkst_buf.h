@@ -1,25 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * lkst per-CPU buffers: blocks of 4 KiB pages holding records sized by
- * their arguments (struct lkst_brec, 16 to 64 bytes), each block with an
+ * their arguments (struct lkst_brec, 12 to 64 bytes), each block with an
  * optional next block.  This file and lkst_buf.c build in the kernel and,
  * with utils/lkst_host_compat.h, on the host, so the lockless write
  * path can be stress-tested with threads and signals under sanitizers,
  * and `lkbuf extract` reads the pages of a vmcore with the same code.
  *
- * Writer rules: only the CPU that owns a buffer writes to it (hooks run
- * with preemption off), but an IRQ or NMI may interrupt a writer and write
- * into the same buffer.  A writer reserves its bytes with one local
- * compare-and-exchange of the write position and fills them; the last
- * writer of a page to complete publishes the page's commit.  Pages are the
- * unit of reuse, as ftrace's sub-buffers are: when a page is full the
- * writer empties the next one (its records are lost together) and a reader
- * copies a page under the page's generation, which every reset changes.
+ * docs/buffer-design.md is the design: a glossary, the bits of the
+ * position, commit and info words, the invariants I1..I15 that comments
+ * here and in lkst_buf.c and buffers.c cite by number, and the writer,
+ * reader, jump, resize and delete protocols step by step.
  */
 #ifndef _LKST_BUF_H
 #define _LKST_BUF_H
 
 #ifdef __KERNEL__
+#include <linux/build_bug.h>
 #include <linux/cache.h>
 #include <linux/types.h>
 #include <linux/rcupdate.h>
@@ -28,25 +25,22 @@
 #include <uapi/linux/lkst_record.h>
 #include <uapi/linux/lkst_ioctl.h>
 #else
+#include <assert.h>		/* static_assert */
 #include "lkst_host_compat.h"
 #include <linux/lkst_record.h>
 #include <linux/lkst_ioctl.h>
 #endif
 
 /*
- * The head of every page.  gen is 0 while the page never held records,
- * odd while a writer resets it, even and stable otherwise; the page's
- * records are numbered first_seq, first_seq + 1, ... in the order they lie
- * in it.  nr_records and left_at (bytes) are stored when the writer leaves
- * the page: what it reserved there.  writers counts the writers of this
- * CPU that reserved space in the page and have not committed yet; its
- * increments and decrements are plain, since a nested writer undoes its
- * own before the writer it interrupted resumes.  When it drops to 0 every
- * record reserved in the page is complete, and the writer publishes the
- * bytes used as commit, which only grows: readers read the records below
- * it, as ftrace's readers read below a page's commit.  A writer that laps
- * the buffer from an interrupt finds writers non-zero and drops its event
- * instead of resetting a page under them.
+ * The head of every page (32 bytes).  gen: 0 never used, odd while reset,
+ * even and stable otherwise (I5).  The records are numbered first_seq,
+ * first_seq + 1, ... in the order they lie in the page (I12).  nr_records
+ * and left_at (bytes): what was reserved in the page, stored when the
+ * writer leaves it.  writers: this CPU's writers that reserved in the page
+ * and have not committed, counted with plain increments (I2, I4); the one
+ * that brings it to 0 publishes commit (I6), below which readers read, as
+ * ftrace's readers read below a page's commit.  No writer resets a page
+ * whose writers is not 0 (I7).
  */
 struct lkst_page {
 	u64 gen;
@@ -58,16 +52,26 @@ struct lkst_page {
 };
 
 #define LKST_PAGE_HEAD		sizeof(struct lkst_page)
-
-/*
- * commit holds the bytes used (13 bits) under a tag of the generation it
- * belongs to, so that a writer publishing late, after an interrupt reset
- * the page, cannot store an old page's size over the new one's.
- */
-#define LKST_COMMIT_BYTES(commit)	((commit) & 0x1fffu)
-#define LKST_COMMIT_TAG(gen)		((u32)((gen) >> 1) << 13)
 #define LKST_PAGE_MAX_RECORDS	((LKST_PAGE_SIZE - LKST_PAGE_HEAD) / \
 				 LKST_BREC_MIN_SIZE)
+
+/* A byte offset in a page, 0 to LKST_PAGE_SIZE: the position's and commit's. */
+#define LKST_PAGE_OFFSET_BITS	13
+
+/*
+ * The commit word (I6, drawn in docs/buffer-design.md): the bytes used in
+ * the low bits, under a tag of the generation they belong to (the low
+ * LKST_COMMIT_TAG_BITS bits of gen / 2), so that a writer publishing late,
+ * after an interrupt reset the page, cannot store an old page's size over
+ * the new one's.
+ */
+#define LKST_COMMIT_BYTES_BITS	LKST_PAGE_OFFSET_BITS
+#define LKST_COMMIT_TAG_SHIFT	LKST_COMMIT_BYTES_BITS
+#define LKST_COMMIT_TAG_BITS	(32 - LKST_COMMIT_TAG_SHIFT)
+#define LKST_COMMIT_BYTES_MASK	((1u << LKST_COMMIT_BYTES_BITS) - 1)
+#define LKST_COMMIT_TAG_MASK	(~LKST_COMMIT_BYTES_MASK)
+#define LKST_COMMIT_BYTES(commit)	((commit) & LKST_COMMIT_BYTES_MASK)
+#define LKST_COMMIT_TAG(gen)	((u32)((gen) >> 1) << LKST_COMMIT_TAG_SHIFT)
 
 struct lkst_block {
 	u32 id;
@@ -85,38 +89,45 @@ static inline struct lkst_page *lkst_block_page(const struct lkst_block *blk,
 }
 
 /*
- * pos packs where the next record goes: the block, the page in it, the
- * byte offset in the page and how many records the page holds, so that
- * one compare-and-exchange both reserves the bytes and numbers the record
- * (its number is the page's first_seq plus its index).  SWITCHING is set
- * by a writer that is moving to another page: writers that interrupt it
- * drop their events until it is done.  EPOCH changes with every jump or
- * resize (lkst_buf_end_switch()), so that a claim prepared before one
- * fails after it.
+ * The write position (drawn in docs/buffer-design.md), from bit 0 up: the
+ * byte offset in the page, the records reserved in the page, SWITCHING
+ * (I9), EPOCH (I10), the page, the block.  One compare-and-exchange both
+ * reserves a record's bytes and numbers it (I4, I12); every field holds
+ * its largest value without a carry into the next (I3).  Each field is
+ * its width and its shift; a _MASK is the field's value mask.
  */
-#define LKST_POS_OFFSET_BITS	13
-#define LKST_POS_COUNT_SHIFT	13
+#define LKST_POS_OFFSET_BITS	LKST_PAGE_OFFSET_BITS
 #define LKST_POS_COUNT_BITS	9
-#define LKST_POS_SWITCHING	(1ULL << 22)
-#define LKST_POS_EPOCH		(1ULL << 23)	/* flipped by each switch */
-#define LKST_POS_PAGE_SHIFT	24
-#define LKST_POS_BLOCK_SHIFT	48
+#define LKST_POS_PAGE_BITS	24
+#define LKST_POS_BLOCK_BITS	16
+#define LKST_POS_COUNT_SHIFT	LKST_POS_OFFSET_BITS
+#define LKST_POS_SWITCHING_SHIFT (LKST_POS_COUNT_SHIFT + LKST_POS_COUNT_BITS)
+#define LKST_POS_EPOCH_SHIFT	(LKST_POS_SWITCHING_SHIFT + 1)
+#define LKST_POS_PAGE_SHIFT	(LKST_POS_EPOCH_SHIFT + 1)
+#define LKST_POS_BLOCK_SHIFT	(LKST_POS_PAGE_SHIFT + LKST_POS_PAGE_BITS)
+
+#define LKST_POS_OFFSET_MASK	((1u << LKST_POS_OFFSET_BITS) - 1)
+#define LKST_POS_COUNT_MASK	((1u << LKST_POS_COUNT_BITS) - 1)
+#define LKST_POS_PAGE_MASK	((1u << LKST_POS_PAGE_BITS) - 1)
+#define LKST_POS_SWITCHING	(1ULL << LKST_POS_SWITCHING_SHIFT)
+#define LKST_POS_EPOCH		(1ULL << LKST_POS_EPOCH_SHIFT)
 
 static inline u32 lkst_pos_offset(u64 pos)
 {
-	return pos & ((1u << LKST_POS_OFFSET_BITS) - 1);
+	return pos & LKST_POS_OFFSET_MASK;
 }
 
 static inline u32 lkst_pos_count(u64 pos)
 {
-	return (pos >> LKST_POS_COUNT_SHIFT) & ((1u << LKST_POS_COUNT_BITS) - 1);
+	return (pos >> LKST_POS_COUNT_SHIFT) & LKST_POS_COUNT_MASK;
 }
 
 static inline u32 lkst_pos_page(u64 pos)
 {
-	return (u32)(pos >> LKST_POS_PAGE_SHIFT) & 0xffffff;
+	return (u32)(pos >> LKST_POS_PAGE_SHIFT) & LKST_POS_PAGE_MASK;
 }
 
+/* The top field: no mask. */
 static inline u32 lkst_pos_block(u64 pos)
 {
 	return pos >> LKST_POS_BLOCK_SHIFT;
@@ -124,7 +135,8 @@ static inline u32 lkst_pos_block(u64 pos)
 
 /*
  * Same block and page in the same epoch, and no move under way: a resize
- * in between may have made the same block ID and page another block's.
+ * in between may have made the same block ID and page another block's
+ * (I10).
  */
 static inline bool lkst_pos_same_page(u64 a, u64 b)
 {
@@ -140,10 +152,53 @@ static inline u64 lkst_make_pos(u32 block, u32 page, u32 offset, u32 count)
 }
 
 /*
+ * Every field holds its largest value (I3), and the words keep the layout
+ * docs/buffer-design.md draws: changing one means changing that page, these
+ * values and LKST_PERSIST_LAYOUT (persist.c) together.
+ */
+static_assert(LKST_PAGE_SIZE <= LKST_POS_OFFSET_MASK, "offset 0..page size");
+static_assert(LKST_PAGE_MAX_RECORDS <= LKST_POS_COUNT_MASK,
+	      "records a page holds");
+static_assert(LKST_BLOCK_MAX_SIZE / LKST_PAGE_SIZE - 1 <= LKST_POS_PAGE_MASK,
+	      "pages a block holds");
+static_assert(LKST_MAX_BLOCKS - 1 <= (1u << LKST_POS_BLOCK_BITS) - 1,
+	      "block IDs");
+static_assert(LKST_POS_BLOCK_SHIFT + LKST_POS_BLOCK_BITS == 64,
+	      "the block is the top field");
+static_assert(LKST_POS_OFFSET_MASK == 0x1fff && LKST_POS_COUNT_SHIFT == 13 &&
+	      LKST_POS_COUNT_MASK == 0x1ff &&
+	      LKST_POS_SWITCHING == 1ULL << 22 && LKST_POS_EPOCH == 1ULL << 23 &&
+	      LKST_POS_PAGE_SHIFT == 24 && LKST_POS_PAGE_MASK == 0xffffff &&
+	      LKST_POS_BLOCK_SHIFT == 48, "position word layout");
+static_assert(LKST_COMMIT_BYTES_MASK == 0x1fff &&
+	      LKST_COMMIT_TAG_MASK == 0xffffe000u && LKST_COMMIT_TAG_BITS == 19,
+	      "commit word layout");
+static_assert(LKST_NR_ARGS <= LKST_BREC_NR_ARGS_MASK, "arguments stored");
+static_assert(LKST_CTX_NMI <= LKST_BREC_CONTEXT_MASK, "contexts");
+static_assert(LKST_NR_EVENT_IDS - 1 <= LKST_BREC_EVENT_MASK, "event IDs");
+static_assert((LKST_BREC_NR_ARGS_MASK << LKST_BREC_NR_ARGS_SHIFT) +
+	      (LKST_BREC_CONTEXT_MASK << LKST_BREC_CONTEXT_SHIFT) +
+	      LKST_BREC_NO_PID + LKST_BREC_VALID +
+	      (LKST_BREC_WIDE_MASK << LKST_BREC_WIDE_SHIFT) +
+	      (LKST_BREC_EVENT_MASK << LKST_BREC_EVENT_SHIFT) == 0xffff3fdfu,
+	      "info fields do not overlap; bits 5, 14 and 15 are reserved");
+static_assert(LKST_BREC_NR_ARGS_MASK == 7 && LKST_BREC_CONTEXT_SHIFT == 3 &&
+	      LKST_BREC_CONTEXT_MASK == 3 && LKST_BREC_NO_PID == 0x40 &&
+	      LKST_BREC_VALID == 0x80 && LKST_BREC_WIDE_SHIFT == 8 &&
+	      LKST_BREC_WIDE_MASK == 0x3f && LKST_BREC_EVENT_SHIFT == 16 &&
+	      LKST_BREC_EVENT_MASK == 0xffff, "info word layout");
+static_assert(LKST_BREC_SIZE(0, 0) == sizeof(struct lkst_brec) + 4 &&
+	      LKST_BREC_MIN_SIZE == 12 && LKST_BREC_MAX_SIZE == 64 &&
+	      LKST_BREC_MAX_SIZE == LKST_RECORD_SIZE,
+	      "records of 12 to 64 bytes");
+static_assert(sizeof(struct lkst_page) == 32, "a 32-byte page head");
+
+/*
  * mode is LKST_MODE_OVERWRITE or LKST_MODE_STOP: in STOP mode the writer
- * never resets a page that holds records; it stops there, counting drops.
- * The numbers of records written are not counted: they are the current
- * page's first_seq plus its count (lkst_buf_next_seq()).
+ * never resets a page that holds records; it stops there, counting drops
+ * (I7).  The numbers of records written are not counted: they are the
+ * current page's first_seq plus its count (lkst_buf_next_seq(), I12).
+ * pos changes only on the buffer's own CPU (I1).
  */
 struct lkst_cpu_buffer {
 	/* What every write touches, in one cache line. */
@@ -186,15 +241,12 @@ struct lkst_brec *lkst_buf_reserve_switch(struct lkst_cpu_buffer *cb,
  * @pid in this CPU's buffer: 4 bytes fewer, without the PID word
  * (LKST_BREC_NO_PID in slot->info_flags), when @may_omit_pid and the
  * record reserved last, which is the one before it in the page, has the
- * same PID.  That holds because a writer's PID is that of the task running
- * on the CPU, so the writers that interrupt it have the same: a record of
- * another PID comes from a writer that finished before this one started
- * and set last_pid.  The first record of a page always stores its PID.
+ * same PID (I13).  The first record of a page always stores its PID.
  *
  * Returns false, counting a drop, when there is no block, when a STOP-mode
  * buffer is full, or while a writer this one interrupted is moving to
- * another page.  Moving to the next page is out of line: it happens once
- * per page.
+ * another page (I9).  Moving to the next page is out of line: it happens
+ * once per page.  The steps: "Writer" in docs/buffer-design.md.
  */
 static __always_inline bool lkst_buf_reserve_inline(struct lkst_cpu_buffer *cb,
 						    u32 len, u32 pid,
@@ -215,7 +267,7 @@ static __always_inline bool lkst_buf_reserve_inline(struct lkst_cpu_buffer *cb,
 		 * A resize's IPI between the two loads replaces the blocks
 		 * and moves the position: @blk must be @old's block before
 		 * its pages are indexed with @old's page (a smaller block's
-		 * would be overrun).
+		 * would be overrun), I11.
 		 */
 		seen = local64_read(&cb->pos);
 		if (unlikely(seen != old)) {
@@ -252,7 +304,7 @@ static __always_inline bool lkst_buf_reserve_inline(struct lkst_cpu_buffer *cb,
 			goto reserved;
 		}
 		pg = lkst_block_page(blk, lkst_pos_page(old));
-		/* Counted before the bytes are ours: no lapping writer resets it. */
+		/* Counted before the bytes are ours (I4, I7); no carry (I3). */
 		WRITE_ONCE(pg->writers, READ_ONCE(pg->writers) + 1);
 		barrier();
 		slot->pos_after = old + need + (1ULL << LKST_POS_COUNT_SHIFT);
@@ -267,7 +319,7 @@ static __always_inline bool lkst_buf_reserve_inline(struct lkst_cpu_buffer *cb,
 		WRITE_ONCE(pg->writers, READ_ONCE(pg->writers) - 1);
 		/*
 		 * A nested writer that left the page meanwhile did not
-		 * publish it while this count held it: publish it now.
+		 * publish it while this count held it: publish it now (I6).
 		 */
 		if (!READ_ONCE(pg->writers))
 			lkst_page_publish(cb, pg);
@@ -338,7 +390,7 @@ static __always_inline u32 lkst_brec_layout_args(u64 a1, u64 a2, u64 a3,
 						 u32 *nr_args, u32 *wide)
 {
 	/* How many arguments take two words, by the wide mask. */
-	static const u8 nr_wide[64] = {
+	static const u8 nr_wide[LKST_BREC_WIDE_MASK + 1] = {
 		0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
 		1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5,
 		1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5,
@@ -425,13 +477,14 @@ static __always_inline void lkst_slot_put_args(const struct lkst_slot *slot,
 	}
 }
 
-/* Raise @pg's commit to @used bytes unless a reset changed its tag. */
+/* Raise @pg's commit to @used bytes unless a reset changed its tag (I6). */
 static __always_inline void lkst_page_commit_to(struct lkst_page *pg,
 						u32 tag, u32 used)
 {
 	u32 old = READ_ONCE(pg->commit), seen;
 
-	while ((old & ~0x1fffu) == tag && used > LKST_COMMIT_BYTES(old)) {
+	while ((old & LKST_COMMIT_TAG_MASK) == tag &&
+	       used > LKST_COMMIT_BYTES(old)) {
 		seen = cmpxchg_local(&pg->commit, old, tag | used);
 		if (seen == old)
 			break;
@@ -441,15 +494,15 @@ static __always_inline void lkst_page_commit_to(struct lkst_page *pg,
 
 /*
  * Complete a reserved record whose other words the caller has stored with
- * WRITE_ONCE, @info (LKST_BREC_INFO()) last; the last writer of the page
- * to complete makes what the page holds visible to readers.  Inline, the
- * common case: the position is still the one this writer's reservation
- * left, so the page is the current one and ends with this record.  Should
- * it be that value again after nested writers lapped the page, they reset
- * the page and changed its generation, read first: the commit's tag then
- * refuses it, or it is right for what they wrote.  Otherwise (a nested
- * writer reserved after this one, the page is being reset or was left)
- * lkst_page_publish() decides.
+ * WRITE_ONCE, @info (LKST_BREC_INFO()) last (I14); the last writer of the
+ * page to complete makes what the page holds visible to readers (I6).
+ * Inline, the common case: the position is still the one this writer's
+ * reservation left, so the page is the current one and ends with this
+ * record.  Should it be that value again after nested writers lapped the
+ * page, they reset the page and changed its generation, read first: the
+ * commit's tag then refuses it, or it is right for what they wrote.
+ * Otherwise (a nested writer reserved after this one, the page is being
+ * reset or was left) lkst_page_publish() decides.
  */
 static __always_inline void lkst_buf_commit(struct lkst_cpu_buffer *cb,
 					    const struct lkst_slot *slot,
@@ -460,7 +513,7 @@ static __always_inline void lkst_buf_commit(struct lkst_cpu_buffer *cb,
 	u64 gen, pos;
 
 	WRITE_ONCE(slot->rec->info, info | slot->info_flags);
-	smp_wmb();	/* the record before the commit that covers it */
+	smp_wmb();	/* the record before the commit that covers it (I14) */
 	writers = READ_ONCE(pg->writers) - 1;
 	WRITE_ONCE(pg->writers, writers);
 	if (unlikely(writers))

@@ -29,6 +29,7 @@
 
 #define LKST_PERSIST_MAGIC	0x5352455054534b4cULL	/* "LKSTPERS" */
 #define LKST_PERSIST_LAYOUT	2	/* of the head and of the pages */
+/* The pages' words are pinned in lkst_buf.h: a change there bumps it. */
 
 /* What the pages cannot tell; written is where their numbers end. */
 struct lkst_persist_cpu {
@@ -75,11 +76,11 @@ __setup("lkst.persist=", lkst_set_persist);
 
 /*
  * Most pages a CPU's share can have: the write position's page field
- * addresses 2^24, and struct lkst_block_info gives a block's size in a
- * u32 of bytes, which is the tighter bound.
+ * addresses 2^LKST_POS_PAGE_BITS (I3), and struct lkst_block_info gives a
+ * block's size in a u32 of bytes, which is the tighter bound.
  */
 #define LKST_PERSIST_MAX_CPU_PAGES	(U32_MAX / LKST_PAGE_SIZE)
-static_assert(LKST_PERSIST_MAX_CPU_PAGES < 1ULL << 24);
+static_assert(LKST_PERSIST_MAX_CPU_PAGES < 1ULL << LKST_POS_PAGE_BITS);
 
 static u32 lkst_head_pages(u32 nr_cpus)
 {
@@ -145,6 +146,9 @@ const char *lkst_persist_refusal(void *region, u64 pages)
 /*
  * Number of records of a page copied from the previous boot, or -1 if it
  * fails validation.  0 for a page never used or being reset at the crash.
+ * What a live page always satisfies is checked: a commit tagged with its
+ * generation (I6), within the page, over records that parse exactly to it
+ * (I14).
  */
 static int lkst_prev_page_check(struct lkst_page *pg)
 {
@@ -153,10 +157,10 @@ static int lkst_prev_page_check(struct lkst_page *pg)
 	int n = 0;
 
 	if (!pg->gen || (pg->gen & 1)) {
-		pg->gen = 0;	/* what the readers skip */
+		pg->gen = 0;	/* what the readers skip (I5) */
 		return 0;
 	}
-	if ((pg->commit & ~0x1fffu) != LKST_COMMIT_TAG(pg->gen))
+	if ((pg->commit & LKST_COMMIT_TAG_MASK) != LKST_COMMIT_TAG(pg->gen))
 		return -1;
 	commit = LKST_COMMIT_BYTES(pg->commit);
 	if (commit < LKST_PAGE_HEAD || commit > LKST_PAGE_SIZE ||
@@ -184,8 +188,8 @@ static int lkst_prev_range_cmp(const void *a, const void *b)
 
 /*
  * Validate the pages of one CPU in the copy: a page that fails, or whose
- * numbers overlap an earlier page's, gets generation 0 so that no reader
- * decodes it.  Returns the pages refused.
+ * numbers overlap an earlier page's (I12), gets generation 0 so that no
+ * reader decodes it (I5).  Returns the pages refused.
  */
 u32 lkst_persist_check_pages(struct lkst_block *blk, u64 *nr_records)
 {

@@ -37,12 +37,13 @@ struct lkst_record {
  * those whose high word is not 0, in the same order (bit i of
  * LKST_BREC_WIDE() set for argument i), then the PID.  A record with
  * LKST_BREC_NO_PID has no PID word: its PID is that of the record before
- * it in the page, which the first one of a page always stores.  info holds
- * the event, the wide mask, LKST_BREC_VALID, LKST_BREC_NO_PID, the context
- * and the number of arguments stored.  A record takes 12 to 64 bytes and
+ * it in the page, which the first one of a page always stores.  A record
+ * takes 12 to 64 bytes (16 to 64 with its PID word, 12 to 60 without) and
  * is 4-byte aligned.  Records follow each other in 4 KiB pages
  * (LKST_PAGE_SIZE), after the page's head, up to the page's commit; the
- * copies user space gets are struct lkst_record.
+ * copies user space gets are struct lkst_record.  The words, the info
+ * word's bits and the invariants the writers and readers keep are drawn in
+ * docs/buffer-design.md.
  */
 struct lkst_brec {
 	__u32 info;
@@ -56,15 +57,46 @@ struct lkst_brec {
 #define LKST_BREC_SIZE(nr_args, nr_wide) (16u + 4u * ((nr_args) + (nr_wide)))
 #define LKST_BREC_MIN_SIZE	(LKST_BREC_SIZE(0, 0) - 4u)
 #define LKST_BREC_MAX_SIZE	LKST_BREC_SIZE(LKST_NR_ARGS, LKST_NR_ARGS)
-#define LKST_BREC_VALID		(1u << 7)
-#define LKST_BREC_NO_PID	(1u << 6)
-#define LKST_BREC_NR_ARGS(info)	((info) & 7u)
-#define LKST_BREC_CONTEXT(info)	(((info) >> 3) & 3u)
-#define LKST_BREC_WIDE(info)	(((info) >> 8) & 0x3fu)
-#define LKST_BREC_EVENT(info)	((info) >> 16)
+
+/*
+ * The info word, from bit 0 up (see docs/buffer-design.md): the number of
+ * arguments stored, the context, a reserved bit, NO_PID, VALID, the wide
+ * mask (one bit per argument), two reserved bits, the event.  Reserved
+ * bits are written 0.  Each field is its width and its shift; a _MASK is
+ * the field's value mask, before the shift.
+ */
+#define LKST_BREC_NR_ARGS_BITS	3
+#define LKST_BREC_NR_ARGS_SHIFT	0
+#define LKST_BREC_CONTEXT_BITS	2
+#define LKST_BREC_CONTEXT_SHIFT	\
+	(LKST_BREC_NR_ARGS_SHIFT + LKST_BREC_NR_ARGS_BITS)
+#define LKST_BREC_NO_PID_SHIFT	6
+#define LKST_BREC_VALID_SHIFT	7
+#define LKST_BREC_WIDE_BITS	LKST_NR_ARGS
+#define LKST_BREC_WIDE_SHIFT	(LKST_BREC_VALID_SHIFT + 1)
+#define LKST_BREC_EVENT_BITS	16
+#define LKST_BREC_EVENT_SHIFT	(32 - LKST_BREC_EVENT_BITS)
+
+#define LKST_BREC_NR_ARGS_MASK	((1u << LKST_BREC_NR_ARGS_BITS) - 1)
+#define LKST_BREC_CONTEXT_MASK	((1u << LKST_BREC_CONTEXT_BITS) - 1)
+#define LKST_BREC_WIDE_MASK	((1u << LKST_BREC_WIDE_BITS) - 1)
+#define LKST_BREC_EVENT_MASK	((1u << LKST_BREC_EVENT_BITS) - 1)
+
+#define LKST_BREC_VALID		(1u << LKST_BREC_VALID_SHIFT)
+#define LKST_BREC_NO_PID	(1u << LKST_BREC_NO_PID_SHIFT)
+#define LKST_BREC_NR_ARGS(info)	\
+	(((info) >> LKST_BREC_NR_ARGS_SHIFT) & LKST_BREC_NR_ARGS_MASK)
+#define LKST_BREC_CONTEXT(info)	\
+	(((info) >> LKST_BREC_CONTEXT_SHIFT) & LKST_BREC_CONTEXT_MASK)
+#define LKST_BREC_WIDE(info)	\
+	(((info) >> LKST_BREC_WIDE_SHIFT) & LKST_BREC_WIDE_MASK)
+#define LKST_BREC_EVENT(info)	\
+	(((info) >> LKST_BREC_EVENT_SHIFT) & LKST_BREC_EVENT_MASK)
 #define LKST_BREC_INFO(event, context, nr_args, wide) \
-	((__u32)(event) << 16 | (__u32)(wide) << 8 | LKST_BREC_VALID | \
-	 (context) << 3 | (nr_args))
+	((__u32)(event) << LKST_BREC_EVENT_SHIFT | \
+	 (__u32)(wide) << LKST_BREC_WIDE_SHIFT | LKST_BREC_VALID | \
+	 (context) << LKST_BREC_CONTEXT_SHIFT | \
+	 (nr_args) << LKST_BREC_NR_ARGS_SHIFT)
 
 /* An argument that takes two words: its high word is not 0. */
 #define LKST_ARG_IS_WIDE(arg)	(((__u64)(arg) >> 32) != 0)
