@@ -6,31 +6,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lkbuf_convert.h"
-#include "lkst_cli.h"
+#include "lkbuf_cmds.h"
 #include "lkst_export.h"
 
-int lkbuf_verb_convert(int argc, const char **argv)
+static char *file, *format, *out;
+
+static struct poptOption convert_options[] = {
+	{ "file", 'f', POPT_ARG_STRING, &file, 0, "log file to convert", "FILE" },
+	{ "to", '\0', POPT_ARG_STRING, &format, 0,
+	  "ctf: CTF 1.8 directory (babeltrace2, Trace Compass); json: Chrome "
+	  "trace JSON (Perfetto, chrome://tracing)", "ctf|json" },
+	{ "output", 'o', POPT_ARG_STRING, &out, 0,
+	  "ctf: directory, created if missing (an empty one, or one an earlier "
+	  "conversion wrote, is replaced); json: file, - for standard output",
+	  "OUT" },
+	LKST_POPT_TAIL
+};
+
+static int run_convert(struct lkst_cmd *cmd)
 {
-	char *file = NULL, *format = NULL, *out = NULL;
-	struct poptOption options[] = {
-		{ "file", 'f', POPT_ARG_STRING, &file, 0, "log file to convert", "FILE" },
-		{ "to", '\0', POPT_ARG_STRING, &format, 0,
-		  "ctf: CTF 1.8 directory (babeltrace2, Trace Compass); json: Chrome "
-		  "trace JSON (Perfetto, chrome://tracing)", "ctf|json" },
-		{ "output", 'o', POPT_ARG_STRING, &out, 0,
-		  "ctf: directory, created if missing (an empty one, or one an earlier "
-		  "conversion wrote, is replaced); json: file, - for standard output",
-		  "OUT" },
-		LKST_POPT_TAIL
-	};
-	poptContext ctx = lkst_parse_options(argc, argv, options, NULL);
 	struct lkst_export x;
 	struct lkst_log log;
 	struct lkst_err err;
 	int ctf, ret;
 
-	lkst_no_positional(ctx);
+	(void)cmd;
 	lkst_require(file, "-f FILE", "convert");
 	lkst_require(format, "--to ctf|json", "convert");
 	lkst_require(out, "-o OUT", "convert");
@@ -53,9 +53,7 @@ int lkbuf_verb_convert(int argc, const char **argv)
 		x.summary[0] ? ": " : "", x.summary);
 	lkst_export_free(&x);
 	lkst_log_free(&log);
-	free(file);
-	free(format);
-	free(out);
-	poptFreeContext(ctx);
 	return LKST_EXIT_OK;
 }
+
+const struct lkst_verb_ops lkbuf_convert_ops = { convert_options, NULL, NULL, run_convert, NULL };

@@ -3,28 +3,27 @@
  * lkbuf mark: write an annotation into the trace (event USER_MARK), so a
  * log can be cut at points a script or a person chose.
  */
-#include <unistd.h>
+#include "lkbuf_cmds.h"
 
-#include "lkbuf_mark.h"
-#include "lkst_cli.h"
+static struct lkst_mark mark;
 
-int lkbuf_verb_mark(int argc, const char **argv)
+/* Checked before opening the device: a bad text never needs root. */
+static void check_mark(struct lkst_cmd *cmd)
 {
-	struct poptOption options[] = { LKST_POPT_TAIL };
-	poptContext ctx = lkst_parse_options(argc, argv, options, "TEXT...");
-	struct lkst_version version;
-	struct lkst_mark mark;
 	struct lkst_err err;
-	int fd, ret;
 
-	/* Checked before opening the device: a bad text never needs root. */
-	if (lkst_mark_text(poptGetArgs(ctx), &mark, &err))
+	if (lkst_mark_text(cmd->args, &mark, &err))
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
-	fd = lkst_dev_open(&version);
-	ret = lkst_dev_ioctl(fd, LKST_IOC_MARK, &mark);
+}
+
+static int run_mark(struct lkst_cmd *cmd)
+{
+	int ret = lkst_dev_ioctl(cmd->fd, LKST_IOC_MARK, &mark);
+
 	if (ret)
 		lkst_die_errno(-ret, "writing the mark");
-	close(fd);
-	poptFreeContext(ctx);
 	return LKST_EXIT_OK;
 }
+
+static struct poptOption mark_options[] = { LKST_POPT_TAIL };
+const struct lkst_verb_ops lkbuf_mark_ops = { mark_options, "TEXT...", check_mark, run_mark, NULL };

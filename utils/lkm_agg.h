@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * lkm agg: in-kernel aggregations of the lkst_agg handler.  The verb, and
- * the pure parsing and formatting it is made of (unit tested on the host).
+ * lkm agg: in-kernel aggregations of the lkst_agg handler.  The pure
+ * parsing and formatting its verbs (lkm_agg_cmd.c) are made of, unit
+ * tested on the host.
  */
 #ifndef LKM_AGG_H
 #define LKM_AGG_H
@@ -10,9 +11,6 @@
 
 #include "lkst_agg.h"
 #include "lkst_cli.h"
-
-/* lkm agg set|print|clear|delete|list ... */
-int lkm_verb_agg(int argc, const char **argv);
 
 /* ---- Parsing (pure) --------------------------------------------------- */
 

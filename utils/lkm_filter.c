@@ -13,11 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "lkm_filter.h"
+#include "lkm_cmds.h"
 #include "lkst_filter_expr.h"
-#include "lkst_cli.h"
 
 #define FILTER_MODULE "lkst_filter"
 
@@ -80,46 +78,42 @@ static void print_filters(int fd, unsigned int filter)
 	free(names);
 }
 
-int lkm_verb_filter(int argc, const char **argv)
+static char *id_arg, *to_arg;
+static int list, clear;
+
+static struct poptOption filter_options[] = {
+	{ "maskset", 'm', POPT_ARG_STRING, &id_arg, 0,
+	  "maskset that routes EVENT to the filter", "ID" },
+	{ "to", '\0', POPT_ARG_STRING, &to_arg, 0,
+	  "handler that gets the events that match (default: default, which records them)",
+	  "HANDLER" },
+	{ "list", 'l', POPT_ARG_NONE, &list, 0,
+	  "list the predicates with their counters", NULL },
+	{ "clear", '\0', POPT_ARG_NONE, &clear, 0,
+	  "remove EVENT's predicate, or every predicate", NULL },
+	LKST_POPT_TAIL
+};
+
+static struct lkst_maskset_entry entry;
+static struct lkst_filter_prog *new_prog;	/* compiled by check, installed by run */
+static unsigned int event;
+static uint32_t which;
+
+/* Everything given is checked before the device is touched. */
+static void check_filter(struct lkst_cmd *cmd)
 {
-	char *id_arg = NULL, *to_arg = NULL;
-	int list = 0, clear = 0;
-	struct poptOption options[] = {
-		{ "maskset", 'm', POPT_ARG_STRING, &id_arg, 0,
-		  "maskset that routes EVENT to the filter", "ID" },
-		{ "to", '\0', POPT_ARG_STRING, &to_arg, 0,
-		  "handler that gets the events that match (default: default, which records them)",
-		  "HANDLER" },
-		{ "list", 'l', POPT_ARG_NONE, &list, 0,
-		  "list the predicates with their counters", NULL },
-		{ "clear", '\0', POPT_ARG_NONE, &clear, 0,
-		  "remove EVENT's predicate, or every predicate", NULL },
-		LKST_POPT_TAIL
-	};
-	poptContext ctx = lkst_parse_options(argc, argv, options,
-					     "EVENT 'EXPRESSION'");
-	const char **args = poptGetArgs(ctx);
-	struct lkst_handler_names *names = NULL;
-	struct lkst_filter_prog *prog;
-	struct lkst_maskset_entry entry;
-	struct lkst_version version;
-	unsigned int n = 0, event, filter, target = LKST_HANDLER_DEFAULT;
+	const char **args = cmd->args;
+	unsigned int n = cmd->nr_args;
 	struct lkst_err err;
-	uint32_t which;
 	size_t pos;
-	int fd, ret;
 
 	lkst_events_use_running_kernel();	/* EVENT may be a probe */
-	while (args && args[n])
-		n++;
 	if (list + clear > 1)
 		lkst_die(LKST_EXIT_USAGE, "lkm filter: --list and --clear exclude each other");
 	if (list) {
 		if (n)
 			lkst_die(LKST_EXIT_USAGE, "lkm filter --list takes no arguments");
-		fd = lkst_dev_open(&version);
-		print_filters(fd, lkst_dev_handler_id(fd, "filter", FILTER_MODULE));
-		goto out;
+		return;
 	}
 	if (clear) {
 		which = LKST_FILTER_ALL;
@@ -129,15 +123,8 @@ int lkm_verb_filter(int argc, const char **argv)
 			lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 		if (n)
 			which = event;
-		fd = lkst_dev_open(&version);
-		filter = lkst_dev_handler_id(fd, "filter", FILTER_MODULE);
-		ret = lkst_dev_handler_ctl(fd, filter, LKST_FILTER_CLEAR,
-					   &which, sizeof(which));
-		if (ret < 0)
-			die_filter(-ret, "clearing predicates");
-		goto out;
+		return;
 	}
-
 	if (n != 2)
 		lkst_die(LKST_EXIT_USAGE, "lkm filter needs EVENT 'EXPRESSION'; e.g. lkm filter -m 3 SYSCALL_ENTRY 'pid == 123 && arg1 == 0'");
 	lkst_require(id_arg, "-m ID", "filter");
@@ -146,16 +133,23 @@ int lkm_verb_filter(int argc, const char **argv)
 	};
 	if (lkst_parse_event(args[0], &event, &err))
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
-	prog = malloc(sizeof(*prog));
-	names = malloc(sizeof(*names));
-	if (!prog || !names)
+	new_prog = malloc(sizeof(*new_prog));
+	if (!new_prog)
 		lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
-	/* The expression is checked before the device is touched. */
-	if (lkst_filter_compile(args[1], event, prog, &pos, &err))
+	if (lkst_filter_compile(args[1], event, new_prog, &pos, &err))
 		die_expression(args[1], pos, &err);
+}
 
-	fd = lkst_dev_open(&version);
-	filter = lkst_dev_handler_id(fd, "filter", FILTER_MODULE);
+/* Installs the predicate, then routes EVENT to the filter. */
+static void set_filter(int fd, unsigned int filter)
+{
+	struct lkst_handler_names *names = malloc(sizeof(*names));
+	unsigned int target = LKST_HANDLER_DEFAULT;
+	struct lkst_err err;
+	int ret;
+
+	if (!names)
+		lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
 	if (to_arg) {
 		lkst_dev_load_handlers(fd, names);
 		if (lkst_parse_handler(to_arg, names, &target, &err))
@@ -163,9 +157,9 @@ int lkm_verb_filter(int argc, const char **argv)
 		if (target == filter)
 			lkst_die(LKST_EXIT_USAGE, "the filter cannot hand events to itself");
 	}
-	prog->target = target;
-	ret = lkst_dev_handler_ctl(fd, filter, LKST_FILTER_SET, prog,
-				   sizeof(*prog));
+	new_prog->target = target;
+	ret = lkst_dev_handler_ctl(fd, filter, LKST_FILTER_SET, new_prog,
+				   sizeof(*new_prog));
 	if (ret < 0)
 		die_filter(-ret, "installing the predicate");
 	/* The predicate is in place before any event reaches the filter. */
@@ -180,10 +174,28 @@ int lkm_verb_filter(int argc, const char **argv)
 			 entry.id);
 	if (ret)
 		lkst_die_errno(-ret, "routing the event to the filter");
-	free(prog);
-out:
+	free(new_prog);
 	free(names);
-	close(fd);
-	poptFreeContext(ctx);
+}
+
+static int run_filter(struct lkst_cmd *cmd)
+{
+	unsigned int filter = lkst_dev_handler_id(cmd->fd, "filter", FILTER_MODULE);
+	int ret;
+
+	if (list) {
+		print_filters(cmd->fd, filter);
+	} else if (clear) {
+		ret = lkst_dev_handler_ctl(cmd->fd, filter, LKST_FILTER_CLEAR,
+					   &which, sizeof(which));
+		if (ret < 0)
+			die_filter(-ret, "clearing predicates");
+	} else {
+		set_filter(cmd->fd, filter);
+	}
 	return LKST_EXIT_OK;
 }
+
+const struct lkst_verb_ops lkm_filter_ops = {
+	filter_options, "EVENT 'EXPRESSION'", check_filter, run_filter, NULL
+};

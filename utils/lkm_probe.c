@@ -12,8 +12,8 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/ioctl.h>
-#include <unistd.h>
 
+#include "lkm_cmds.h"
 #include "lkm_probe.h"
 
 static const char *const reg_names[LKST_NR_REGS] = {
@@ -321,100 +321,83 @@ die_kernel(int err, const struct lkst_probe *req)
 	lkst_die(LKST_EXIT_DEVICE, "probe %s: %s (%s)", req->name, strerror(err), name);
 }
 
-static int probe_add(int argc, const char **argv)
-{
-	int is_return = 0;
-	struct poptOption options[] = {
-		{ "return", '\0', POPT_ARG_NONE, &is_return, 0,
-		  "fire when FUNCTION returns (a kretprobe); $retval is its return value", NULL },
-		LKST_POPT_TAIL
-	};
-	struct lkst_version version;
-	struct lkst_probe req;
-	struct lkst_err err;
-	const char **args;
-	poptContext ctx;
-	int fd, ret;
+static int is_return;
+static struct lkst_probe req;
 
-	/* Options only before NAME, so that -8(%bp) is a fetch argument. */
-	ctx = poptGetContext(argv[0], argc, argv, options, POPT_CONTEXT_POSIXMEHARDER);
-	if (!ctx)
-		lkst_die(LKST_EXIT_USAGE, "cannot parse the options; run %s --help", argv[0]);
-	poptSetOtherOptionHelp(ctx, "NAME FUNCTION[+OFF] [[NAME=]FETCH[:TYPE]...]");
-	ret = poptGetNextOpt(ctx);
-	if (ret < -1)
-		lkst_die(LKST_EXIT_USAGE, "%s: %s; run %s --help", poptBadOption(ctx, 0),
-			 poptStrerror(ret), argv[0]);
-	args = poptGetArgs(ctx);
-	if (!args || !args[0] || !args[1])
+/* -8(%bp) is a fetch argument: options only before NAME (LKST_OPTIONS_FIRST). */
+static struct poptOption add_options[] = {
+	{ "return", '\0', POPT_ARG_NONE, &is_return, 0,
+	  "fire when FUNCTION returns (a kretprobe); $retval is its return value", NULL },
+	LKST_POPT_TAIL
+};
+
+static void check_add(struct lkst_cmd *cmd)
+{
+	struct lkst_err err;
+
+	if (cmd->nr_args < 2)
 		lkst_die(LKST_EXIT_USAGE, "probe add needs NAME FUNCTION[+OFF]; e.g. lkm probe add open_in do_sys_openat2 dfd=$arg1:s32");
-	if (lkm_probe_parse(args[0], args[1], args + 2, is_return, &req, &err))
+	if (lkm_probe_parse(cmd->args[0], cmd->args[1], cmd->args + 2, is_return, &req, &err))
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
-	fd = lkst_dev_open(&version);
+}
+
+static int run_add(struct lkst_cmd *cmd)
+{
+	int ret;
+
 	/* The event ID is the ioctl's return value (lkst_dev_ioctl keeps 0). */
 	do
-		ret = ioctl(fd, LKST_IOC_PROBE_ADD, &req);
+		ret = ioctl(cmd->fd, LKST_IOC_PROBE_ADD, &req);
 	while (ret < 0 && errno == EINTR);
 	if (ret < 0)
 		die_kernel(errno, &req);
 	printf("0x%02x %s\n", ret, req.name);
-	close(fd);
-	poptFreeContext(ctx);
 	return LKST_EXIT_OK;
 }
 
-static int probe_del(int argc, const char **argv)
+static void check_del(struct lkst_cmd *cmd)
 {
-	struct poptOption options[] = { LKST_POPT_TAIL };
-	poptContext ctx = lkst_parse_options(argc, argv, options, "NAME|ID");
-	const char **args = poptGetArgs(ctx);
-	struct lkst_version version;
-	struct lkst_probe req;
+	const char *arg = cmd->args ? cmd->args[0] : NULL;
 	uint32_t id;
-	int fd, ret;
 
-	if (!args || !args[0] || args[1])
+	if (cmd->nr_args != 1)
 		lkst_die(LKST_EXIT_USAGE, "probe del takes one probe, by name or ID (see lkm probe list)");
-	memset(&req, 0, sizeof(req));
-	if (isdigit((unsigned char)args[0][0])) {
-		if (lkst_parse_u32(args[0], LKST_EV_PROBE_LAST, &id) ||
+	if (isdigit((unsigned char)arg[0])) {
+		if (lkst_parse_u32(arg, LKST_EV_PROBE_LAST, &id) ||
 		    id < LKST_EV_PROBE_FIRST)
 			lkst_die(LKST_EXIT_USAGE, "bad probe ID '%s'; probes have IDs 0x%02x-0x%02x",
-				 args[0], LKST_EV_PROBE_FIRST, LKST_EV_PROBE_LAST);
+				 arg, LKST_EV_PROBE_FIRST, LKST_EV_PROBE_LAST);
 		req.id = id;
-	} else if (strlen(args[0]) >= LKST_NAME_LEN) {
+	} else if (strlen(arg) >= LKST_NAME_LEN) {
 		lkst_die(LKST_EXIT_USAGE, "bad probe name '%s'; names have at most %d characters",
-			 args[0], LKST_NAME_LEN - 1);
+			 arg, LKST_NAME_LEN - 1);
 	}
-	strcpy(req.name, req.id ? "" : args[0]);
-	fd = lkst_dev_open(&version);
-	ret = lkst_dev_ioctl(fd, LKST_IOC_PROBE_DEL, &req);
+	strcpy(req.name, req.id ? "" : arg);
+}
+
+static int run_del(struct lkst_cmd *cmd)
+{
+	int ret = lkst_dev_ioctl(cmd->fd, LKST_IOC_PROBE_DEL, &req);
+
 	if (ret == -ENOENT)
-		lkst_die(LKST_EXIT_DEVICE, "no probe '%s' (ENOENT); see lkm probe list", args[0]);
+		lkst_die(LKST_EXIT_DEVICE, "no probe '%s' (ENOENT); see lkm probe list", cmd->args[0]);
 	if (ret) {
-		strcpy(req.name, args[0]);
+		strcpy(req.name, cmd->args[0]);
 		die_kernel(-ret, &req);
 	}
-	close(fd);
-	poptFreeContext(ctx);
 	return LKST_EXIT_OK;
 }
 
-static int probe_list(int argc, const char **argv)
+static int run_list(struct lkst_cmd *cmd)
 {
-	struct poptOption options[] = { LKST_POPT_TAIL };
-	poptContext ctx = lkst_parse_options(argc, argv, options, NULL);
-	struct lkst_version version;
 	struct lkst_event_desc desc;
 	unsigned int id, a;
-	int fd, ret;
+	int ret;
 
-	lkst_no_positional(ctx);
-	fd = lkst_dev_open(&version);
 	for (id = LKST_EV_PROBE_FIRST; id <= LKST_EV_PROBE_LAST; id++) {
 		memset(&desc, 0, sizeof(desc));
 		desc.id = id;
-		ret = lkst_dev_ioctl(fd, LKST_IOC_EVENT_DESC, &desc);
+		ret = lkst_dev_ioctl(cmd->fd, LKST_IOC_EVENT_DESC, &desc);
 		if (ret == -ENOENT)
 			continue;
 		if (ret)
@@ -430,44 +413,32 @@ static int probe_list(int argc, const char **argv)
 	}
 	if (fflush(stdout) || ferror(stdout))
 		lkst_die(LKST_EXIT_DEVICE, "writing the list: %s", strerror(errno));
-	close(fd);
-	poptFreeContext(ctx);
 	return LKST_EXIT_OK;
 }
 
+static struct poptOption no_options[] = { LKST_POPT_TAIL };
+static const struct lkst_verb_ops add_ops = {
+	add_options, "NAME FUNCTION[+OFF] [[NAME=]FETCH[:TYPE]...]", check_add, run_add, NULL
+};
+static const struct lkst_verb_ops del_ops = { no_options, "NAME|ID", check_del, run_del, NULL };
+static const struct lkst_verb_ops list_ops = { no_options, NULL, NULL, run_list, NULL };
+
+#define DEV	LKST_NEEDS_DEVICE
+
 static const struct lkst_verb probe_verbs[] = {
-	{ "add", probe_add, "make a probe: [--return] NAME FUNCTION[+OFF] [FETCH...]" },
-	{ "del", probe_del, "remove a probe (NAME|ID), routed or not" },
-	{ "list", probe_list, "list the probes with their fetch arguments" },
+	LKST_VERB("add", DEV | LKST_TAKES_ARGS | LKST_OPTIONS_FIRST, &add_ops,
+		  "make a probe: [--return] NAME FUNCTION[+OFF] [FETCH...]"),
+	LKST_VERB("del", DEV | LKST_TAKES_ARGS, &del_ops, "remove a probe (NAME|ID), routed or not"),
+	LKST_VERB("list", DEV, &list_ops, "list the probes with their fetch arguments"),
+	LKST_VERB_END
 };
 
-int lkm_verb_probe(int argc, const char **argv)
+static void probe_help_footer(void)
 {
-	unsigned int i;
-	char *name;
-
-	if (argc < 2)
-		lkst_die(LKST_EXIT_USAGE, "probe needs a subcommand: add, del or list; run %s probe --help",
-			 lkst_progname);
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		printf("Usage: %s probe SUBCOMMAND [OPTION...]\n\nSubcommands:\n",
-		       lkst_progname);
-		for (i = 0; i < sizeof(probe_verbs) / sizeof(probe_verbs[0]); i++)
-			printf("  %-5s %s\n", probe_verbs[i].name, probe_verbs[i].summary);
-		printf("\nFETCH is [NAME=]%%REG, $argN, $retval (--return only), $comm or +OFF(FETCH)\n"
-		       "(at most %d deep), with an optional :TYPE of %s.\n"
-		       "Run '%s probe SUBCOMMAND --help' for its options.\n%s\n",
-		       LKST_PROBE_MAX_DEREF, TYPE_LIST, lkst_progname, LKST_EXIT_CODES_HELP);
-		return LKST_EXIT_OK;
-	}
-	for (i = 0; i < sizeof(probe_verbs) / sizeof(probe_verbs[0]); i++) {
-		if (strcmp(argv[1], probe_verbs[i].name))
-			continue;
-		if (asprintf(&name, "%s probe %s", lkst_progname, probe_verbs[i].name) < 0)
-			lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
-		argv[1] = name;
-		return probe_verbs[i].run(argc - 1, argv + 1);
-	}
-	lkst_die(LKST_EXIT_USAGE, "unknown subcommand 'probe %s'; run %s probe --help",
-		 argv[1], lkst_progname);
+	printf("\nFETCH is [NAME=]%%REG, $argN, $retval (--return only), $comm or +OFF(FETCH)\n"
+	       "(at most %d deep), with an optional :TYPE of %s.\n"
+	       "Run '%s probe SUBCOMMAND --help' for its options.\n%s\n",
+	       LKST_PROBE_MAX_DEREF, TYPE_LIST, lkst_progname, LKST_EXIT_CODES_HELP);
 }
+
+const struct lkst_verb_group lkm_probe_group = { "probe", probe_verbs, 5, probe_help_footer };

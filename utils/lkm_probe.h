@@ -31,7 +31,4 @@ int lkm_probe_parse(const char *name, const char *function,
 		    const char *const *fetch_args, bool is_return,
 		    struct lkst_probe *req, struct lkst_err *err);
 
-/* lkm probe add|del|list. */
-int lkm_verb_probe(int argc, const char **argv);
-
 #endif /* LKM_PROBE_H */

@@ -9,45 +9,44 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "lkm_stack.h"
+#include "lkm_cmds.h"
 #include "lkst_stack.h"
-#include "lkst_cli.h"
 
 #define STACK_MODULE "lkst_stack"
 
-int lkm_verb_stack(int argc, const char **argv)
-{
-	char *depth_arg = NULL;
-	int user = 0, no_user = 0;
-	struct poptOption options[] = {
-		{ "depth", 'd', POPT_ARG_STRING, &depth_arg, 0,
-		  "frames of each stack, 1..64 (default 16)", "N" },
-		{ "user", 'u', POPT_ARG_NONE, &user, 0,
-		  "also record the user stack (frame-pointer walk)", NULL },
-		{ "no-user", 'U', POPT_ARG_NONE, &no_user, 0,
-		  "record the kernel stack only (the default)", NULL },
-		LKST_POPT_TAIL
-	};
-	struct lkst_version version;
-	struct lkst_stack_config cfg;
-	struct lkst_stack_stat st;
-	poptContext ctx;
-	uint32_t depth = 0;
-	unsigned int handler;
-	int fd, ret;
+static char *depth_arg;
+static int user, no_user;
+static uint32_t depth;
 
-	ctx = lkst_parse_options(argc, argv, options, NULL);
-	lkst_no_positional(ctx);
-	poptFreeContext(ctx);
+static struct poptOption stack_options[] = {
+	{ "depth", 'd', POPT_ARG_STRING, &depth_arg, 0,
+	  "frames of each stack, 1..64 (default 16)", "N" },
+	{ "user", 'u', POPT_ARG_NONE, &user, 0,
+	  "also record the user stack (frame-pointer walk)", NULL },
+	{ "no-user", 'U', POPT_ARG_NONE, &no_user, 0,
+	  "record the kernel stack only (the default)", NULL },
+	LKST_POPT_TAIL
+};
+
+static void check_stack(struct lkst_cmd *cmd)
+{
+	(void)cmd;
 	if (user && no_user)
 		lkst_die(LKST_EXIT_USAGE, "--user and --no-user contradict each other; give one");
 	if (depth_arg &&
 	    (lkst_parse_u32(depth_arg, LKST_STACK_MAX_DEPTH, &depth) || !depth))
 		lkst_die(LKST_EXIT_USAGE, "bad depth '%s'; give a number of frames 1..%u",
 			 depth_arg, LKST_STACK_MAX_DEPTH);
+}
 
-	fd = lkst_dev_open(&version);
-	handler = lkst_dev_handler_id(fd, "stack", STACK_MODULE);
+/* With options, configures the handler; without, shows it. */
+static int run_stack(struct lkst_cmd *cmd)
+{
+	unsigned int handler = lkst_dev_handler_id(cmd->fd, "stack", STACK_MODULE);
+	struct lkst_stack_config cfg;
+	struct lkst_stack_stat st;
+	int fd = cmd->fd, ret;
+
 	ret = lkst_dev_handler_ctl(fd, handler, LKST_STACK_GET, &cfg, sizeof(cfg));
 	if (ret < 0)
 		lkst_die_errno(-ret, "reading the stack handler's configuration");
@@ -77,3 +76,5 @@ int lkm_verb_stack(int argc, const char **argv)
 	       (unsigned long long)st.user_skipped);
 	return LKST_EXIT_OK;
 }
+
+const struct lkst_verb_ops lkm_stack_ops = { stack_options, NULL, check_stack, run_stack, NULL };

@@ -350,11 +350,9 @@ static const struct lkst_verb *find_verb(const struct lkst_verb *verbs,
 	for (v = verbs; v->name; v++)
 		if (!strcmp(name, v->name))
 			return v;
-	lkst_die(LKST_EXIT_USAGE, "unknown verb '%s'; run %s --help for the list of verbs",
-		 name, lkst_progname);
+	return NULL;
 }
 
-/* "lkm read" as argv[0], so popt's help and messages name the full command. */
 /* Every verb: output that did not reach its destination is an error. */
 static int check_output(int ret)
 {
@@ -374,16 +372,93 @@ static void check_output_at_exit(void)
 	}
 }
 
+static poptContext parse_options(int argc, const char **argv,
+				 const struct poptOption *options,
+				 const char *positional_help, unsigned int popt_flags);
+static int run_group(const struct lkst_verb_group *g, int argc, const char **argv);
+
+/* Options, check(), device, run(), then the teardown: written once here. */
+static int run_cmd(const struct lkst_verb *v, int argc, const char **argv)
+{
+	const struct lkst_verb_ops *ops = v->ops;
+	struct lkst_cmd cmd = { .name = argv[0], .fd = -1, .data = ops ? ops->data : NULL };
+	int ret;
+
+	if (v->group)
+		return run_group(v->group, argc, argv);
+	if (v->run_argv)
+		return v->run_argv(argc, argv);
+	cmd.ctx = parse_options(argc, argv, ops->options, ops->args_help,
+				(v->flags & LKST_OPTIONS_FIRST) ? POPT_CONTEXT_POSIXMEHARDER : 0);
+	if (!(v->flags & LKST_TAKES_ARGS))
+		lkst_no_positional(cmd.ctx);
+	cmd.args = poptGetArgs(cmd.ctx);
+	while (cmd.args && cmd.args[cmd.nr_args])
+		cmd.nr_args++;
+	if (ops->check)
+		ops->check(&cmd);
+	if (v->flags & LKST_NEEDS_DEVICE)
+		cmd.fd = lkst_dev_open(&cmd.version);
+	ret = ops->run(&cmd);
+	if (cmd.fd >= 0)
+		close(cmd.fd);
+	poptFreeContext(cmd.ctx);
+	return ret;
+}
+
+/* "a, b or c": a group's verbs, for the message when none is given. */
+static void list_names(const struct lkst_verb *verbs, char *buf, size_t len)
+{
+	const struct lkst_verb *v;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (v = verbs; v->name && used < len; v++)
+		used += snprintf(buf + used, len - used, "%s%s",
+				 v == verbs ? "" : v[1].name ? ", " : " or ", v->name);
+}
+
+/* argv[0] is "PROG NAME", argv[1] the nested verb. */
+static int run_group(const struct lkst_verb_group *g, int argc, const char **argv)
+{
+	const struct lkst_verb *v;
+	char names[256], *name;
+
+	if (argc < 2) {
+		list_names(g->verbs, names, sizeof(names));
+		lkst_die(LKST_EXIT_USAGE, "%s needs a subcommand: %s; run %s %s --help",
+			 g->name, names, lkst_progname, g->name);
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		printf("Usage: %s %s SUBCOMMAND [OPTION...]\n\nSubcommands:\n",
+		       lkst_progname, g->name);
+		for (v = g->verbs; v->name; v++)
+			printf("  %-*s %s\n", g->name_width, v->name, v->summary);
+		g->help_footer();
+		return LKST_EXIT_OK;
+	}
+	v = find_verb(g->verbs, argv[1]);
+	if (!v)
+		lkst_die(LKST_EXIT_USAGE, "unknown subcommand '%s %s'; run %s %s --help",
+			 g->name, argv[1], lkst_progname, g->name);
+	if (asprintf(&name, "%s %s %s", lkst_progname, g->name, v->name) < 0)
+		lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
+	argv[1] = name;
+	return run_cmd(v, argc - 1, argv + 1);
+}
+
+/* "lkm read" as argv[0], so popt's help and messages name the full command. */
 static int run_verb(const struct lkst_verb *v, int argc, char **argv)
 {
 	char *name;
-	int ret;
 
+	if (!v)
+		lkst_die(LKST_EXIT_USAGE, "unknown verb '%s'; run %s --help for the list of verbs",
+			 argv[0], lkst_progname);
 	if (asprintf(&name, "%s %s", lkst_progname, v->name) < 0)
 		lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
 	argv[0] = name;
-	ret = v->run(argc, (const char **)argv);
-	return check_output(ret);
+	return check_output(run_cmd(v, argc, (const char **)argv));
 }
 
 int lkst_run_verb(int argc, char **argv, const struct lkst_verb *verbs)
@@ -411,6 +486,7 @@ int lkst_run_verb(int argc, char **argv, const struct lkst_verb *verbs)
 		if (argc > 3)
 			lkst_die(LKST_EXIT_USAGE, "help takes one verb; run %s --help for the list of verbs",
 				 lkst_progname);
+		help_argv[0] = argv[2];
 		return run_verb(find_verb(verbs, argv[2]), 2, help_argv);
 	}
 	return run_verb(find_verb(verbs, argv[1]), argc - 1, argv + 1);
@@ -420,7 +496,14 @@ poptContext lkst_parse_options(int argc, const char **argv,
 			       const struct poptOption *options,
 			       const char *positional_help)
 {
-	poptContext ctx = poptGetContext(argv[0], argc, argv, options, 0);
+	return parse_options(argc, argv, options, positional_help, 0);
+}
+
+static poptContext parse_options(int argc, const char **argv,
+				 const struct poptOption *options,
+				 const char *positional_help, unsigned int popt_flags)
+{
+	poptContext ctx = poptGetContext(argv[0], argc, argv, options, popt_flags);
 	int rc;
 
 	if (!ctx)

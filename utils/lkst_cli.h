@@ -59,10 +59,70 @@ int lkst_dev_handler_ctl(int fd, unsigned int handler, unsigned int cmd,
 
 #include <popt.h>
 
+/*
+ * What the runner does around a verb, so that no verb writes it again:
+ * LKST_NEEDS_DEVICE opens /dev/lkst after the verb's check() and closes it
+ * after run(); lkst_dev_open() checks the ABI, loads the kernel's event
+ * table and says what is missing when it is refused (root, lockdown), so
+ * it is also the privilege check.  Input is checked before it, so that bad
+ * input is a usage error (exit 1) on any machine, never a device error.
+ */
+#define LKST_NEEDS_DEVICE	(1u << 0)
+/* Takes positional arguments (cmd->args); without it any is refused. */
+#define LKST_TAKES_ARGS		(1u << 1)
+/* Options only before the first argument, so "-8(%bp)" is an argument. */
+#define LKST_OPTIONS_FIRST	(1u << 2)
+
+/* What a verb's check() and run() get from the runner. */
+struct lkst_cmd {
+	const char *name;		/* "lkm agg set": argv[0] */
+	poptContext ctx;		/* freed by the runner */
+	const char **args;		/* positional arguments, NULL-terminated, or NULL */
+	unsigned int nr_args;
+	int fd;				/* LKST_NEEDS_DEVICE: the device; else -1 */
+	struct lkst_version version;	/* LKST_NEEDS_DEVICE: the kernel's */
+	const void *data;		/* the ops' data */
+};
+
+/*
+ * A verb's own part: its options (static, ending in LKST_POPT_TAIL), then
+ * check() (may be NULL) before the device, run() with it.  Exits on errors.
+ */
+struct lkst_verb_ops {
+	const struct poptOption *options;
+	const char *args_help;		/* poptSetOtherOptionHelp(), or NULL */
+	void (*check)(struct lkst_cmd *cmd);
+	int (*run)(struct lkst_cmd *cmd);
+	/* What tells apart verbs that share check() and run() (lkbuf link, delete). */
+	const void *data;
+};
+
+struct lkst_verb_group;
+
+/* A row of a command table; the table ends with a NULL name. */
 struct lkst_verb {
 	const char *name;
-	int (*run)(int argc, const char **argv);
+	unsigned int flags;		/* LKST_NEEDS_DEVICE, ... */
+	const struct lkst_verb_ops *ops;
 	const char *summary;
+	/* Instead of ops: a verb that parses its own argv (argv[0] its name), */
+	int (*run_argv)(int argc, const char **argv);
+	/* or nested verbs ("lkm agg set"). */
+	const struct lkst_verb_group *group;
+};
+
+/* Rows of a command table. */
+#define LKST_VERB(name, flags, ops, summary)	{ name, flags, ops, summary, NULL, NULL }
+#define LKST_VERB_ARGV(name, run, summary)	{ name, 0, NULL, summary, run, NULL }
+#define LKST_VERB_GROUP(name, group, summary)	{ name, 0, NULL, summary, NULL, group }
+#define LKST_VERB_END				{ NULL, 0, NULL, NULL, NULL, NULL }
+
+/* Nested verbs: "PROG NAME --help" lists them, then help_footer(). */
+struct lkst_verb_group {
+	const char *name;
+	const struct lkst_verb *verbs;	/* ends with a NULL name */
+	int name_width;			/* of the --help list's first column */
+	void (*help_footer)(void);
 };
 
 /* Option table tail: the exit codes as a help section, then --help. */
@@ -73,7 +133,10 @@ extern struct poptOption lkst_exit_code_table[];
 	POPT_AUTOHELP							\
 	POPT_TABLEEND
 
-/* Runs the verb named by argv[1]; argv of the verb starts at its name. */
+/*
+ * Runs the verb named by argv[1] (--help, --version and help VERB too);
+ * argv of the verb starts at its name, "PROG VERB".
+ */
 int lkst_run_verb(int argc, char **argv, const struct lkst_verb *verbs);
 
 /*

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lkbuf info: what a log file holds, without its records.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "lkbuf_cmds.h"
+#include "lkst_format.h"
+
+static char *file;
+
+static struct poptOption info_options[] = {
+	{ "file", 'f', POPT_ARG_STRING, &file, 0, "log file to describe", "FILE" },
+	LKST_POPT_TAIL
+};
+
+/* A header string field, which need not end in a NUL in a hostile file. */
+static void print_field(const char *label, const char *field, size_t size)
+{
+	printf("%-9s %.*s\n", label, (int)strnlen(field, size), field);
+}
+
+/*
+ * What a log holds without printing its records: where and when it was
+ * taken (host, kernel, clock and its anchor to the time of day) and each
+ * CPU's accounting.
+ */
+static int run_info(struct lkst_cmd *cmd)
+{
+	unsigned long long records = 0, lost = 0;
+	const struct lkst_log_header *h;
+	struct lkst_log log;
+	struct lkst_err err;
+	unsigned int dynamic = 0;
+	char when[64] = "?";
+	struct tm tm;
+	time_t secs;
+	unsigned int s;
+
+	(void)cmd;
+	lkst_require(file, "-f FILE", "info");
+	if (lkst_log_load(file, &log, &err) || lkst_log_use_events(&log, &err))
+		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	h = &log.header;
+	secs = (time_t)(h->anchor_realtime_ns / 1000000000ULL);
+	if (gmtime_r(&secs, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+	printf("%-9s %s\n", "file", file);
+	printf("%-9s version %u, %u-byte records\n", "format", h->version, h->record_size);
+	print_field("layout", h->layout, sizeof(h->layout));
+	print_field("host", h->nodename, sizeof(h->nodename));
+	print_field("kernel", h->release, sizeof(h->release));
+	printf("%-9s lkst ABI %u, %u event IDs\n", "tracer", h->abi_version, h->nr_event_ids);
+	printf("%-9s %s\n", "source", lkst_log_source(&log) ? lkst_log_source(&log) :
+	       h->version >= 3 ? "not said" : "not said (log format before version 3)");
+	for (s = 0; s < lkst_nr_events; s++)
+		dynamic += lkst_events[s].id >= LKST_EV_PROBE_FIRST;
+	printf("%-9s %u, %s", "events", lkst_nr_events,
+	       h->version >= 3 ? "the log's own table" :
+	       "this lkbuf's built-in table (the log has none)");
+	if (dynamic)
+		printf(", %u of them dynamic probes", dynamic);
+	printf("\n");
+	printf("%-9s %s\n", "clock",
+	       h->clock == LKST_CLOCK_MONOTONIC ? "CLOCK_MONOTONIC" : "unknown");
+	printf("%-9s trace time %llu.%09llu was %s.%09llu UTC\n", "anchor",
+	       (unsigned long long)(h->anchor_trace_ns / 1000000000ULL),
+	       (unsigned long long)(h->anchor_trace_ns % 1000000000ULL), when,
+	       (unsigned long long)(h->anchor_realtime_ns % 1000000000ULL));
+	for (s = 0; s < log.nr_sections; s++) {
+		const struct lkst_log_cpu *c = &log.sections[s].info;
+
+		records += c->nr_records;
+		printf("cpu %-5u %llu records", c->cpu, (unsigned long long)c->nr_records);
+		if (log.sections[s].seqs && c->seq_end > c->seq_start)
+			printf(", numbers %llu..%llu",
+			       (unsigned long long)c->seq_start,
+			       (unsigned long long)c->seq_end - 1);
+		if (log.sections[s].seqs) {
+			lost += c->lost;
+			printf(", %llu lost", (unsigned long long)c->lost);
+		}
+		printf("; %s: written %llu, overwritten %llu, dropped %llu\n",
+		       log.sections[s].seqs ? "since boot" : "kernel counters",
+		       (unsigned long long)c->written,
+		       (unsigned long long)c->overwritten,
+		       (unsigned long long)c->dropped);
+	}
+	printf("%-9s %llu records of %u CPUs", "total", records, log.nr_sections);
+	if (h->version >= 2)
+		printf(", %llu lost", lost);
+	printf("\n");
+	if (fflush(stdout) || ferror(stdout))
+		lkst_die(LKST_EXIT_USAGE, "cannot write the description: %s; check the output",
+			 strerror(errno));
+	lkst_log_free(&log);
+	return LKST_EXIT_OK;
+}
+
+const struct lkst_verb_ops lkbuf_info_ops = { info_options, NULL, NULL, run_info, NULL };
+

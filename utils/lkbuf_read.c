@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lkbuf read: the live buffers, or the previous boot's trace kept across a
+ * warm reboot, saved to a log file.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lkbuf_cmds.h"
+
+static char *file, *cpu_arg;
+static int previous, release;
+static unsigned int the_cpu;		/* -c, checked */
+
+static struct poptOption read_options[] = {
+	{ "file", 'f', POPT_ARG_STRING, &file, 0, "log file to write", "FILE" },
+	{ "cpu", 'c', POPT_ARG_STRING, &cpu_arg, 0, "save only this CPU", "CPU" },
+	{ "previous-boot", '\0', POPT_ARG_NONE, &previous, 0,
+	  "save the previous boot's trace, kept across a warm reboot "
+	  "(lkst.persist=), instead of the live buffers", NULL },
+	{ "release", '\0', POPT_ARG_NONE, &release, 0,
+	  "with --previous-boot: free the kept trace once the log is saved", NULL },
+	LKST_POPT_TAIL
+};
+
+struct save_totals {
+	unsigned long long records, overwritten, dropped, lost;
+	unsigned int cpus;
+};
+
+/* cmd and flags: see lkbuf_drain_cpu(). */
+static void save_cpu(int fd, unsigned long cmd, unsigned int cpu, unsigned int flags,
+		     struct lkst_log_writer *w, struct save_totals *totals)
+{
+	struct lkst_buffer_drain req;
+	struct lkst_drain_result res;
+	struct lkst_log_cpu section;
+	struct lkbuf_drain_buf b = { NULL, NULL, 0 };
+	struct lkst_err err;
+
+	lkbuf_drain_cpu_settled(fd, cmd, cpu, 0, flags, &b, &req, &res);
+	memset(&section, 0, sizeof(section));
+	section.cpu = cpu;
+	section.nr_records = res.nr;
+	/* Counters read after the records also count what was lost meanwhile. */
+	section.written = req.written;
+	section.overwritten = req.overwritten;
+	section.dropped = req.dropped;
+	section.seq_start = res.seq_start;
+	section.seq_end = res.seq_end;
+	section.lost = res.lost;
+	if (lkst_log_write_cpu_seqs(w, &section, b.records, b.seqs, &err)) {
+		lkst_log_abort(w);
+		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	}
+	if (cmd == LKST_IOC_BUFFER_DRAIN)
+		lkbuf_collect_ksyms(b.records, res.nr);
+	lkbuf_drain_buf_free(&b);
+	totals->records += res.nr;
+	totals->overwritten += req.overwritten;
+	totals->dropped += req.dropped;
+	totals->lost += res.lost;
+	totals->cpus++;
+}
+
+/* The live buffers of every CPU that has blocks, or of cpu_arg only. */
+static void read_current(const struct lkst_cmd *cmd)
+{
+	struct save_totals totals = { 0, 0, 0, 0, 0 };
+	const struct lkst_version *version = &cmd->version;
+	struct lkst_log_header header;
+	struct lkst_log_writer writer;
+	struct lkst_cpu_info info;
+	unsigned int cpu, first = the_cpu, last, nr_cpus = 0;
+	unsigned char *wanted;
+	int fd = cmd->fd;
+
+	if (cpu_arg) {
+		lkbuf_check_cpu(cmd, first);
+		last = first;
+	} else {
+		last = version->nr_cpu_ids ? version->nr_cpu_ids - 1 : 0;
+	}
+	/* Choose the CPUs first: the header's nr_cpus precedes the sections. */
+	wanted = calloc(last + 1, 1);
+	if (!wanted)
+		lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
+	for (cpu = first; cpu <= last && version->nr_cpu_ids; cpu++) {
+		lkbuf_cpu_info(fd, cpu, &info);
+		wanted[cpu] = info.nr_blocks || cpu_arg;
+		nr_cpus += wanted[cpu];
+	}
+	lkbuf_init_log_header(fd, version, NULL, nr_cpus, &header);
+	lkbuf_create_log(&writer, file, &header, "the running kernel's buffers (lkbuf read)");
+	for (cpu = first; cpu <= last; cpu++)
+		if (wanted[cpu])
+			save_cpu(fd, LKST_IOC_BUFFER_DRAIN, cpu, LKST_DRAIN_FROM_OLDEST,
+				 &writer, &totals);
+	lkbuf_save_ksyms(&writer);
+	lkbuf_commit_log(&writer);
+	fprintf(stderr, "lkbuf: saved %llu records of %u CPUs to %s; %llu overwritten, %llu dropped since boot\n",
+		totals.records, totals.cpus, file, totals.overwritten, totals.dropped);
+	if (totals.lost)
+		fprintf(stderr, "lkbuf: %llu records between the oldest and the newest saved were overwritten\n",
+			totals.lost);
+	free(wanted);
+}
+
+/*
+ * The previous boot's trace (lkst.persist=), every CPU it had, drained as
+ * the live buffers are; released (release) only once the log is
+ * committed, so a failed save loses nothing.
+ */
+static void read_previous(const struct lkst_cmd *cmd)
+{
+	struct save_totals totals = { 0, 0, 0, 0, 0 };
+	struct lkst_previous_info prev;
+	struct lkst_log_header header;
+	struct lkst_log_writer writer;
+	unsigned int cpu;
+	int fd = cmd->fd, ret;
+
+	memset(&prev, 0, sizeof(prev));
+	ret = lkst_dev_ioctl(fd, LKST_IOC_PREVIOUS_INFO, &prev);
+	if (ret == -ENOENT)
+		lkst_die(LKST_EXIT_DEVICE, "no previous boot's trace is kept (boot with reserve_mem=SIZE:ALIGN:NAME lkst.persist=NAME; see dmesg for why)");
+	if (ret)
+		lkst_die_errno(-ret, "reading the previous boot's trace");
+	lkbuf_init_log_header(fd, &cmd->version, &prev, prev.nr_cpus, &header);
+	lkbuf_create_log(&writer, file, &header,
+		   "the previous boot's persistent buffers (lkbuf read --previous-boot)");
+	/* Nothing is in flight in a stopped boot's trace: no waiting for it. */
+	for (cpu = 0; cpu < prev.nr_cpus; cpu++)
+		save_cpu(fd, LKST_IOC_PREVIOUS_DRAIN, cpu,
+			 LKST_DRAIN_FROM_OLDEST | LKST_DRAIN_FINAL, &writer, &totals);
+	lkbuf_commit_log(&writer);
+	fprintf(stderr, "lkbuf: saved %llu records of the previous boot's %u CPUs to %s; %llu overwritten, %llu dropped in that boot\n",
+		totals.records, totals.cpus, file, totals.overwritten, totals.dropped);
+	if (totals.lost)
+		fprintf(stderr, "lkbuf: %llu records between the oldest and the newest saved are missing (overwritten, or on pages refused at boot)\n",
+			totals.lost);
+	if (prev.refused_pages)
+		fprintf(stderr, "lkbuf: %u %s failed validation at boot and %s left out\n",
+			prev.refused_pages, prev.refused_pages == 1 ? "page" : "pages",
+			prev.refused_pages == 1 ? "was" : "were");
+	if (!(prev.flags & LKST_PREVIOUS_COUNTS_SAVED))
+		fprintf(stderr, "lkbuf: the previous boot did not panic, so its counts of dropped events were not saved: dropped is 0\n");
+	if (release) {
+		ret = lkst_dev_ioctl(fd, LKST_IOC_PREVIOUS_RELEASE, NULL);
+		if (ret == -ENOENT)
+			fprintf(stderr, "lkbuf: the previous boot's trace was already released by someone else\n");
+		else if (ret)
+			lkst_die_errno(-ret, "releasing the previous boot's trace (the log is saved)");
+		else
+			fprintf(stderr, "lkbuf: released the previous boot's trace\n");
+	}
+}
+
+static void check_read(struct lkst_cmd *cmd)
+{
+	(void)cmd;
+	lkst_require(file, "-f FILE", "read");
+	if (previous && cpu_arg)
+		lkst_die(LKST_EXIT_USAGE, "read --previous-boot saves every CPU the previous boot had; leave out -c");
+	if (release && !previous)
+		lkst_die(LKST_EXIT_USAGE, "--release frees the previous boot's trace; give it with --previous-boot");
+	if (cpu_arg)
+		the_cpu = lkbuf_cpu_option(cpu_arg, "read");
+}
+
+static int run_read(struct lkst_cmd *cmd)
+{
+	if (previous)
+		read_previous(cmd);
+	else
+		read_current(cmd);
+	return LKST_EXIT_OK;
+}
+
+const struct lkst_verb_ops lkbuf_read_ops = { read_options, NULL, check_read, run_read, NULL };

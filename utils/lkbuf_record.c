@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lkbuf record: drains the buffers into rotating log files until SIGINT
+ * or SIGTERM, each file covering about the same span of time.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lkbuf_cmds.h"
+
+#define RECORD_SOURCE "the running kernel's buffers (lkbuf record)"
+#define RECORD_NAME_FMT		"%s/lkst-%06u.log"
+#define RECORD_SLOT_BYTES	(sizeof(struct lkst_record) + sizeof(__u64))
+
+static volatile sig_atomic_t record_stop;
+
+static void record_on_signal(int sig)
+{
+	(void)sig;
+	record_stop = 1;
+}
+
+/* Records drained but not yet in a file, in order, from head. */
+struct record_cpu {
+	unsigned int cpu;
+	int started;
+	__u64 cursor;		/* next number to drain */
+	__u64 file_start;	/* first number the next file accounts for */
+	struct lkst_record *records;
+	__u64 *seqs;
+	size_t head, n, cap;
+	__u64 first_seq, saved, lost, dropped_start, dropped_now, written, overwritten;
+};
+
+struct recorder {
+	int fd;
+	const char *dir;
+	struct lkst_version version;
+	struct record_cpu *cpus;
+	unsigned int nr_cpus;
+	size_t per_file;	/* records that fit a file of the rotate size */
+	unsigned int files, keep, kept;
+	struct lkbuf_drain_buf buf;
+};
+
+static size_t record_pending(const struct recorder *r)
+{
+	size_t total = 0;
+	unsigned int i;
+
+	for (i = 0; i < r->nr_cpus; i++)
+		total += r->cpus[i].n - r->cpus[i].head;
+	return total;
+}
+
+static void record_append(struct record_cpu *c, const struct lkbuf_drain_buf *b, size_t n)
+{
+	size_t need = c->n - c->head + n;
+
+	if (c->head) {		/* drop what earlier files took */
+		memmove(c->records, c->records + c->head,
+			(c->n - c->head) * sizeof(*c->records));
+		memmove(c->seqs, c->seqs + c->head, (c->n - c->head) * sizeof(*c->seqs));
+		c->n -= c->head;
+		c->head = 0;
+	}
+	if (need > c->cap) {
+		size_t cap = need * 2;
+		struct lkst_record *records = realloc(c->records, cap * sizeof(*records));
+		__u64 *seqs = records ? realloc(c->seqs, cap * sizeof(*seqs)) : NULL;
+
+		if (!records || !seqs)
+			lkst_die(LKST_EXIT_DEVICE, "out of memory for %zu records of cpu %u; use a smaller --rotate",
+				 need, c->cpu);
+		c->records = records;
+		c->seqs = seqs;
+		c->cap = cap;
+	}
+	memcpy(c->records + c->n, b->records, n * sizeof(*b->records));
+	memcpy(c->seqs + c->n, b->seqs, n * sizeof(*b->seqs));
+	c->n += n;
+}
+
+/* Drains every CPU once; returns how many stopped at a possible in-flight record. */
+static unsigned int record_drain(struct recorder *r, unsigned int flags)
+{
+	struct lkst_buffer_drain req;
+	struct lkst_drain_result res;
+	unsigned int i, stalled = 0;
+
+	for (i = 0; i < r->nr_cpus; i++) {
+		struct record_cpu *c = &r->cpus[i];
+
+		lkbuf_drain_cpu(r->fd, LKST_IOC_BUFFER_DRAIN, c->cpu, c->cursor,
+			  flags | (c->started ? 0 : LKST_DRAIN_FROM_LAST_GAP), &r->buf, &req, &res);
+		if (!c->started) {
+			c->started = 1;
+			c->file_start = res.seq_start;
+			c->first_seq = res.seq_start;
+			c->dropped_start = req.dropped;
+		}
+		record_append(c, &r->buf, res.nr);
+		c->cursor = res.seq_end;
+		c->lost += res.lost;
+		c->dropped_now = req.dropped;
+		c->written = req.written;
+		c->overwritten = req.overwritten;
+		stalled += res.stalled;
+	}
+	return stalled;
+}
+
+static void record_remove_old(struct recorder *r)
+{
+	char path[4096];
+
+	while (r->keep && r->kept > r->keep) {
+		snprintf(path, sizeof(path), RECORD_NAME_FMT, r->dir, r->files - r->kept + 1);
+		if (unlink(path) && errno != ENOENT)
+			lkst_die(LKST_EXIT_USAGE, "cannot remove %s: %s; check the directory",
+				 path, strerror(errno));
+		r->kept--;
+	}
+}
+
+/*
+ * Writes the next file with up to per_file pending records, taken from the
+ * CPUs in time order, so that every file covers about the same span.
+ */
+static void record_write_file(struct recorder *r)
+{
+	struct lkst_log_header header;
+	struct lkst_log_writer w;
+	struct lkst_log_cpu section;
+	struct lkst_err err;
+	size_t *take, total = 0;
+	char path[4096];
+	unsigned int i, best;
+
+	take = calloc(r->nr_cpus, sizeof(*take));
+	if (!take)
+		lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
+	while (total < r->per_file) {
+		best = r->nr_cpus;
+		for (i = 0; i < r->nr_cpus; i++) {
+			struct record_cpu *c = &r->cpus[i];
+			size_t at = c->head + take[i];
+
+			if (at < c->n && (best == r->nr_cpus ||
+					  c->records[at].time_ns <
+					  r->cpus[best].records[r->cpus[best].head + take[best]].time_ns))
+				best = i;
+		}
+		if (best == r->nr_cpus)
+			break;
+		take[best]++;
+		total++;
+	}
+	r->files++;
+	snprintf(path, sizeof(path), RECORD_NAME_FMT, r->dir, r->files);
+	lkbuf_init_log_header(r->fd, &r->version, NULL, r->nr_cpus, &header);
+	lkbuf_create_log(&w, path, &header, RECORD_SOURCE);
+	for (i = 0; i < r->nr_cpus; i++) {
+		struct record_cpu *c = &r->cpus[i];
+		size_t at = c->head + take[i];
+
+		memset(&section, 0, sizeof(section));
+		section.cpu = c->cpu;
+		section.nr_records = take[i];
+		section.written = c->written;
+		section.overwritten = c->overwritten;
+		section.dropped = c->dropped_now;
+		section.seq_start = c->file_start;
+		/* Numbers lost before the first record left belong to this file. */
+		section.seq_end = at < c->n ? c->seqs[at] : c->cursor;
+		section.lost = section.seq_end - section.seq_start - take[i];
+		if (lkst_log_write_cpu_seqs(&w, &section, c->records + c->head,
+					    c->seqs + c->head, &err)) {
+			lkst_log_abort(&w);
+			lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+		}
+		lkbuf_collect_ksyms(c->records + c->head, take[i]);
+		c->saved += take[i];
+		c->head = at;
+		c->file_start = section.seq_end;
+	}
+	lkbuf_save_ksyms(&w);
+	lkbuf_commit_log(&w);
+	free(take);
+	r->kept++;
+	record_remove_old(r);
+}
+
+/* A new directory, or one without lkst-*.log files of an earlier run. */
+static void record_prepare_dir(const char *dir)
+{
+	struct dirent *e;
+	DIR *d;
+
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		lkst_die(LKST_EXIT_USAGE, "cannot create directory %s: %s; check the path",
+			 dir, strerror(errno));
+	d = opendir(dir);
+	if (!d)
+		lkst_die(LKST_EXIT_USAGE, "cannot open directory %s: %s; give a directory",
+			 dir, strerror(errno));
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+
+		if (!strncmp(e->d_name, "lkst-", 5) && len > 9 &&
+		    !strcmp(e->d_name + len - 4, ".log"))
+			lkst_die(LKST_EXIT_USAGE, "%s already holds %s from an earlier recording; give a new or empty directory",
+				 dir, e->d_name);
+	}
+	closedir(d);
+}
+
+static char *dir, *rotate_arg, *keep_arg, *interval_arg;
+static uint64_t rotate = 16u << 20;
+static unsigned int keep, interval = 200;
+
+static struct poptOption record_options[] = {
+	{ "output", 'o', POPT_ARG_STRING, &dir, 0,
+	  "directory for the log files lkst-NNNNNN.log (created if missing)", "DIR" },
+	{ "rotate", '\0', POPT_ARG_STRING, &rotate_arg, 0,
+	  "start a new file before one grows past SIZE bytes (K/M suffix; default 16M)",
+	  "SIZE" },
+	{ "keep", 'k', POPT_ARG_STRING, &keep_arg, 0,
+	  "keep only the newest N files (default 0: keep all)", "N" },
+	{ "interval", 'i', POPT_ARG_STRING, &interval_arg, 0,
+	  "drain the buffers every MS milliseconds (default 200)", "MS" },
+	LKST_POPT_TAIL
+};
+
+static void check_record(struct lkst_cmd *cmd)
+{
+	(void)cmd;
+	lkst_require(dir, "-o DIR", "record");
+	if (rotate_arg && (lkst_parse_size(rotate_arg, &rotate) || rotate < 4096 ||
+			   rotate > (1ull << 40)))
+		lkst_die(LKST_EXIT_USAGE, "bad rotate size '%s'; give 4K..1T bytes, K and M suffixes allowed",
+			 rotate_arg);
+	if (keep_arg)
+		keep = lkst_option_u32(keep_arg, 1000000, "number of files to keep");
+	if (interval_arg)
+		interval = lkst_option_u32(interval_arg, 3600000, "interval in milliseconds");
+	if (!interval)
+		interval = 1;
+}
+
+static int run_record(struct lkst_cmd *cmd)
+{
+	struct recorder r;
+	struct lkst_cpu_info info;
+	struct sigaction sa;
+	unsigned long long saved = 0, lost = 0, dropped = 0;
+	uint64_t fixed;
+	unsigned int cpu, tries;
+
+	memset(&r, 0, sizeof(r));
+	r.dir = dir;
+	r.keep = keep;
+	r.fd = cmd->fd;
+	r.version = cmd->version;
+	r.cpus = calloc(r.version.nr_cpu_ids ? r.version.nr_cpu_ids : 1, sizeof(*r.cpus));
+	if (!r.cpus)
+		lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
+	for (cpu = 0; cpu < r.version.nr_cpu_ids; cpu++) {
+		lkbuf_cpu_info(r.fd, cpu, &info);
+		if (info.nr_blocks)
+			r.cpus[r.nr_cpus++].cpu = cpu;
+	}
+	/* Each file carries the event table and where it came from. */
+	fixed = sizeof(struct lkst_log_header) + r.nr_cpus * sizeof(struct lkst_log_cpu) +
+		lkst_log_event_table_bytes() + lkst_log_meta_bytes(sizeof(RECORD_SOURCE));
+	if (rotate < fixed + RECORD_SLOT_BYTES)
+		lkst_die(LKST_EXIT_USAGE, "rotate size %llu cannot hold a record of %u CPUs; give at least %llu",
+			 (unsigned long long)rotate, r.nr_cpus,
+			 (unsigned long long)(fixed + RECORD_SLOT_BYTES));
+	r.per_file = (rotate - fixed) / RECORD_SLOT_BYTES;
+	record_prepare_dir(dir);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = record_on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);	/* no SA_RESTART: the sleep ends at once */
+	sigaction(SIGTERM, &sa, NULL);
+
+	while (!record_stop) {
+		record_drain(&r, 0);
+		while (record_pending(&r) >= r.per_file)
+			record_write_file(&r);
+		if (!record_stop)
+			lkbuf_sleep_ms(interval);
+	}
+	/* Everything committed so far, waiting out records being written. */
+	for (tries = 0; record_drain(&r, 0) && tries < LKBUF_STALL_RETRIES; tries++)
+		lkbuf_sleep_ms(1);
+	record_drain(&r, LKST_DRAIN_FINAL);
+	while (record_pending(&r) >= r.per_file)
+		record_write_file(&r);
+	if (record_pending(&r) || !r.files)
+		record_write_file(&r);
+	else
+		for (cpu = 0; cpu < r.nr_cpus; cpu++)
+			if (r.cpus[cpu].file_start < r.cpus[cpu].cursor) {
+				record_write_file(&r);	/* losses after the last record */
+				break;
+			}
+
+	for (cpu = 0; cpu < r.nr_cpus; cpu++) {
+		struct record_cpu *c = &r.cpus[cpu];
+		unsigned long long d = c->dropped_now - c->dropped_start;
+
+		fprintf(stderr, "lkbuf: cpu%u: %llu records saved of sequence numbers [%llu, %llu), %llu lost (overwritten before they were drained), %llu dropped\n",
+			c->cpu, (unsigned long long)c->saved,
+			(unsigned long long)c->first_seq, (unsigned long long)c->cursor,
+			(unsigned long long)c->lost, d);
+		saved += c->saved;
+		lost += c->lost;
+		dropped += d;
+		free(c->records);
+		free(c->seqs);
+	}
+	fprintf(stderr, "lkbuf: recorded %llu records of %u CPUs in %u files, %u kept in %s; %llu lost in the kernel (overwritten before they were drained), %llu dropped\n",
+		saved, r.nr_cpus, r.files, r.kept, dir, lost, dropped);
+	lkbuf_drain_buf_free(&r.buf);
+	free(r.cpus);
+	return LKST_EXIT_OK;
+}
+
+const struct lkst_verb_ops lkbuf_record_ops = { record_options, NULL, check_record, run_record, NULL };
+
