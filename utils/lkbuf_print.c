@@ -12,7 +12,6 @@
 #include "lkst_cli.h"
 #include "lkst_format.h"
 #include "lkst_logio.h"
-#include "lkst_symbols.h"
 
 /* Gaps named one by one per CPU section; the rest are summed up. */
 #define GAPS_SHOWN	20
@@ -97,29 +96,25 @@ static void free_values(const char **values)
 	free(values);
 }
 
-/* After the log is loaded: -e names its events, -t uses its clock anchor. */
-static void parse_filters(const char **ev, const char **pid, const char **comm,
-			  const char **time, const char **cpus,
-			  const struct lkst_log *log, struct lkst_filter *f)
+/*
+ * After the log is opened: -e names its events, -t uses its clock anchor.
+ * One list at a time, so that the first bad option is the one named.
+ */
+static void select_records(const char **ev, const char **pid, const char **comm,
+			   const char **time, const char **cpus, struct lkst_trace *t)
 {
-	struct lkst_clock_anchor anchor = {
-		.trace_ns = log->header.anchor_trace_ns,
-		.realtime_ns = log->header.anchor_realtime_ns,
-	};
+	const char **lists[] = { ev, pid, comm, time, cpus };
+	static const char *const names[] = { "-e", "-p", "-n", "-t", "-c" };
+	struct lkst_trace_select sel = { 0 };
+	const char **fields[] = { &sel.events, &sel.pids, &sel.comms, &sel.window, &sel.cpus };
 	struct lkst_err err;
-	const char *v;
+	unsigned int i;
 
-	memset(f, 0, sizeof(*f));
-	if ((v = filter_value(ev, "-e")) && lkst_filter_events(f, v, &err))
-		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
-	if ((v = filter_value(pid, "-p")) && lkst_filter_pids(f, v, &err))
-		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
-	if ((v = filter_value(comm, "-n")) && lkst_filter_comms(f, v, &err))
-		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
-	if ((v = filter_value(time, "-t")) && lkst_filter_window(f, v, &anchor, &err))
-		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
-	if ((v = filter_value(cpus, "-c")) && lkst_filter_cpus(f, v, &err))
-		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	for (i = 0; i < 5; i++) {
+		*fields[i] = filter_value(lists[i], names[i]);
+		if (*fields[i] && lkst_trace_select(t, &sel, &err))
+			lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	}
 }
 
 int lkbuf_verb_print(int argc, const char **argv)
@@ -163,72 +158,52 @@ int lkbuf_verb_print(int argc, const char **argv)
 		LKST_POPT_TAIL
 	};
 	poptContext ctx = lkst_parse_options(argc, argv, options, NULL);
-	struct lkst_comm_map *comms = NULL;
-	struct lkst_symtab symbols;
+	struct lkst_trace_iter *it;
+	struct lkst_trace_rec r;
 	struct lkst_outbuf *out;
-	struct lkst_filter filter;
-	struct lkst_log_merge merge;
-	const struct lkst_record *rec;
-	struct lkst_log log;
+	struct lkst_trace *trace;
 	struct lkst_err err;
-	unsigned int s, cpu;
 	size_t count = 0;
-	int filtering;
 
 	lkst_no_positional(ctx);
 	lkst_require(file, "-f FILE", "print");
-	if (lkst_log_load(file, &log, &err) || lkst_log_use_events(&log, &err))
+	trace = lkst_trace_open(file, LKST_TRACE_SYMBOLS, &err);
+	if (!trace)
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
-	if (lkst_symtab_from_log(&log, &symbols, &err))
-		lkst_die(LKST_EXIT_USAGE, "%s: %s", file, err.msg);
-	opts.symbols = &symbols;
+	opts.symbols = lkst_trace_symbols(trace);
 	/* Event names in -e are the log's own. */
-	parse_filters(ev_arg, pid_arg, comm_arg, time_arg, cpu_arg, &log, &filter);
-	filtering = filter.by_event || filter.by_time || filter.nr_pids || filter.nr_comms ||
-		    filter.nr_cpus;
+	select_records(ev_arg, pid_arg, comm_arg, time_arg, cpu_arg, trace);
 	opts.human = !opts.csv && !opts.seconds;
-	opts.realtime_offset_ns = (long long)(log.header.anchor_realtime_ns -
-					      log.header.anchor_trace_ns);
-	if (opts.human || filter.nr_comms) {
-		comms = lkst_comm_map_new();
-		if (!comms)
-			lkst_die(LKST_EXIT_USAGE, "out of memory; free some memory");
-		opts.comms = comms;
-	}
+	opts.realtime_offset_ns = lkst_trace_realtime_offset(trace);
 	out = malloc(sizeof(*out));
 	if (!out)
 		lkst_die(LKST_EXIT_USAGE, "out of memory; free some memory");
-	if (lkst_log_merge_init(&merge, &log, &err))
+	/* The text's COMM column: names learned from the records before it. */
+	it = lkst_trace_iter_new(trace, opts.human ? LKST_ITER_COMMS : 0, &err);
+	if (!it)
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	opts.comms = lkst_trace_comms(it);
 	if (opts.csv)
 		lkst_format_csv_header(stdout, &opts);
 	lkst_outbuf_init(out, stdout);
-	while ((rec = lkst_log_merge_next(&merge, &s))) {
-		cpu = log.sections[s].info.cpu;
-		if (comms)
-			lkst_comm_map_learn(comms, rec, cpu);
-		if (filtering && !lkst_filter_match(&filter, rec, cpu, comms))
-			continue;
-		lkst_format_record_buf(out, rec, cpu, &opts);
+	while (lkst_trace_next(it, &r)) {
+		lkst_format_record_buf(out, r.rec, r.cpu, &opts);
 		count++;
 	}
 	lkst_outbuf_flush(out);
 	if (fflush(stdout) || ferror(stdout))
 		lkst_die(LKST_EXIT_USAGE, "cannot write the records: %s; check the output",
 			 strerror(errno));
-	print_losses(&log, count);
-	lkst_log_merge_free(&merge);
+	print_losses(lkst_trace_log(trace), count);
+	lkst_trace_iter_free(it);
 	free(out);
-	lkst_comm_map_free(comms);
-	lkst_symtab_free(&symbols);
-	lkst_filter_free(&filter);
+	lkst_trace_close(trace);
 	free_values(ev_arg);
 	free_values(pid_arg);
 	free_values(comm_arg);
 	free_values(time_arg);
 	free_values(cpu_arg);
 	free(file);
-	lkst_log_free(&log);
 	poptFreeContext(ctx);
 	return LKST_EXIT_OK;
 }

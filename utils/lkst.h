@@ -6,7 +6,7 @@
  *
  * The stable surface, the headers below and nothing else; the shared
  * library exports exactly their lkst_* functions and variables, at symbol
- * version LKST_0 (liblkst.map):
+ * version LKST_0, the trace reader's (lkst_trace_*) at LKST_1 (liblkst.map):
  *
  *   lkst_util.h        errors (struct lkst_err), the active event table,
  *                      parsing numbers, events, categories and handlers
@@ -14,7 +14,12 @@
  *   lkst_logio.h       writing and reading logs (a regular file is mapped,
  *                      never copied whole), the time-ordered merge of all
  *                      CPUs' records (lkst_log_merge: a heap), the gaps
- *                      in a CPU's sequence numbers (lkst_log_next_gap)
+ *                      in a CPU's sequence numbers (lkst_log_next_gap);
+ *                      the trace reader every tool reads logs with
+ *                      (lkst_trace: an opened log with its event table
+ *                      and symbols, record selection by events, pids,
+ *                      commands, time window and CPUs, iterators over
+ *                      its records merged in time order)
  *   lkst_format.h      argument decoding and typed fields, text and CSV
  *                      formatters, command names of pids, record filters
  *                      (events, pids, commands, time windows), masksets

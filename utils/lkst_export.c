@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What both exporters share: the log's records in time order
- * (lkst_log_merge, as lkbuf print uses) and progress.  The verb, lkbuf
+ * What both exporters share: the log's records in time order (the trace
+ * reader, as lkbuf print uses) and progress.  The verb, lkbuf
  * convert, is lkbuf_convert.c.
  */
 #include <errno.h>
@@ -11,18 +11,32 @@
 
 #include "lkst_export.h"
 
+int lkst_export_trace(struct lkst_export *x, struct lkst_trace *trace,
+		      struct lkst_err *err)
+{
+	memset(x, 0, sizeof(*x));
+	x->trace = trace;
+	x->log = lkst_trace_log(trace);
+	x->iter = lkst_trace_iter_new(trace, 0, err);
+	if (!x->iter)
+		return -1;
+	x->records = lkst_trace_nr_records(trace);
+	x->progress = isatty(STDERR_FILENO);
+	return 0;
+}
+
 int lkst_export_init(struct lkst_export *x, const struct lkst_log *log,
 		     struct lkst_err *err)
 {
-	unsigned int s;
+	struct lkst_trace *t = lkst_trace_wrap(log, err);
 
-	memset(x, 0, sizeof(*x));
-	x->log = log;
-	if (lkst_log_merge_init(&x->merge, log, err))
+	if (!t)
 		return -1;
-	for (s = 0; s < log->nr_sections; s++)
-		x->records += log->sections[s].info.nr_records;
-	x->progress = isatty(STDERR_FILENO);
+	if (lkst_export_trace(x, t, err)) {
+		lkst_trace_close(t);
+		return -1;
+	}
+	x->own = t;
 	return 0;
 }
 
@@ -48,5 +62,8 @@ void lkst_export_end_progress(const struct lkst_export *x)
 
 void lkst_export_free(struct lkst_export *x)
 {
-	lkst_log_merge_free(&x->merge);
+	lkst_trace_iter_free(x->iter);
+	lkst_trace_close(x->own);
+	x->iter = NULL;
+	x->own = NULL;
 }

@@ -7,8 +7,9 @@
  *   Chrome trace JSON (lkst_export_json.c): process, thread and CPU tracks
  *   of slices, for Perfetto (ui.perfetto.dev) and chrome://tracing.
  *
- * Both read a loaded log (lkst_logio.h) and decode arguments with
- * lkst_format.c's typed fields, so they show what lkbuf print shows.
+ * Both read a log through the trace reader (lkst_logio.h), as lkbuf
+ * print does, and decode arguments with lkst_format.c's typed fields, so
+ * they show what lkbuf print shows.
  */
 #ifndef LKST_EXPORT_H
 #define LKST_EXPORT_H
@@ -17,7 +18,10 @@
 
 struct lkst_export {
 	const struct lkst_log *log;
-	struct lkst_log_merge merge;	/* the sections in time order */
+	struct lkst_trace *trace;	/* the reader over log */
+	struct lkst_trace_iter *iter;	/* its records, merged or per section */
+	struct lkst_trace *own;		/* trace when made by lkst_export_init */
+	void *unused;			/* keeps the LKST_0 size */
 	unsigned long long records;	/* in all sections */
 	/* Progress on stderr, only when it is a terminal. */
 	int progress;
@@ -27,10 +31,13 @@ struct lkst_export {
 };
 
 /*
- * Sets x up for log (its records counted, merged in time order, progress
- * shown when stderr is a terminal); 0, or -1 with err set.  The exporters
- * use x; lkst_export_free() frees it (not the log).
+ * Sets x up for trace (its records counted and read in time order,
+ * progress shown when stderr is a terminal); 0, or -1 with err set.  The
+ * exporters use x; lkst_export_free() frees it (not the trace).
+ * lkst_export_init() does the same for a loaded log (not freed either).
  */
+int lkst_export_trace(struct lkst_export *x, struct lkst_trace *trace,
+		      struct lkst_err *err);
 int lkst_export_init(struct lkst_export *x, const struct lkst_log *log,
 		     struct lkst_err *err);
 void lkst_export_free(struct lkst_export *x);

@@ -275,11 +275,11 @@ static int put_loss(struct ctf_writer *w, struct ctf_stream *s, __u64 lost, __u6
 
 static int write_stream(struct ctf_writer *w, unsigned int index, struct ctf_stream *s)
 {
-	const struct lkst_log_run *run = &w->x->merge.runs[index];
-	const struct lkst_log_section *sec = run->sec;
+	const struct lkst_log_section *sec = &w->x->log->sections[index];
 	__u64 j, n = sec->info.nr_records, lost, trailing = 0;
+	struct lkst_trace_rec r;
 	unsigned int k;
-	int dup = 0;
+	int dup = 0, more;
 
 	for (k = 0; k < index; k++)
 		dup |= w->x->log->sections[k].info.cpu == sec->info.cpu;
@@ -303,20 +303,20 @@ static int write_stream(struct ctf_writer *w, unsigned int index, struct ctf_str
 	 * the end of the whole log.
 	 */
 	s->discarded = 0;
-	lost = lkst_log_lost_before(sec) +
-	       (n ? gap_before(sec, lkst_log_run_index(run, 0)) : trailing);
+	/* The section's records in time order, from the reader. */
+	lkst_trace_rewind_section(w->x->iter, index);
+	more = lkst_trace_next(w->x->iter, &r);
+	lost = lkst_log_lost_before(sec) + (more ? gap_before(sec, r.index) : trailing);
 	if (lost) {
-		s->begin = s->end = n ? lkst_log_run_record(run, 0)->time_ns : w->last_ns;
+		s->begin = s->end = more ? r.rec->time_ns : w->last_ns;
 		if (flush_packet(w, s) || put_loss(w, s, lost, s->end))
 			return -1;
 	}
-	for (j = 0; j < n; j++) {
-		const struct lkst_record *r = lkst_log_run_record(run, j);
-
-		lost = j ? gap_before(sec, lkst_log_run_index(run, j)) : 0;
-		if (lost && put_loss(w, s, lost, r->time_ns))
+	for (j = 0; more; j++, more = lkst_trace_next(w->x->iter, &r)) {
+		lost = j ? gap_before(sec, r.index) : 0;
+		if (lost && put_loss(w, s, lost, r.rec->time_ns))
 			return -1;
-		if (put_event(w, s, r))
+		if (put_event(w, s, r.rec))
 			return -1;
 		if (s->len >= PACKET_MAX && flush_packet(w, s))
 			return -1;

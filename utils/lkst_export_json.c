@@ -1124,25 +1124,22 @@ static int init_cpus(struct json_export *j)
 	return 0;
 }
 
+/* Two passes over the records in time order: learn, then feed. */
 static int run_passes(struct json_export *j)
 {
-	const struct lkst_record *r;
-	unsigned int s;
-	__u64 n;
+	struct lkst_trace_rec r;
+	__u64 n = 1;
+	int pass;
 
 	j->x->work = 2 * j->x->records;
-	for (n = 1; (r = lkst_log_merge_next(&j->x->merge, &s)); n++) {
-		if (learn(j, r))
-			return -1;
-		if (!(n & 0xffff))
-			lkst_export_step(j->x, 0x10000);
-	}
-	lkst_log_merge_rewind(&j->x->merge);
-	for (; (r = lkst_log_merge_next(&j->x->merge, &s)); n++) {
-		if (feed(j, r, j->slot_of[s]))
-			return -1;
-		if (!(n & 0xffff))
-			lkst_export_step(j->x, 0x10000);
+	for (pass = 0; pass < 2; pass++) {
+		lkst_trace_rewind(j->x->iter);
+		for (; lkst_trace_next(j->x->iter, &r); n++) {
+			if (pass ? feed(j, r.rec, j->slot_of[r.section]) : learn(j, r.rec))
+				return -1;
+			if (!(n & 0xffff))
+				lkst_export_step(j->x, 0x10000);
+		}
 	}
 	lkst_export_step(j->x, (n - 1) & 0xffff);
 	return finish(j);

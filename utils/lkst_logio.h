@@ -196,4 +196,106 @@ lkst_log_run_record(const struct lkst_log_run *run, __u64 i)
 	return &run->sec->records[lkst_log_run_index(run, i)];
 }
 
+/* ---- The trace reader (lkst_reader.c) ------------------------------- */
+
+/*
+ * The trace reader: the one way every tool reads a saved log (lkbuf print
+ * and convert, the exporters, lkst-procstate and lkst-pagemap).
+ *
+ * A struct lkst_trace owns an opened log (lkst_logio.h), makes its event
+ * table (dynamic-probe names included) the active one, holds its kernel
+ * symbols when asked, and a record selection: the tools' filter options
+ * (-e events or categories, -p pids, -n command names, -t time window,
+ * -c CPUs) with one meaning everywhere (lkst_format.h).  An iterator
+ * walks its records merged in time order across CPUs (ties by CPU, then
+ * by section), or one CPU section in time order, and hands on only the
+ * selected ones.  Both handles are opaque.
+ */
+struct lkst_trace;
+struct lkst_trace_iter;
+struct lkst_symtab;
+struct lkst_comm_map;
+
+/* lkst_trace_open() flags. */
+#define LKST_TRACE_SYMBOLS	0x1	/* load the kernel symbols saved with it */
+
+/*
+ * Loads path and makes its event table the active one; NULL with err set
+ * (the message as lkbuf prints it; a symbol table's names the file).
+ */
+struct lkst_trace *lkst_trace_open(const char *path, unsigned int flags,
+				   struct lkst_err *err);
+/*
+ * The same over a log the caller loaded and keeps (freed after the trace);
+ * its event table is not made active here.
+ */
+struct lkst_trace *lkst_trace_wrap(const struct lkst_log *log, struct lkst_err *err);
+void lkst_trace_close(struct lkst_trace *t);
+
+const struct lkst_log *lkst_trace_log(const struct lkst_trace *t);
+/* The saved kernel symbols (LKST_TRACE_SYMBOLS), else NULL. */
+const struct lkst_symtab *lkst_trace_symbols(const struct lkst_trace *t);
+/* Records in all sections, selected or not. */
+unsigned long long lkst_trace_nr_records(const struct lkst_trace *t);
+/* The log header's clock anchor; CLOCK_REALTIME minus trace time. */
+struct lkst_clock_anchor lkst_trace_anchor(const struct lkst_trace *t);
+long long lkst_trace_realtime_offset(const struct lkst_trace *t);
+
+/*
+ * Which records iterators hand on; every field NULL or 0 means that
+ * criterion is not applied.  The lists are comma-separated as the tools'
+ * options take them; a window's time of day is on the log's clock anchor.
+ * ids: events by ID, for programs (with events: either one passes).
+ */
+struct lkst_trace_select {
+	const char *events;		/* -e IDs, mnemonics or categories */
+	const char *pids;		/* -p */
+	const char *comms;		/* -n NAME or PREFIX* */
+	const char *window;		/* -t START,END */
+	const char *cpus;		/* -c */
+	const unsigned int *ids;
+	unsigned int nr_ids;
+};
+/*
+ * Replaces the selection; 0, or -1 with err set naming the first bad list
+ * (checked in the order above).  Iterators made before keep working with
+ * the new one.
+ */
+int lkst_trace_select(struct lkst_trace *t, const struct lkst_trace_select *sel,
+		      struct lkst_err *err);
+/* Whether any criterion is set. */
+int lkst_trace_selecting(const struct lkst_trace *t);
+
+/* lkst_trace_iter_new() flags. */
+#define LKST_ITER_COMMS		0x1	/* learn command names (lkst_trace_comms) */
+
+/* One record an iterator hands on. */
+struct lkst_trace_rec {
+	const struct lkst_record *rec;
+	unsigned int cpu;		/* the CPU that recorded it */
+	unsigned int section;		/* its CPU section in the file */
+	__u64 index;			/* its position there, as stored */
+};
+
+/*
+ * An iterator at the first record, merging every section; NULL with err
+ * set when out of memory.  A selection by command name learns names
+ * whatever the flags.  A mapped log's pages a merge has passed are given
+ * back, so memory stays bounded however big the file is.
+ */
+struct lkst_trace_iter *lkst_trace_iter_new(struct lkst_trace *t, unsigned int flags,
+					    struct lkst_err *err);
+void lkst_trace_iter_free(struct lkst_trace_iter *it);
+/* The next selected record: 1 with *out filled, 0 at the end. */
+int lkst_trace_next(struct lkst_trace_iter *it, struct lkst_trace_rec *out);
+/* Back to the first record of every section (learned names are kept). */
+void lkst_trace_rewind(struct lkst_trace_iter *it);
+/*
+ * From the start again, over section alone in time order (ties in stored
+ * order); a section past the last one ends at once.
+ */
+void lkst_trace_rewind_section(struct lkst_trace_iter *it, unsigned int section);
+/* Command names learned so far (text shows them), or NULL without any. */
+const struct lkst_comm_map *lkst_trace_comms(const struct lkst_trace_iter *it);
+
 #endif /* LKST_LOGIO_H */

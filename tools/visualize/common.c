@@ -51,10 +51,8 @@ void viz_parse_window(const char *s, const struct viz_log *log, uint64_t *from,
 	*to = UINT64_MAX;
 	if (!s)
 		return;
-	if (log) {
-		anchor.trace_ns = log->log.header.anchor_trace_ns;
-		anchor.realtime_ns = log->log.header.anchor_realtime_ns;
-	}
+	if (log)
+		anchor = lkst_trace_anchor(log->trace);
 	if (lkst_parse_window(s, log ? &anchor : NULL, &start, &end, &err))
 		lkst_die(LKST_EXIT_USAGE, "-t: %s", err.msg);
 	*from = start;

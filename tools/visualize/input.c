@@ -1,49 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Log and CSV input of lkst-procstate.  Only PROCESS_CONTEXTSWITCH and
- * PROCESS_WAKEUP records are kept; everything else is skipped.
+ * Process events (input.h): PROCESS_CONTEXTSWITCH and PROCESS_WAKEUP
+ * records or CSV rows as struct ps_event; everything else is skipped.
  */
-#include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "csv.h"
 #include "evarray.h"
 #include "input.h"
 #include "lkst_format.h"
-#include "lkst_logio.h"
-
-static int push_event(struct ps_events *e, const struct ps_event *ev,
-		      struct lkst_err *err)
-{
-	struct ps_event *p = viz_grow(e->ev, e->count, &e->cap, sizeof(*p));
-
-	if (!p) {
-		lkst_seterr(err, "out of memory after %zu events", e->count);
-		return -1;
-	}
-	e->ev = p;
-	e->ev[e->count++] = *ev;
-	return 0;
-}
-
-static int sort_events(struct ps_events *e, struct lkst_err *err)
-{
-	return VIZ_SORT_EVENTS(e->ev, e->count, struct ps_event, err);
-}
-
-void ps_events_free(struct ps_events *e)
-{
-	free(e->ev);
-	memset(e, 0, sizeof(*e));
-}
 
 /* ---- Log file ------------------------------------------------------- */
 
-static void event_from_record(const struct lkst_record *r, unsigned int cpu,
-			      struct ps_event *ev)
+static void event_from_record(const struct lkst_record *r, unsigned int cpu, void *out)
 {
+	struct ps_event *ev = out;
+
 	memset(ev, 0, sizeof(*ev));
 	ev->time_ns = r->time_ns;
 	ev->cpu = cpu;
@@ -63,48 +37,6 @@ static void event_from_record(const struct lkst_record *r, unsigned int cpu,
 static int is_process_event(unsigned int id)
 {
 	return id == LKST_EV_PROCESS_CONTEXTSWITCH || id == LKST_EV_PROCESS_WAKEUP;
-}
-
-struct walk {
-	ps_event_fn fn;
-	void *ctx;
-};
-
-/* viz_log_walk() callback: hands on the process events, skips the rest. */
-static int log_record(const struct lkst_record *r, unsigned int cpu, void *ctx,
-		      struct lkst_err *err)
-{
-	const struct walk *w = ctx;
-	struct ps_event ev;
-
-	if (!is_process_event(r->event))
-		return 0;
-	event_from_record(r, cpu, &ev);
-	return w->fn(&ev, w->ctx, err);
-}
-
-int ps_walk(struct ps_input *in, ps_event_fn fn, void *ctx, struct lkst_err *err)
-{
-	struct walk w = { fn, ctx };
-	size_t i;
-
-	if (in->log)
-		return viz_log_walk(in->log, log_record, &w, err);
-	if (!in->read) {
-		if (ps_read_csv(in->csv_file, in->partial_ok, &in->csv, err))
-			return -1;
-		in->read = 1;
-	}
-	for (i = 0; i < in->csv.count; i++)
-		if (fn(&in->csv.ev[i], ctx, err))
-			return -1;
-	return 0;
-}
-
-void ps_input_free(struct ps_input *in)
-{
-	ps_events_free(&in->csv);
-	in->read = 0;
 }
 
 /* ---- CSV ------------------------------------------------------------ */
@@ -172,20 +104,25 @@ static int parse_row(char **f, const int *col, struct ps_event *ev)
 /* csv_read() callback: keeps the process events, skips the rest. */
 static int csv_row(char **f, const int *col, void *ctx)
 {
-	struct lkst_err ignored;
 	struct ps_event ev;
 	int rc = parse_row(f, col, &ev);
 
 	if (rc)
 		return rc < 0 ? -1 : 0;
-	return push_event(ctx, &ev, &ignored);
+	return viz_events_push(ctx, &ev, sizeof(ev));
 }
 
-int ps_read_csv(const char *path, int partial_ok, struct ps_events *out,
-		struct lkst_err *err)
-{
-	memset(out, 0, sizeof(*out));
-	if (csv_read(path, "a process event", partial_ok, csv_row, out, err))
-		return -1;
-	return sort_events(out, err);
-}
+static const unsigned int process_ids[] = {
+	LKST_EV_PROCESS_CONTEXTSWITCH, LKST_EV_PROCESS_WAKEUP,
+};
+
+const struct viz_kind ps_kind = {
+	.size = sizeof(struct ps_event),
+	.time_off = offsetof(struct ps_event, time_ns),
+	.cpu_off = offsetof(struct ps_event, cpu),
+	.ids = process_ids,
+	.nr_ids = 2,
+	.what = "a process event",
+	.from_record = event_from_record,
+	.csv_row = csv_row,
+};

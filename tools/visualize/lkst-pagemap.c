@@ -55,7 +55,7 @@ struct frame {
 	size_t nr_pids;
 	char names[256];	/* "85 (lkw-pages)" for titles */
 	struct viz_log log;
-	struct pm_input in;
+	struct viz_input in;
 	struct pm_map map;
 	uint64_t from_ns, to_ns;
 	double snap_gap, snap_prev;	/* the shortest gap between snapshots */
@@ -119,9 +119,10 @@ static void add_pid(struct namer *n, uint32_t pid)
 	f->pids[f->nr_pids++] = pid;
 }
 
-/* ps_walk() callback: -n selects by any name; a pid's last name is kept. */
-static int name_event(const struct ps_event *e, void *ctx, struct lkst_err *err)
+/* viz_walk() callback: -n selects by any name; a pid's last name is kept. */
+static int name_event(const void *event, void *ctx, struct lkst_err *err)
 {
+	const struct ps_event *e = event;
 	struct namer *n = ctx;
 	const struct lkst_filter *sel = &n->o->select;
 	size_t i;
@@ -148,7 +149,7 @@ static int name_event(const struct ps_event *e, void *ctx, struct lkst_err *err)
  */
 static int select_pids(const struct options *o, struct frame *f, struct lkst_err *err)
 {
-	struct ps_input pin = { .log = o->log_file ? &f->log : NULL,
+	struct viz_input pin = { .log = o->log_file ? &f->log : NULL,
 				.csv_file = o->csv_file, .partial_ok = o->live };
 	struct namer n = { .o = o, .f = f };
 	size_t i;
@@ -162,8 +163,8 @@ static int select_pids(const struct options *o, struct frame *f, struct lkst_err
 			if (pid_index(f, o->select.pids[i]) == SIZE_MAX)
 				add_pid(&n, o->select.pids[i]);
 	}
-	rc = ps_walk(&pin, name_event, &n, err);
-	ps_input_free(&pin);
+	rc = viz_walk(&pin, &ps_kind, name_event, &n, err);
+	viz_input_free(&pin);
 	if (rc) {
 		free(n.comm);
 		return -1;
@@ -175,8 +176,9 @@ static int select_pids(const struct options *o, struct frame *f, struct lkst_err
 }
 
 /* Events of the window go to the model. */
-static int feed_event(const struct pm_event *ev, void *ctx, struct lkst_err *err)
+static int feed_event(const void *event, void *ctx, struct lkst_err *err)
 {
+	const struct pm_event *ev = event;
 	struct frame *f = ctx;
 
 	if (ev->time_ns < f->from_ns || ev->time_ns > f->to_ns)
@@ -195,7 +197,7 @@ static int walk(struct frame *f, const struct pm_sink *sink, struct lkst_err *er
 	pm_init(&f->map, f->pids, f->nr_pids);	/* no pids: every process */
 	pm_set_sink(&f->map, sink);
 	f->have_run = 0;
-	return pm_walk(&f->in, feed_event, f, err);
+	return viz_walk(&f->in, &pm_kind, feed_event, f, err);
 }
 
 /* The snapshot a run belongs to starts at its first run (consecutive runs). */
@@ -282,7 +284,7 @@ static void frame_free(struct frame *f)
 		f->runs = NULL;
 		f->drawn = 0;
 	}
-	pm_input_free(&f->in);
+	viz_input_free(&f->in);
 	viz_log_close(&f->log);
 }
 

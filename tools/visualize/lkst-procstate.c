@@ -231,9 +231,9 @@ static void run_gnuplot(const struct options *o, const char *script, const char 
 	viz_gnuplot(vars, script, data, output);
 }
 
-static void gather_segments(struct ps_input *in, struct model *md, struct view *v);
+static void gather_segments(struct viz_input *in, struct model *md, struct view *v);
 
-static void plot(const struct options *o, struct ps_input *in, struct model *md,
+static void plot(const struct options *o, struct viz_input *in, struct model *md,
 		 struct view *v)
 {
 	char script[PATH_MAX], title[PATH_MAX];
@@ -308,8 +308,9 @@ static int segment_sink(void *arg, size_t task, const struct ps_interval *iv)
 	return vz_segs_add(&md->track[lane], &sg);
 }
 
-static int feed_event(const struct ps_event *ev, void *ctx, struct lkst_err *err)
+static int feed_event(const void *event, void *ctx, struct lkst_err *err)
 {
+	const struct ps_event *ev = event;
 	struct model *md = ctx;
 
 	md->events++;
@@ -321,7 +322,7 @@ static int feed_event(const struct ps_event *ev, void *ctx, struct lkst_err *err
 }
 
 /* A walk of the input through a fresh machine whose intervals go to sink. */
-static void walk(struct ps_input *in, struct model *md,
+static void walk(struct viz_input *in, struct model *md,
 		 int (*sink)(void *, size_t, const struct ps_interval *))
 {
 	struct lkst_err err;
@@ -330,7 +331,7 @@ static void walk(struct ps_input *in, struct model *md,
 	md->m.sink = sink;
 	md->m.sink_arg = md;
 	md->events = 0;
-	if (ps_walk(in, feed_event, md, &err))
+	if (viz_walk(in, &ps_kind, feed_event, md, &err))
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 	if (md->events && ps_finish(&md->m, md->m.last_ns))
 		lkst_die(LKST_EXIT_USAGE, "out of memory");
@@ -340,7 +341,7 @@ static void walk(struct ps_input *in, struct model *md,
  * The second walk rebuilds the same tasks in the same order (the same
  * events), so a task's index names its lane.
  */
-static void gather_segments(struct ps_input *in, struct model *md, struct view *v)
+static void gather_segments(struct viz_input *in, struct model *md, struct view *v)
 {
 	size_t i;
 
@@ -366,7 +367,7 @@ static void gather_segments(struct ps_input *in, struct model *md, struct view *
  * The first walk: every task's figures in the window.  Without -t, or for
  * an empty side of it, the window is the trace's.
  */
-static void load(const struct options *o, struct ps_input *in, struct model *md,
+static void load(const struct options *o, struct viz_input *in, struct model *md,
 		 struct view *v)
 {
 	walk(in, md, stats_sink);
@@ -405,7 +406,7 @@ int main(int argc, char **argv)
 	};
 	poptContext ctx;
 	struct viz_log log = { 0 };
-	struct ps_input in = { 0 };
+	struct viz_input in = { 0 };
 	struct model md = { 0 };
 	struct view v = { 0 };
 	struct lkst_err err;
@@ -442,7 +443,7 @@ int main(int argc, char **argv)
 	free(v.task);
 	free(md.acc);
 	ps_free(&md.m);
-	ps_input_free(&in);
+	viz_input_free(&in);
 	viz_log_close(&log);
 	lkst_filter_free(&o.select);
 	poptFreeContext(ctx);

@@ -1,39 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Log and CSV input of lkst-pagemap.  Only the MEM_PAGE_* records are kept.
+ * Memory events (pageinput.h).  Only the MEM_PAGE_* records are kept.
  * Their arguments are numbers whether lkbuf printed them raw (hex) or
  * decoded (hex addresses and PFNs, decimal orders and PIDs).
  */
-#include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "csv.h"
-#include "evarray.h"
-#include "lkst_logio.h"
 #include "pageinput.h"
-
-static int push_event(struct pm_events *e, const struct pm_event *ev)
-{
-	struct pm_event *p = viz_grow(e->ev, e->count, &e->cap, sizeof(*p));
-
-	if (!p)
-		return -1;
-	e->ev = p;
-	e->ev[e->count++] = *ev;
-	return 0;
-}
-
-/* Per-CPU log sections are not in global time order. */
-static int sort_events(struct pm_events *e, struct lkst_err *err)
-{
-	return VIZ_SORT_EVENTS(e->ev, e->count, struct pm_event, err);
-}
-
-void pm_events_free(struct pm_events *e)
-{
-	free(e->ev);
-	memset(e, 0, sizeof(*e));
-}
 
 static int mem_type(unsigned int id, enum pm_type *type)
 {
@@ -69,50 +44,20 @@ static void fill_args(struct pm_event *ev, const uint64_t *arg)
 
 /* ---- Log file ------------------------------------------------------- */
 
-struct walk {
-	pm_event_fn fn;
-	void *ctx;
-};
-
-/* viz_log_walk() callback: hands on the memory events, skips the rest. */
-static int log_record(const struct lkst_record *r, unsigned int cpu, void *ctx,
-		      struct lkst_err *err)
+static void event_from_record(const struct lkst_record *r, unsigned int cpu, void *out)
 {
-	const struct walk *w = ctx;
-	struct pm_event ev = { .time_ns = r->time_ns, .cpu = cpu, .pid = r->pid };
+	struct pm_event *ev = out;
 	uint64_t arg[LKST_NR_ARGS];
 	unsigned int a;
 
-	if (!mem_type(r->event, &ev.type))
-		return 0;
+	memset(ev, 0, sizeof(*ev));
+	ev->time_ns = r->time_ns;
+	ev->cpu = cpu;
+	ev->pid = r->pid;
+	mem_type(r->event, &ev->type);
 	for (a = 0; a < LKST_NR_ARGS; a++)
 		arg[a] = r->arg[a];
-	fill_args(&ev, arg);
-	return w->fn(&ev, w->ctx, err);
-}
-
-int pm_walk(struct pm_input *in, pm_event_fn fn, void *ctx, struct lkst_err *err)
-{
-	struct walk w = { fn, ctx };
-	size_t i;
-
-	if (in->log)
-		return viz_log_walk(in->log, log_record, &w, err);
-	if (!in->read) {
-		if (pm_read_csv(in->csv_file, in->partial_ok, &in->csv, err))
-			return -1;
-		in->read = 1;
-	}
-	for (i = 0; i < in->csv.count; i++)
-		if (fn(&in->csv.ev[i], ctx, err))
-			return -1;
-	return 0;
-}
-
-void pm_input_free(struct pm_input *in)
-{
-	pm_events_free(&in->csv);
-	in->read = 0;
+	fill_args(ev, arg);
 }
 
 /* ---- CSV ------------------------------------------------------------ */
@@ -143,14 +88,20 @@ static int csv_row(char **f, const int *col, void *ctx)
 		if (lkst_parse_u64(a[col[CSV_ARG1 + i]], UINT64_MAX, &arg[i]))
 			return -1;
 	fill_args(&ev, arg);
-	return push_event(ctx, &ev);
+	return viz_events_push(ctx, &ev, sizeof(ev));
 }
 
-int pm_read_csv(const char *path, int partial_ok, struct pm_events *out,
-		struct lkst_err *err)
-{
-	memset(out, 0, sizeof(*out));
-	if (csv_read(path, "a memory event", partial_ok, csv_row, out, err))
-		return -1;
-	return sort_events(out, err);
-}
+static const unsigned int memory_ids[] = {
+	LKST_EV_MEM_PAGE_ALLOC, LKST_EV_MEM_PAGE_FREE, LKST_EV_MEM_PAGE_SNAPSHOT,
+};
+
+const struct viz_kind pm_kind = {
+	.size = sizeof(struct pm_event),
+	.time_off = offsetof(struct pm_event, time_ns),
+	.cpu_off = offsetof(struct pm_event, cpu),
+	.ids = memory_ids,
+	.nr_ids = 3,
+	.what = "a memory event",
+	.from_record = event_from_record,
+	.csv_row = csv_row,
+};

@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The trace reader (lkst_logio.h): an opened log with its event table,
+ * symbols and record selection, and iterators over it built on the
+ * time-ordered merge of lkst_logio.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lkst_format.h"
+#include "lkst_logio.h"
+#include "lkst_symbols.h"
+
+struct lkst_trace {
+	struct lkst_log log;		/* owned, when opened here */
+	const struct lkst_log *use;	/* the log read: &log or the caller's */
+	struct lkst_symtab symbols;
+	int has_symbols;
+	struct lkst_filter filter;
+	int selecting;
+};
+
+struct lkst_trace_iter {
+	struct lkst_trace *t;
+	struct lkst_log_merge merge;
+	int one;			/* only section sec, at position pos */
+	unsigned int sec;
+	__u64 pos;
+	struct lkst_comm_map *comms;
+};
+
+static struct lkst_trace *trace_alloc(struct lkst_err *err)
+{
+	struct lkst_trace *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		lkst_seterr(err, "out of memory; free some memory");
+	return t;
+}
+
+struct lkst_trace *lkst_trace_open(const char *path, unsigned int flags,
+				   struct lkst_err *err)
+{
+	struct lkst_trace *t = trace_alloc(err);
+	struct lkst_err e;
+
+	if (!t)
+		return NULL;
+	if (lkst_log_load(path, &t->log, err)) {
+		free(t);
+		return NULL;
+	}
+	t->use = &t->log;
+	if (lkst_log_use_events(&t->log, err))
+		goto fail;
+	if (flags & LKST_TRACE_SYMBOLS) {
+		/* lkbuf's message: the file, then what is wrong with its symbols. */
+		if (lkst_symtab_from_log(&t->log, &t->symbols, &e)) {
+			lkst_seterr(err, "%s: %s", path, e.msg);
+			goto fail;
+		}
+		t->has_symbols = 1;
+	}
+	return t;
+fail:
+	lkst_log_free(&t->log);
+	free(t);
+	return NULL;
+}
+
+struct lkst_trace *lkst_trace_wrap(const struct lkst_log *log, struct lkst_err *err)
+{
+	struct lkst_trace *t = trace_alloc(err);
+
+	if (t)
+		t->use = log;
+	return t;
+}
+
+void lkst_trace_close(struct lkst_trace *t)
+{
+	if (!t)
+		return;
+	lkst_filter_free(&t->filter);
+	if (t->has_symbols)
+		lkst_symtab_free(&t->symbols);
+	if (t->use == &t->log)
+		lkst_log_free(&t->log);
+	free(t);
+}
+
+const struct lkst_log *lkst_trace_log(const struct lkst_trace *t)
+{
+	return t->use;
+}
+
+const struct lkst_symtab *lkst_trace_symbols(const struct lkst_trace *t)
+{
+	return t->has_symbols ? &t->symbols : NULL;
+}
+
+unsigned long long lkst_trace_nr_records(const struct lkst_trace *t)
+{
+	unsigned long long n = 0;
+	unsigned int s;
+
+	for (s = 0; s < t->use->nr_sections; s++)
+		n += t->use->sections[s].info.nr_records;
+	return n;
+}
+
+struct lkst_clock_anchor lkst_trace_anchor(const struct lkst_trace *t)
+{
+	struct lkst_clock_anchor a = {
+		.trace_ns = t->use->header.anchor_trace_ns,
+		.realtime_ns = t->use->header.anchor_realtime_ns,
+	};
+
+	return a;
+}
+
+long long lkst_trace_realtime_offset(const struct lkst_trace *t)
+{
+	return (long long)(t->use->header.anchor_realtime_ns - t->use->header.anchor_trace_ns);
+}
+
+/* ---- Selection ------------------------------------------------------- */
+
+int lkst_trace_select(struct lkst_trace *t, const struct lkst_trace_select *sel,
+		      struct lkst_err *err)
+{
+	struct lkst_clock_anchor anchor = lkst_trace_anchor(t);
+	struct lkst_filter *f = &t->filter;
+	unsigned int i;
+
+	lkst_filter_free(f);
+	memset(f, 0, sizeof(*f));
+	t->selecting = 0;
+	if ((sel->events && lkst_filter_events(f, sel->events, err)) ||
+	    (sel->pids && lkst_filter_pids(f, sel->pids, err)) ||
+	    (sel->comms && lkst_filter_comms(f, sel->comms, err)) ||
+	    (sel->window && lkst_filter_window(f, sel->window, &anchor, err)) ||
+	    (sel->cpus && lkst_filter_cpus(f, sel->cpus, err)))
+		return -1;
+	for (i = 0; i < sel->nr_ids; i++) {
+		f->by_event = 1;
+		if (sel->ids[i] < LKST_NR_EVENT_IDS)
+			f->event[sel->ids[i]] = 1;
+	}
+	t->selecting = f->by_event || f->by_time || f->nr_pids || f->nr_comms || f->nr_cpus;
+	return 0;
+}
+
+int lkst_trace_selecting(const struct lkst_trace *t)
+{
+	return t->selecting;
+}
+
+/* ---- Iterators ------------------------------------------------------- */
+
+struct lkst_trace_iter *lkst_trace_iter_new(struct lkst_trace *t, unsigned int flags,
+					    struct lkst_err *err)
+{
+	struct lkst_trace_iter *it = calloc(1, sizeof(*it));
+
+	if (!it) {
+		lkst_seterr(err, "out of memory; free some memory");
+		return NULL;
+	}
+	it->t = t;
+	if ((flags & LKST_ITER_COMMS) || t->filter.nr_comms) {
+		it->comms = lkst_comm_map_new();
+		if (!it->comms) {
+			free(it);
+			lkst_seterr(err, "out of memory; free some memory");
+			return NULL;
+		}
+	}
+	if (lkst_log_merge_init(&it->merge, t->use, err)) {
+		lkst_comm_map_free(it->comms);
+		free(it);
+		return NULL;
+	}
+	return it;
+}
+
+void lkst_trace_iter_free(struct lkst_trace_iter *it)
+{
+	if (!it)
+		return;
+	lkst_log_merge_free(&it->merge);
+	lkst_comm_map_free(it->comms);
+	free(it);
+}
+
+void lkst_trace_rewind(struct lkst_trace_iter *it)
+{
+	it->one = 0;
+	lkst_log_merge_rewind(&it->merge);
+}
+
+void lkst_trace_rewind_section(struct lkst_trace_iter *it, unsigned int section)
+{
+	it->one = 1;
+	it->sec = section;
+	it->pos = 0;
+}
+
+/* The next record of the merge or of the one section, unselected. */
+static const struct lkst_record *next_record(struct lkst_trace_iter *it, unsigned int *s)
+{
+	const struct lkst_log_run *run;
+
+	if (!it->one)
+		return lkst_log_merge_next(&it->merge, s);
+	if (it->sec >= it->t->use->nr_sections)
+		return NULL;
+	run = &it->merge.runs[it->sec];
+	if (it->pos >= run->sec->info.nr_records)
+		return NULL;
+	*s = it->sec;
+	return lkst_log_run_record(run, it->pos++);
+}
+
+int lkst_trace_next(struct lkst_trace_iter *it, struct lkst_trace_rec *out)
+{
+	const struct lkst_log *log = it->t->use;
+	const struct lkst_record *rec;
+	unsigned int s, cpu;
+
+	while ((rec = next_record(it, &s))) {
+		cpu = log->sections[s].info.cpu;
+		/* Every record teaches names, selected or not: -n needs them. */
+		if (it->comms)
+			lkst_comm_map_learn(it->comms, rec, cpu);
+		if (it->t->selecting && !lkst_filter_match(&it->t->filter, rec, cpu, it->comms))
+			continue;
+		out->rec = rec;
+		out->cpu = cpu;
+		out->section = s;
+		out->index = (__u64)(rec - log->sections[s].records);
+		return 1;
+	}
+	return 0;
+}
+
+const struct lkst_comm_map *lkst_trace_comms(const struct lkst_trace_iter *it)
+{
+	return it->comms;
+}
