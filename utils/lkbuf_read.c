@@ -65,6 +65,18 @@ static void save_cpu(int fd, unsigned long cmd, unsigned int cpu, unsigned int f
 	totals->cpus++;
 }
 
+/* whose: "" or "the previous boot's "; lost: what became of the lost records. */
+static void commit_and_report(struct lkst_log_writer *w, const struct save_totals *t,
+			      const char *whose, const char *when, const char *lost)
+{
+	lkbuf_commit_log(w);
+	fprintf(stderr, "lkbuf: saved %llu records of %s%u CPUs to %s; %llu overwritten, %llu dropped %s\n",
+		t->records, whose, t->cpus, file, t->overwritten, t->dropped, when);
+	if (t->lost)
+		fprintf(stderr, "lkbuf: %llu records between the oldest and the newest saved %s\n",
+			t->lost, lost);
+}
+
 /* The live buffers of every CPU that has blocks, or of cpu_arg only. */
 static void read_current(const struct lkst_cmd *cmd)
 {
@@ -99,12 +111,7 @@ static void read_current(const struct lkst_cmd *cmd)
 			save_cpu(fd, LKST_IOC_BUFFER_DRAIN, cpu, LKST_DRAIN_FROM_OLDEST,
 				 &writer, &totals);
 	lkbuf_save_ksyms(&writer);
-	lkbuf_commit_log(&writer);
-	fprintf(stderr, "lkbuf: saved %llu records of %u CPUs to %s; %llu overwritten, %llu dropped since boot\n",
-		totals.records, totals.cpus, file, totals.overwritten, totals.dropped);
-	if (totals.lost)
-		fprintf(stderr, "lkbuf: %llu records between the oldest and the newest saved were overwritten\n",
-			totals.lost);
+	commit_and_report(&writer, &totals, "", "since boot", "were overwritten");
 	free(wanted);
 }
 
@@ -135,12 +142,8 @@ static void read_previous(const struct lkst_cmd *cmd)
 	for (cpu = 0; cpu < prev.nr_cpus; cpu++)
 		save_cpu(fd, LKST_IOC_PREVIOUS_DRAIN, cpu,
 			 LKST_DRAIN_FROM_OLDEST | LKST_DRAIN_FINAL, &writer, &totals);
-	lkbuf_commit_log(&writer);
-	fprintf(stderr, "lkbuf: saved %llu records of the previous boot's %u CPUs to %s; %llu overwritten, %llu dropped in that boot\n",
-		totals.records, totals.cpus, file, totals.overwritten, totals.dropped);
-	if (totals.lost)
-		fprintf(stderr, "lkbuf: %llu records between the oldest and the newest saved are missing (overwritten, or on pages refused at boot)\n",
-			totals.lost);
+	commit_and_report(&writer, &totals, "the previous boot's ", "in that boot",
+			  "are missing (overwritten, or on pages refused at boot)");
 	if (prev.refused_pages)
 		fprintf(stderr, "lkbuf: %u %s failed validation at boot and %s left out\n",
 			prev.refused_pages, prev.refused_pages == 1 ? "page" : "pages",

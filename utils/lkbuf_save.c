@@ -40,8 +40,8 @@ void lkbuf_drain_buf_free(struct lkbuf_drain_buf *b)
  * which takes the same struct with the same semantics.
  */
 void lkbuf_drain_cpu(int fd, unsigned long cmd, unsigned int cpu, __u64 cursor,
-		      unsigned int flags, struct lkbuf_drain_buf *b,
-		      struct lkst_buffer_drain *req, struct lkst_drain_result *res)
+		     unsigned int flags, struct lkbuf_drain_buf *b,
+		     struct lkst_buffer_drain *req, struct lkst_drain_result *res)
 {
 	char what[64];
 	int ret;
@@ -89,8 +89,8 @@ void lkbuf_sleep_ms(long ms)
  * as lost.
  */
 void lkbuf_drain_cpu_settled(int fd, unsigned long cmd, unsigned int cpu, __u64 cursor,
-			      unsigned int flags, struct lkbuf_drain_buf *b,
-			      struct lkst_buffer_drain *req, struct lkst_drain_result *res)
+			     unsigned int flags, struct lkbuf_drain_buf *b,
+			     struct lkst_buffer_drain *req, struct lkst_drain_result *res)
 {
 	int tries;
 
@@ -114,7 +114,7 @@ void lkbuf_abort_unfinished_log(void)
 
 /* source: where the records come from, kept in the log (LKST_META_SOURCE). */
 void lkbuf_create_log(struct lkst_log_writer *w, const char *path,
-		       const struct lkst_log_header *h, const char *source)
+		      const struct lkst_log_header *h, const char *source)
 {
 	struct lkst_err err;
 
@@ -160,8 +160,8 @@ void lkbuf_commit_log(struct lkst_log_writer *w)
  * (its trace clock started at that boot); NULL for this boot's.
  */
 void lkbuf_init_log_header(int fd, const struct lkst_version *version,
-			    const struct lkst_previous_info *prev,
-			    unsigned int nr_cpus, struct lkst_log_header *h)
+			   const struct lkst_previous_info *prev,
+			   unsigned int nr_cpus, struct lkst_log_header *h)
 {
 	struct lkst_clock_anchor anchor;
 	struct utsname uts;

@@ -392,16 +392,13 @@ static int run_list(struct lkst_cmd *cmd)
 {
 	struct lkst_event_desc desc;
 	unsigned int id, a;
-	int ret;
 
 	for (id = LKST_EV_PROBE_FIRST; id <= LKST_EV_PROBE_LAST; id++) {
 		memset(&desc, 0, sizeof(desc));
 		desc.id = id;
-		ret = lkst_dev_ioctl(cmd->fd, LKST_IOC_EVENT_DESC, &desc);
-		if (ret == -ENOENT)
+		if (lkst_dev_lookup(cmd->fd, LKST_IOC_EVENT_DESC, &desc,
+				    "reading a probe's description"))
 			continue;
-		if (ret)
-			lkst_die_errno(-ret, "reading a probe's description");
 		desc.mnemonic[LKST_NAME_LEN - 1] = '\0';
 		desc.description[LKST_DESC_LEN - 1] = '\0';
 		printf("0x%02x %-20s %s\n", id, desc.mnemonic, desc.description);

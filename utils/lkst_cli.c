@@ -180,6 +180,15 @@ int lkst_dev_ioctl(int fd, unsigned long cmd, void *arg)
 	return ret < 0 ? -errno : 0;
 }
 
+int lkst_dev_lookup(int fd, unsigned long cmd, void *arg, const char *what)
+{
+	int ret = lkst_dev_ioctl(fd, cmd, arg);
+
+	if (ret && ret != -ENOENT)
+		lkst_die_errno(-ret, what);
+	return ret;
+}
+
 /* Whether lockdown=confidentiality is in force, which closes /dev/lkst. */
 static bool lkst_locked_down(void)
 {
@@ -269,17 +278,13 @@ void lkst_dev_load_handlers(int fd, struct lkst_handler_names *h)
 {
 	struct lkst_handler_desc desc;
 	unsigned int id;
-	int ret;
 
 	lkst_handler_names_init(h);
 	for (id = 1; id < LKST_MAX_HANDLERS; id++) {
 		memset(&desc, 0, sizeof(desc));
 		desc.id = id;
-		ret = lkst_dev_ioctl(fd, LKST_IOC_HANDLER_INFO, &desc);
-		if (ret == -ENOENT)
+		if (lkst_dev_lookup(fd, LKST_IOC_HANDLER_INFO, &desc, "reading handler info"))
 			continue;
-		if (ret)
-			lkst_die_errno(-ret, "reading handler info");
 		desc.name[LKST_NAME_LEN - 1] = '\0';
 		desc.module[LKST_NAME_LEN - 1] = '\0';
 		/* Keep the built-in names if the kernel lists a handler without one. */

@@ -38,6 +38,12 @@ int lkst_dev_open(struct lkst_version *version);
 /* ioctl returning 0 or -errno (retrying EINTR). */
 int lkst_dev_ioctl(int fd, unsigned long cmd, void *arg);
 
+/*
+ * An ioctl reading the object of an ID (a handler, an event): 0, or
+ * -ENOENT for an unused ID; other errors exit with what.
+ */
+int lkst_dev_lookup(int fd, unsigned long cmd, void *arg, const char *what);
+
 /* Exit with a message for an errno the caller has no better words for. */
 void lkst_die_errno(int err, const char *what) __attribute__((noreturn));
 

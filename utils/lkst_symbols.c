@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Kernel symbols saved with a log: see lkst_symbols.h. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,26 +167,49 @@ void lkst_kallsyms_free(struct lkst_kallsyms *ks)
 	memset(ks, 0, sizeof(*ks));
 }
 
-const struct lkst_ksym *lkst_kallsyms_find(const struct lkst_kallsyms *ks, __u64 addr)
-{
-	size_t lo = 0, hi = ks->nr;
-	const struct lkst_ksym *k;
+/*
+ * Both tables are sorted by address and start each entry with it: the
+ * index of the last entry at or below addr whose span (its size; just
+ * addr when the size is unknown, 0) holds addr, or -1.
+ */
+_Static_assert(offsetof(struct lkst_ksym, addr) == 0, "addr leads struct lkst_ksym");
+_Static_assert(offsetof(struct lkst_sym_entry, addr) == 0, "addr leads struct lkst_sym_entry");
 
-	/* The last symbol at or below addr. */
+static long find_sorted(const void *table, size_t nr, size_t stride, __u64 addr,
+			__u64 (*size_of)(const void *entry))
+{
+	size_t lo = 0, hi = nr;
+	const void *e;
+	__u64 start;
+
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (ks->sym[mid].addr <= addr)
+		memcpy(&start, (const char *)table + mid * stride, sizeof(start));
+		if (start <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	if (!lo)
-		return NULL;
-	k = &ks->sym[lo - 1];
-	if (k->size ? addr - k->addr < k->size : addr == k->addr)
-		return k;
-	return NULL;
+		return -1;
+	e = (const char *)table + (lo - 1) * stride;
+	memcpy(&start, e, sizeof(start));
+	if (size_of(e) ? addr - start < size_of(e) : addr == start)
+		return lo - 1;
+	return -1;
+}
+
+static __u64 ksym_size(const void *e)
+{
+	return ((const struct lkst_ksym *)e)->size;
+}
+
+const struct lkst_ksym *lkst_kallsyms_find(const struct lkst_kallsyms *ks, __u64 addr)
+{
+	long i = find_sorted(ks->sym, ks->nr, sizeof(*ks->sym), addr, ksym_size);
+
+	return i < 0 ? NULL : &ks->sym[i];
 }
 
 /* ---- Addresses ------------------------------------------------------------ */
@@ -371,25 +395,16 @@ void lkst_symtab_free(struct lkst_symtab *st)
 	memset(st, 0, sizeof(*st));
 }
 
+static __u64 sym_entry_size(const void *e)
+{
+	return ((const struct lkst_sym_entry *)e)->size;
+}
+
 const struct lkst_sym_entry *lkst_symtab_find(const struct lkst_symtab *st, __u64 addr)
 {
-	size_t lo = 0, hi = st->nr;
-	const struct lkst_sym_entry *e;
+	long i = find_sorted(st->ent, st->nr, sizeof(*st->ent), addr, sym_entry_size);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (st->ent[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo)
-		return NULL;
-	e = &st->ent[lo - 1];
-	if (e->size ? addr - e->addr < e->size : addr == e->addr)
-		return e;
-	return NULL;
+	return i < 0 ? NULL : &st->ent[i];
 }
 
 int lkst_symtab_format(const struct lkst_symtab *st, __u64 addr, char *buf, size_t len)
