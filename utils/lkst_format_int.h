@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the formatter's files (lkst_format.c, lkst_format_record.c) share
+ * and the library does not export (hidden: not in liblkst.so's symbols).
+ */
+#ifndef LKST_FORMAT_INT_H
+#define LKST_FORMAT_INT_H
+
+#include <stddef.h>
+
+#include "lkst_format.h"
+
+#define LKST_HIDDEN __attribute__((visibility("hidden")))
+
+LKST_HIDDEN extern const char lkst_fmt_hex_digits[];
+/* Bytes escaped printable into buf. */
+LKST_HIDDEN void lkst_fmt_escape_bytes(const unsigned char *bytes, size_t n, char *buf,
+				       size_t len);
+/* Whether argument index continues a run of TEXT arguments; its length. */
+LKST_HIDDEN int lkst_fmt_text_continues(const struct lkst_event_info *ev, unsigned int index);
+LKST_HIDDEN unsigned int lkst_fmt_text_run(const struct lkst_event_info *ev, unsigned int index);
+/* A stack record's frame slot past its last frame. */
+LKST_HIDDEN int lkst_fmt_stack_slot_unused(const struct lkst_record *rec, unsigned int index);
+/* Whether the options show argument index of ev. */
+LKST_HIDDEN int lkst_fmt_arg_is_shown(const struct lkst_event_info *ev, unsigned int index,
+				      const struct lkst_format_opts *opts);
+/* A dynamic probe's argument key from its description. */
+LKST_HIDDEN size_t lkst_fmt_probe_key(const char *desc, unsigned int i, char *key);
+
+#endif /* LKST_FORMAT_INT_H */
