@@ -21,7 +21,7 @@ HAVE_HANDLERS := $(wildcard handlers/Kbuild handlers/Makefile)
 # tests/run-all.sh builds the kernel once and clears this to skip re-checking it.
 KERNEL_DEP ?= kernel
 
-.PHONY: all deps kernel kernel-tree kernel-kasan kernel-kcsan initramfs-kcsan kcsan kernel-bench bench-ablate initramfs-kasan patches docs count-hooks \
+.PHONY: all deps events kernel kernel-tree kernel-kasan kernel-kcsan initramfs-kcsan kcsan kernel-bench bench-ablate initramfs-kasan patches docs count-hooks \
 	utils handlers initramfs initramfs-kdump demo install uninstall \
 	test torture bench initramfs-bench checkpatch clean distclean help
 
@@ -106,7 +106,7 @@ kcsan: deps initramfs-kcsan
 	@python3 tools/build/kcsan-reports.py out/kcsan/console.log
 
 # Regenerate the core patch from kernel/ and make sure the series starts with it.
-patches:
+patches: events
 	@$(TOOLS)/gen-core-patch.sh $(CURDIR)/kernel $(PATCH_DIR)/$(CORE_PATCH)
 	@$(TOOLS)/series-add.sh $(PATCH_DIR)/series $(CORE_PATCH)
 
@@ -233,8 +233,13 @@ bench-ablate: deps utils initramfs-bench
 checkpatch: kernel-tree
 	@$(TOOLS)/checkpatch.sh $(KSRC) $(PATCH_DIR) $(SERIES)
 
-# The events reference, generated from the event table and the hook sites
-# of the patched tree (make test fails when the committed copy is stale).
+# The generated parts of lkst_events.h (enum, argument counts, table), made
+# from the event definitions, kernel/kernel/lkst/events.def.
+events:
+	@python3 $(TOOLS)/gen-event-table.py
+
+# The events reference, generated from the event definitions and the hook
+# sites of the patched tree (make test fails when the committed copy is stale).
 docs: kernel-tree
 	@mkdir -p docs
 	@python3 $(TOOLS)/gen-events-doc.py $(KSRC) $(PATCH_DIR) $(SERIES) > docs/events.md.tmp

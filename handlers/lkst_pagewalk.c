@@ -78,8 +78,8 @@ static void run_emit(struct run *r)
 	if (!r->pages)
 		return;
 	if (r->nr_runs < max_runs)
-		LKST_HOOK6(MEM_PAGE_SNAPSHOT, r->pid, r->vaddr, r->pfn, r->pages,
-			   r->snapshot, 0);
+		LKST_HOOK(MEM_PAGE_SNAPSHOT, r->pid, r->vaddr, r->pfn, r->pages,
+			  r->snapshot);
 	r->nr_runs++;
 	r->pages = 0;
 }

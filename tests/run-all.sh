@@ -94,6 +94,8 @@ fi
 # The events reference matches the table and the hook sites; the built
 # kernel has the hook sites the issue asks for (at least 100).
 if [ $kernel_ok = 1 ]; then
+	check "events: lkst_events.h made from events.def (make events)" 60 \
+		python3 tools/build/gen-event-table.py --check
 	check "docs: docs/events.md up to date (make docs)" 120 bash -c "
 		python3 tools/build/gen-events-doc.py build/linux-6.12 patches patches/series >'$tmp/events.md' &&
 		diff -u docs/events.md '$tmp/events.md'"

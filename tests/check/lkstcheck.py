@@ -14,7 +14,8 @@ REPO = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "tools/build"))
 from lkst_table import EVENTS_H, read_table  # noqa: E402  (after the path)
 
-_CATS, _EVENTS = read_table()
+_CATS, EVENTS = read_table()
+_EVENTS = EVENTS
 # {mnemonic: id} for every event of the table, from the one header.
 EV = {e["name"]: e["id"] for e in _EVENTS}
 CATEGORIES = [(first, last, name) for name, first, last in _CATS.values()]

@@ -15,13 +15,14 @@ noticed.  Every event of lkst's table is either in a pair or listed there as
 having no upstream twin.
 """
 import collections
+import fnmatch
 import gzip
 import os
 import re
 import sys
 import tempfile
 
-from lkstcheck import EV, check, covers, done, read_csv, read_log
+from lkstcheck import EV, EVENTS, check, covers, done, read_csv, read_log
 
 d = sys.argv[1]
 HERE = os.path.dirname(os.path.realpath(__file__))
@@ -528,6 +529,14 @@ for n, line in enumerate(open(TABLE), 1):
     rows.append(Row(n, pair, side, conds, seen, reason))
 
 paired = {p[1] for p in PAIRS.values()}
+# The twins of events.def are the ones compared here: a pair against an
+# upstream event the definition does not name is a wrong pair or a stale
+# definition, and so is a twin named there but never compared nor listed.
+TWINS = {e["name"]: {t.split(":", 1)[1] for t in e["twin"]} for e in EVENTS}
+for pair, (fev, lname, *_rest) in PAIRS.items():
+    for f in fev if isinstance(fev, tuple) else (fev,):
+        check(any(fnmatch.fnmatchcase(f, t) for t in TWINS[lname]),
+              f"pair {pair!r}: {f} is not a twin of {lname} in events.def ({TWINS[lname]})")
 for name in EV:
     check(name in paired or name in unpaired,
           f"lkst event {name} is neither compared nor listed as having no upstream twin")

@@ -2,9 +2,9 @@
 /*
  * lkst - Linux kernel state tracer: hook macro and handler API.
  *
- * A hook site is LKST_HOOK(EVENT, a1, a2, a3, a4) (or LKST_HOOK6 with six
- * arguments), EVENT being a mnemonic of <uapi/linux/lkst_events.h> without
- * its LKST_EV_ prefix.  Each event has a static key that is on only while
+ * A hook site is LKST_HOOK(EVENT, args...), EVENT being a mnemonic of
+ * kernel/lkst/events.def without its LKST_EV_ prefix, args as many
+ * as that entry lists.  Each event has a static key that is on only while
  * the active maskset routes the event to a handler other than NOTHING, so
  * a disabled site is a single NOP and its arguments are never evaluated.
  *
@@ -14,6 +14,8 @@
 #ifndef _LINUX_LKST_H
 #define _LINUX_LKST_H
 
+#include <linux/args.h>
+#include <linux/build_bug.h>
 #include <linux/types.h>
 #include <uapi/linux/lkst_events.h>
 #include <uapi/linux/lkst_record.h>
@@ -58,8 +60,8 @@ extern struct static_key_false lkst_syscall_entry_key;
 #define __LKST_ZERO_ARG(a)	(__builtin_constant_p(a) && !(a))
 
 /*
- * The same for a site whose last arguments are constant zeros (most
- * sites: LKST_HOOK() passes two): each copy of the write path knows at
+ * The same for a site whose last arguments are constant zeros (the
+ * padding of an event with fewer than six): each copy of the write path knows at
  * compile time which arguments can be stored, so it tests and keeps live
  * only those.  Five arguments and the event also fit the six argument
  * registers, where a seventh goes on the stack, and a function with an
@@ -155,35 +157,30 @@ void __lkst_dispatcher lkst_hook_dispatch5(unsigned int event, u64 a1,
 			__LKST_CALL2(event, a1, a2);			\
 	} while (0)
 
-#define LKST_HOOK6(ev, a1, a2, a3, a4, a5, a6)				\
+/* A site of an event with N arguments, padded with zeros to six. */
+#define __LKST_HOOK6(ev, a1, a2, a3, a4, a5, a6)			\
 	do {								\
 		if (LKST_HOOK_ENABLED(ev))				\
 			__LKST_DISPATCH(LKST_EV_##ev, (u64)(a1), (u64)(a2), \
 					(u64)(a3), (u64)(a4), (u64)(a5), \
 					(u64)(a6));			\
 	} while (0)
+#define __LKST_HOOK5(ev, a1, a2, a3, a4, a5)				\
+	__LKST_HOOK6(ev, a1, a2, a3, a4, a5, 0)
+#define __LKST_HOOK4(ev, a1, a2, a3, a4)				\
+	__LKST_HOOK6(ev, a1, a2, a3, a4, 0, 0)
+#define __LKST_HOOK3(ev, a1, a2, a3)	__LKST_HOOK6(ev, a1, a2, a3, 0, 0, 0)
+#define __LKST_HOOK2(ev, a1, a2)	__LKST_HOOK6(ev, a1, a2, 0, 0, 0, 0)
+#define __LKST_HOOK1(ev, a1)		__LKST_HOOK6(ev, a1, 0, 0, 0, 0, 0)
 
 /*
  * Handler context.  A handler runs inside the hook that fired: in task,
  * softirq, hardirq or NMI context, with preemption disabled, often with
- * interrupts disabled, and with the hooked code's locks held, among them
- *
- *   rq->lock                PROCESS_CONTEXTSWITCH, _SLEEP, _WAKEUP_NEW,
- *                           _SETPRIO, _MIGRATE (or p->pi_lock)
- *   p->pi_lock              PROCESS_WAKEUP, _WAKEUP_NEW, _SETPRIO
- *   rtmutex wait_lock       PROCESS_SETPRIO from priority inheritance
- *   mutex, rwsem wait_lock  LOCK_MUTEX_CONTENDED, _ACQUIRED,
- *                           LOCK_RWSEM_CONTENDED of a writer
- *   sighand->siglock        PROCESS_SIGSEND, _SIGDELIVER
- *   wait-queue head lock    PROCESS_WAITQ_ADD from prepare_to_wait*(),
- *                           PROCESS_WAITQ_REMOVE by a waker
- *   timer base locks        TIMER_ADD, _CANCEL, HRTIMER_START, _CANCEL
- *   worker pool lock        INT_WORKQUEUE_QUEUE
- *   pcp lock                MEM_PAGE_ALLOC of a bulk page allocation
- *   tx queue lock           NET_XMIT
- *   die_lock                OOPS_DIE
- *
- * and hooks sit inside the page and slab allocators, the scheduler and
+ * interrupts disabled, and with the hooked code's locks held: rq->lock and
+ * pi_lock, wait-queue, signal, timer and worker pool locks, mutex and rwsem
+ * wait_lock, die_lock.  The locks column of each event's entry in
+ * kernel/lkst/events.def names those its sites may hold.  Hooks
+ * also sit inside the page and slab allocators, the scheduler and
  * the timer code.  Anything that may deadlock on those locks or re-enter
  * that code is out, so a handler must not
  *  - sleep;
@@ -294,13 +291,30 @@ static inline unsigned int lkst_probe_stack(unsigned long *store,
 
 #else /* !CONFIG_LKST */
 
-#define LKST_HOOK6(...) do { } while (0)
+#define __LKST_HOOK6(...) do { } while (0)
+#define __LKST_HOOK5(...) do { } while (0)
+#define __LKST_HOOK4(...) do { } while (0)
+#define __LKST_HOOK3(...) do { } while (0)
+#define __LKST_HOOK2(...) do { } while (0)
+#define __LKST_HOOK1(...) do { } while (0)
 #define LKST_HOOK_ENABLED(ev) ((void)LKST_EV_##ev, false)
 #define LKST_SYSCALL_ENTRY_ENABLED() false
 
 #endif /* CONFIG_LKST */
 
-#define LKST_HOOK(ev, a1, a2, a3, a4) LKST_HOOK6(ev, a1, a2, a3, a4, 0, 0)
+/*
+ * A hook site: LKST_HOOK(EVENT, args...) passes exactly the arguments
+ * EVENT's entry in kernel/lkst/events.def lists, or the build
+ * fails.  COUNT_ARGS() only counts: no argument is evaluated for it.
+ */
+#define LKST_HOOK(ev, ...)						\
+	do {								\
+		static_assert(COUNT_ARGS(__VA_ARGS__) == LKST_NR_ARGS_##ev, \
+			      "LKST_HOOK(" #ev "): events.def says "	\
+			      "another number of arguments");		\
+		CONCATENATE(__LKST_HOOK, COUNT_ARGS(__VA_ARGS__))	\
+			(ev, __VA_ARGS__);				\
+	} while (0)
 
 /* Half @half (0 or 1) of a 16-byte command name, for a COMM argument pair. */
 #define lkst_comm_arg(comm, half)					\

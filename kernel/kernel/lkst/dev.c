@@ -56,8 +56,8 @@ static long lkst_mark(void __user *arg)
 	BUILD_BUG_ON(sizeof(words) != sizeof(struct lkst_mark));
 	if (copy_from_user(words, arg, sizeof(words)))
 		return -EFAULT;
-	LKST_HOOK6(USER_MARK, words[0], words[1], words[2], words[3],
-		   words[4], words[5]);
+	LKST_HOOK(USER_MARK, words[0], words[1], words[2], words[3],
+		  words[4], words[5]);
 	return 0;
 }
 

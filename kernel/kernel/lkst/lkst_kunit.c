@@ -834,22 +834,22 @@ static void lkst_ms_dispatch_copies_record(struct kunit *test)
 		lkst_hook_dispatch(LKST_EV_USER_MARK, ~0ull, ~0ull, ~0ull,
 				   ~0ull, ~0ull, ~0ull);
 	/* Through the hook macro, which picks the copy by the zeros. */
-	LKST_HOOK6(USER_MARK, test_hook_arg(want[0], 0),
-		   test_hook_arg(want[0], 1), 0, 0, 0, 0);
-	LKST_HOOK6(USER_MARK, test_hook_arg(want[1], 0),
-		   test_hook_arg(want[1], 1), test_hook_arg(want[1], 2),
-		   0, 0, 0);
-	LKST_HOOK6(USER_MARK, test_hook_arg(want[2], 0),
-		   test_hook_arg(want[2], 1), test_hook_arg(want[2], 2),
-		   test_hook_arg(want[2], 3), 0, 0);
+	LKST_HOOK(USER_MARK, test_hook_arg(want[0], 0),
+		  test_hook_arg(want[0], 1), 0, 0, 0, 0);
+	LKST_HOOK(USER_MARK, test_hook_arg(want[1], 0),
+		  test_hook_arg(want[1], 1), test_hook_arg(want[1], 2),
+		  0, 0, 0);
+	LKST_HOOK(USER_MARK, test_hook_arg(want[2], 0),
+		  test_hook_arg(want[2], 1), test_hook_arg(want[2], 2),
+		  test_hook_arg(want[2], 3), 0, 0);
 	/* A load, then a call: the order that once clobbered r8. */
-	LKST_HOOK6(USER_MARK, test_hook_arg(want[3], 0),
-		   test_hook_arg(want[3], 1), test_hook_arg(want[3], 2),
-		   READ_ONCE(want[3][3]), test_hook_arg(want[3], 4), 0);
-	LKST_HOOK6(USER_MARK, test_hook_arg(want[4], 0),
-		   test_hook_arg(want[4], 1), test_hook_arg(want[4], 2),
-		   test_hook_arg(want[4], 3), test_hook_arg(want[4], 4),
-		   test_hook_arg(want[4], 5));
+	LKST_HOOK(USER_MARK, test_hook_arg(want[3], 0),
+		  test_hook_arg(want[3], 1), test_hook_arg(want[3], 2),
+		  READ_ONCE(want[3][3]), test_hook_arg(want[3], 4), 0);
+	LKST_HOOK(USER_MARK, test_hook_arg(want[4], 0),
+		  test_hook_arg(want[4], 1), test_hook_arg(want[4], 2),
+		  test_hook_arg(want[4], 3), test_hook_arg(want[4], 4),
+		  test_hook_arg(want[4], 5));
 	pos = local64_read(&cb->pos);
 	blk = rcu_dereference_sched(cb->blocks[lkst_pos_block(pos)]);
 	if (blk)
