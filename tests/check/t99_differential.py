@@ -136,6 +136,15 @@ def f_sys_arg5(r):
     return r["pid"], (int(m[1]), hexint(m[7]))
 
 
+NAPI_POLL = re.compile(r"napi poll on napi struct (?:0x)?([0-9a-f]+) for device \S+ "
+                       r"work (-?\d+) budget (-?\d+)")
+
+
+def f_napi_poll(r):
+    m = NAPI_POLL.match(r["rest"])
+    return r["pid"], (int(m[1], 16), int(m[2]), int(m[3]))
+
+
 def f_sys_exit(r):
     m = SYS_EXIT.match(r["rest"])
     return r["pid"], (int(m[1]), int(m[2]))
@@ -355,6 +364,9 @@ PAIRS = {
         "netif_receive_skb", "NET_RECEIVE",
         with_pid(lambda r: (int(r["f"]["len"]),)),
         with_pid(lambda r: (r["arg1"],)), True),
+    "napi poll": (
+        "napi_poll", "NET_NAPI_POLL", f_napi_poll,
+        with_pid(lambda r: (r["arg1"], s64(r["arg2"]), s64(r["arg3"]))), True),
 }
 
 # ---------------------------------------------------------------- inputs

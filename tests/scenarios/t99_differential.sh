@@ -19,7 +19,7 @@ timer/hrtimer_expire_entry timer/hrtimer_expire_exit
 timer/timer_start timer/timer_cancel
 timer/timer_expire_entry timer/timer_expire_exit
 block/block_bio_queue block/block_rq_issue block/block_rq_complete
-net/net_dev_xmit net/netif_receive_skb"
+net/net_dev_xmit net/netif_receive_skb napi/napi_poll"
 
 ftrace_kb=$(cut -d' ' -f1 $T/buffer_size_kb)	# "7 (expanded: 1408)"
 hash_ptr=$(cat $T/options/hash-ptr)

@@ -139,6 +139,7 @@ enum lkst_event_id {
 	/* net */
 	LKST_EV_NET_XMIT		= 0x90,
 	LKST_EV_NET_RECEIVE		= 0x91,
+	LKST_EV_NET_NAPI_POLL		= 0x92,
 	/* end of net */
 
 	/* timer */
@@ -248,6 +249,7 @@ enum lkst_event_nr_args {
 	LKST_NR_ARGS_BLOCK_RQ_COMPLETE = 5,
 	LKST_NR_ARGS_NET_XMIT = 6,
 	LKST_NR_ARGS_NET_RECEIVE = 6,
+	LKST_NR_ARGS_NET_NAPI_POLL = 4,
 	LKST_NR_ARGS_TIMER_ADD = 5,
 	LKST_NR_ARGS_TIMER_EXPIRE_ENTRY = 3,
 	LKST_NR_ARGS_TIMER_EXPIRE_EXIT = 2,
@@ -1490,6 +1492,21 @@ static const struct lkst_event_info lkst_event_table[] = {
 		.nr_args = LKST_NR_ARGS_NET_RECEIVE,
 		.arches = LKST_ARCH_ALL,
 		.twin = "net:netif_receive_skb",
+		.locks = "",
+	},
+	{
+		LKST_EVENT(NET_NAPI_POLL),
+		.category = LKST_CAT_NET,
+		.description = "a NAPI instance was polled: receive softirq, busy poll or netpoll",
+		.args = {
+			{ LKST_ARG_HEX, "napi struct", "napi" },
+			{ LKST_ARG_DEC, "packets processed", "work" },
+			{ LKST_ARG_DEC, "budget, 0 from netpoll", "budget" },
+			{ LKST_ARG_UDEC, "device ifindex, 0 for none (the backlog)", "ifindex" },
+		},
+		.nr_args = LKST_NR_ARGS_NET_NAPI_POLL,
+		.arches = LKST_ARCH_ALL,
+		.twin = "napi:napi_poll",
 		.locks = "",
 	},
 	{
