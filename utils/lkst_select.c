@@ -221,29 +221,38 @@ int lkst_filter_cpus(struct lkst_filter *f, const char *list, struct lkst_err *e
 	return each_item(list, "CPU", add_cpu, f, err);
 }
 
+/* An optional ".digits" (1 to 9 of them) as nanoseconds; advances *s. */
+static int parse_frac_ns(const char **s, unsigned long long *ns)
+{
+	int digits = 0;
+
+	*ns = 0;
+	if (**s != '.')
+		return 0;
+	for ((*s)++; **s >= '0' && **s <= '9'; (*s)++, digits++) {
+		if (digits >= 9)
+			return -1;
+		*ns = *ns * 10 + (**s - '0');
+	}
+	if (!digits)
+		return -1;
+	while (digits++ < 9)
+		*ns *= 10;
+	return 0;
+}
+
 int lkst_parse_seconds(const char *s, unsigned long long *ns)
 {
-	unsigned long long sec = 0, frac = 0;
-	int digits = 0, frac_digits = 0;
+	unsigned long long sec = 0, frac;
+	int digits = 0;
 
 	for (; *s >= '0' && *s <= '9'; s++, digits++) {
 		if (sec > (UINT64_MAX / 1000000000ull - 9) / 10)
 			return -1;
 		sec = sec * 10 + (*s - '0');
 	}
-	if (*s == '.') {
-		for (s++; *s >= '0' && *s <= '9'; s++, frac_digits++) {
-			if (frac_digits >= 9)
-				return -1;
-			frac = frac * 10 + (*s - '0');
-		}
-		if (!frac_digits)
-			return -1;
-	}
-	if (*s || !digits)
+	if (parse_frac_ns(&s, &frac) || *s || !digits)
 		return -1;
-	while (frac_digits++ < 9)
-		frac *= 10;
 	*ns = sec * 1000000000ull + frac;
 	return 0;
 }
@@ -268,28 +277,13 @@ static int parse_digits(const char **s, int min, int max, int limit, int *out)
 static int parse_time_of_day(const char *s, int *hms, unsigned long long *frac_ns)
 {
 	int h, m, sec;
-	unsigned long long frac = 0;
-	int frac_digits = 0;
 
 	if (parse_digits(&s, 1, 2, 23, &h) || *s++ != ':' ||
 	    parse_digits(&s, 2, 2, 59, &m) || *s++ != ':' ||
-	    parse_digits(&s, 2, 2, 59, &sec))
+	    parse_digits(&s, 2, 2, 59, &sec) ||
+	    parse_frac_ns(&s, frac_ns) || *s)
 		return -1;
-	if (*s == '.') {
-		for (s++; *s >= '0' && *s <= '9'; s++, frac_digits++) {
-			if (frac_digits >= 9)
-				return -1;
-			frac = frac * 10 + (*s - '0');
-		}
-		if (!frac_digits)
-			return -1;
-	}
-	if (*s)
-		return -1;
-	while (frac_digits++ < 9)
-		frac *= 10;
 	*hms = h * 3600 + m * 60 + sec;
-	*frac_ns = frac;
 	return 0;
 }
 

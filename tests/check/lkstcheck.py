@@ -12,12 +12,11 @@ import sys
 
 REPO = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(REPO, "tools/build"))
-from lkst_table import EVENTS_H, read_table  # noqa: E402  (after the path)
+from lkst_table import EVENTS_DEF, read_table  # noqa: E402  (after the path)
 
 _CATS, EVENTS = read_table()
-_EVENTS = EVENTS
-# {mnemonic: id} for every event of the table, from the one header.
-EV = {e["name"]: e["id"] for e in _EVENTS}
+# {mnemonic: id} for every event of events.def.
+EV = {e["name"]: e["id"] for e in EVENTS}
 CATEGORIES = [(first, last, name) for name, first, last in _CATS.values()]
 
 
@@ -75,7 +74,7 @@ def covers(*names):
     done() reports them to the coverage count (tests/check/coverage.py)."""
     for name in names:
         if name not in EV:
-            raise KeyError(f"covers({name!r}): not an event of {EVENTS_H}")
+            raise KeyError(f"covers({name!r}): not an event of {EVENTS_DEF}")
         _covered.append(name)
 
 

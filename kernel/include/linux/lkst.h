@@ -3,8 +3,8 @@
  * lkst - Linux kernel state tracer: hook macro and handler API.
  *
  * A hook site is LKST_HOOK(EVENT, args...), EVENT being a mnemonic of
- * kernel/lkst/events.def without its LKST_EV_ prefix, args as many
- * as that entry lists.  Each event has a static key that is on only while
+ * kernel/lkst/events.def without its LKST_EV_ prefix, args as many as
+ * that entry lists.  Each event has a static key that is on only while
  * the active maskset routes the event to a handler other than NOTHING, so
  * a disabled site is a single NOP and its arguments are never evaluated.
  *
@@ -61,11 +61,11 @@ extern struct static_key_false lkst_syscall_entry_key;
 
 /*
  * The same for a site whose last arguments are constant zeros (the
- * padding of an event with fewer than six): each copy of the write path knows at
- * compile time which arguments can be stored, so it tests and keeps live
- * only those.  Five arguments and the event also fit the six argument
- * registers, where a seventh goes on the stack, and a function with an
- * outgoing stack argument may need a frame, or a realigned stack's
+ * padding of an event with fewer than six): each copy of the write path
+ * knows at compile time which arguments can be stored, so it tests and
+ * keeps live only those.  Five arguments and the event also fit the six
+ * argument registers, where a seventh goes on the stack, and a function
+ * with an outgoing stack argument may need a frame, or a realigned stack's
  * argument pointer (the slab allocator's), on every call, traced or not.
  *
  * On x86-64 the copies also save every register they change, and a site
@@ -179,10 +179,10 @@ void __lkst_dispatcher lkst_hook_dispatch5(unsigned int event, u64 a1,
  * interrupts disabled, and with the hooked code's locks held: rq->lock and
  * pi_lock, wait-queue, signal, timer and worker pool locks, mutex and rwsem
  * wait_lock, die_lock.  The locks column of each event's entry in
- * kernel/lkst/events.def names those its sites may hold.  Hooks
- * also sit inside the page and slab allocators, the scheduler and
- * the timer code.  Anything that may deadlock on those locks or re-enter
- * that code is out, so a handler must not
+ * kernel/lkst/events.def names those its sites may hold.  Hooks also sit
+ * inside the page and slab allocators, the scheduler and the timer code.
+ * Anything that may deadlock on those locks or re-enter that code is out,
+ * so a handler must not
  *  - sleep;
  *  - take any lock, raw spinlocks included: it may be held already, nest
  *    outside a held one, or be held by the code an NMI interrupted;
@@ -304,8 +304,8 @@ static inline unsigned int lkst_probe_stack(unsigned long *store,
 
 /*
  * A hook site: LKST_HOOK(EVENT, args...) passes exactly the arguments
- * EVENT's entry in kernel/lkst/events.def lists, or the build
- * fails.  COUNT_ARGS() only counts: no argument is evaluated for it.
+ * EVENT's entry in kernel/lkst/events.def lists, or the build fails.
+ * COUNT_ARGS() only counts: no argument is evaluated for it.
  */
 #define LKST_HOOK(ev, ...)						\
 	do {								\
