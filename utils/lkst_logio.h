@@ -253,6 +253,7 @@ struct lkst_trace_select {
 	const char *comms;		/* -n NAME or PREFIX* */
 	const char *window;		/* -t START,END */
 	const char *cpus;		/* -c */
+	const char *where;		/* --where EXPR, lkm filter's language */
 	const unsigned int *ids;
 	unsigned int nr_ids;
 };

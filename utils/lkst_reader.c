@@ -142,6 +142,10 @@ int lkst_trace_select(struct lkst_trace *t, const struct lkst_trace_select *sel,
 	    (sel->window && lkst_filter_window(f, sel->window, &anchor, err)) ||
 	    (sel->cpus && lkst_filter_cpus(f, sel->cpus, err)))
 		return -1;
+	if (sel->where) {
+		lkst_seterr(err, "--where: not yet supported");
+		return -1;
+	}
 	for (i = 0; i < sel->nr_ids; i++) {
 		f->by_event = 1;
 		if (sel->ids[i] < LKST_NR_EVENT_IDS)
