@@ -10,6 +10,7 @@
 #include "lkst_format.h"
 #include "lkst_logio.h"
 #include "lkst_symbols.h"
+#include "lkst_where.h"
 
 struct lkst_trace {
 	struct lkst_log log;		/* owned, when opened here */
@@ -17,6 +18,7 @@ struct lkst_trace {
 	struct lkst_symtab symbols;
 	int has_symbols;
 	struct lkst_filter filter;
+	struct lkst_where *where;	/* --where, or NULL */
 	int selecting;
 };
 
@@ -82,6 +84,7 @@ void lkst_trace_close(struct lkst_trace *t)
 	if (!t)
 		return;
 	lkst_filter_free(&t->filter);
+	lkst_where_free(t->where);
 	if (t->has_symbols)
 		lkst_symtab_free(&t->symbols);
 	if (t->use == &t->log)
@@ -135,6 +138,8 @@ int lkst_trace_select(struct lkst_trace *t, const struct lkst_trace_select *sel,
 
 	lkst_filter_free(f);
 	memset(f, 0, sizeof(*f));
+	lkst_where_free(t->where);
+	t->where = NULL;
 	t->selecting = 0;
 	if ((sel->events && lkst_filter_events(f, sel->events, err)) ||
 	    (sel->pids && lkst_filter_pids(f, sel->pids, err)) ||
@@ -142,16 +147,15 @@ int lkst_trace_select(struct lkst_trace *t, const struct lkst_trace_select *sel,
 	    (sel->window && lkst_filter_window(f, sel->window, &anchor, err)) ||
 	    (sel->cpus && lkst_filter_cpus(f, sel->cpus, err)))
 		return -1;
-	if (sel->where) {
-		lkst_seterr(err, "--where: not yet supported");
+	if (sel->where && !(t->where = lkst_where_new(sel->where, err)))
 		return -1;
-	}
 	for (i = 0; i < sel->nr_ids; i++) {
 		f->by_event = 1;
 		if (sel->ids[i] < LKST_NR_EVENT_IDS)
 			f->event[sel->ids[i]] = 1;
 	}
-	t->selecting = f->by_event || f->by_time || f->nr_pids || f->nr_comms || f->nr_cpus;
+	t->selecting = f->by_event || f->by_time || f->nr_pids || f->nr_comms || f->nr_cpus ||
+		       t->where;
 	return 0;
 }
 
@@ -172,7 +176,7 @@ struct lkst_trace_iter *lkst_trace_iter_new(struct lkst_trace *t, unsigned int f
 		return NULL;
 	}
 	it->t = t;
-	if ((flags & LKST_ITER_COMMS) || t->filter.nr_comms) {
+	if ((flags & LKST_ITER_COMMS) || t->filter.nr_comms || lkst_where_needs_comm(t->where)) {
 		it->comms = lkst_comm_map_new();
 		if (!it->comms) {
 			free(it);
@@ -238,6 +242,10 @@ int lkst_trace_next(struct lkst_trace_iter *it, struct lkst_trace_rec *out)
 		if (it->comms)
 			lkst_comm_map_learn(it->comms, rec, cpu);
 		if (it->t->selecting && !lkst_filter_match(&it->t->filter, rec, cpu, it->comms))
+			continue;
+		if (it->t->where &&
+		    !lkst_where_match(it->t->where, rec, cpu,
+				      it->comms ? lkst_comm_map_name(it->comms, rec->pid, cpu) : NULL))
 			continue;
 		out->rec = rec;
 		out->cpu = cpu;
