@@ -28,6 +28,8 @@
  *   lkst_drain.h       ordering what LKST_IOC_BUFFER_DRAIN returned
  *   lkst_vmcore.h      lkst's buffers out of a kdump vmcore
  *   lkst_filter_expr.h lkst_filter predicates compiled (lkst_filter.h)
+ *   lkst_sysnames.h    system call and errno names, flags of a few
+ *                      system call arguments (from the kernel's tables)
  *
  * The library never exits and never touches /dev/lkst: every failure is a
  * return value with a one-line message in a struct lkst_err.  (The tools'
@@ -56,5 +58,6 @@
 #include "lkst_drain.h"
 #include "lkst_vmcore.h"
 #include "lkst_filter_expr.h"
+#include "lkst_sysnames.h"
 
 #endif /* LKST_H */

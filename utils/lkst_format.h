@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "lkst_util.h"
+#include "lkst_sysnames.h"
 
 struct lkst_comm_map;
 struct lkst_symtab;
@@ -89,12 +90,12 @@ void lkst_field_text(const struct lkst_record *rec, const struct lkst_field *f,
 		     char *buf, size_t len);
 
 /*
- * Text (not CSV, not -r) shows a negative RETVAL with its errno name,
- * "-2(ENOENT)", and marks the mnemonic of an error record with a '!'
- * ("!SYSCALL_ERROR"): a SYSCALL_ERROR, an EXCEPTION_FAULT_SIGNAL, or a
- * SYSCALL_EXIT returning -4095..-1 (not number -1, rt_sigreturn).
+ * Text (not CSV, not -r) shows a negative RETVAL with its errno name
+ * (lkst_errno_name(), lkst_sysnames.h), "-2(ENOENT)", and marks the
+ * mnemonic of an error record with a '!' ("!SYSCALL_ERROR"): a
+ * SYSCALL_ERROR, an EXCEPTION_FAULT_SIGNAL, or a SYSCALL_EXIT returning
+ * -4095..-1 (not number -1, rt_sigreturn).
  */
-const char *lkst_errno_name(long long ret);
 int lkst_record_is_error(const struct lkst_record *rec);
 
 /* Writes a CSV field, quoted per RFC 4180 when it must be. */

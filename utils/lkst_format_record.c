@@ -265,24 +265,6 @@ static void put_state(struct lkst_outbuf *o, unsigned long long state)
 }
 
 /*
- * The errno name of a system call's return value in -4095..-1, also the
- * kernel's own restart codes; NULL for others and unknown numbers.
- */
-const char *lkst_errno_name(long long ret)
-{
-	static const char *const kernel_codes[] = {
-		"ERESTARTSYS", "ERESTARTNOINTR", "ERESTARTNOHAND", "ENOIOCTLCMD",
-		"ERESTART_RESTARTBLOCK", "EPROBE_DEFER", "EOPENSTALE", "ENOPARAM",
-	};
-
-	if (ret >= 0 || ret < -4095)
-		return NULL;
-	if (-ret >= 512 && -ret < 512 + (long long)(sizeof(kernel_codes) / sizeof(kernel_codes[0])))
-		return kernel_codes[-ret - 512];
-	return strerrorname_np((int)-ret);
-}
-
-/*
  * What lkst_errpath records, and a system call exit that failed as it
  * defines it (number -1 is rt_sigreturn: its value is the user's rax).
  */

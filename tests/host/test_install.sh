@@ -97,6 +97,7 @@ f 644 usr/include/lkst/lkst_symbols.h
 f 644 usr/include/lkst/lkst_export.h
 f 644 usr/include/lkst/lkst_vmcore.h
 f 644 usr/include/lkst/lkst_filter_expr.h
+f 644 usr/include/lkst/lkst_sysnames.h
 f 644 usr/include/lkst/lkst_filter.h
 d 755 usr/include/lkst/linux
 f 644 usr/include/lkst/linux/lkst_events.h
