@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "lkst_logio.h"
+#include "lkst_logzst.h"
 
 _Static_assert(sizeof(struct lkst_record) == LKST_RECORD_SIZE, "record size");
 _Static_assert(sizeof(struct lkst_log_header) % 8 == 0, "header keeps records aligned");
@@ -240,20 +241,44 @@ static int add_event_table(struct lkst_log_writer *w, struct lkst_err *err)
 	return ret;
 }
 
+/* The plain log of a compressed one or of standard output: an unnamed file. */
+static FILE *open_anon(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = NULL;
+	FILE *fp = NULL;
+	int fd;
+
+	if (strcmp(path, "-")) {
+		dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) :
+			strdup(".");
+		fd = dir ? open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600) : -1;
+		free(dir);
+		if (fd >= 0 && !(fp = fdopen(fd, "w+b")))
+			close(fd);
+	}
+	return fp ? fp : tmpfile();
+}
+
 int lkst_log_create(struct lkst_log_writer *w, const char *path,
 		    const struct lkst_log_header *h, struct lkst_err *err)
 {
 	memset(w, 0, sizeof(*w));
+	w->to_stdout = !strcmp(path, "-");
+	w->zstd = lkst_log_path_zstd(path);
 	w->path = strdup(path);
-	if (!w->path || asprintf(&w->tmp_path, "%s.tmp", path) < 0) {
+	if (!w->path || (w->to_stdout ? !(w->tmp_path = strdup("a temporary file for standard output")) :
+			 asprintf(&w->tmp_path, "%s.tmp", path) < 0)) {
 		free(w->path);
+		free(w->tmp_path);
 		lkst_seterr(err, "out of memory; free some memory");
 		return -1;
 	}
-	w->fp = fopen(w->tmp_path, "wb");
+	w->anon = w->zstd || w->to_stdout;
+	w->fp = w->anon ? open_anon(path) : fopen(w->tmp_path, "wb");
 	if (!w->fp) {
 		lkst_seterr(err, "cannot create %s: %s; check the directory and its permissions",
-			    w->tmp_path, strerror(errno));
+			    w->anon ? "a temporary file (TMPDIR)" : w->tmp_path, strerror(errno));
 		free(w->path);
 		free(w->tmp_path);
 		return -1;
@@ -264,6 +289,11 @@ int lkst_log_create(struct lkst_log_writer *w, const char *path,
 		return -1;
 	}
 	return 0;
+}
+
+void lkst_log_set_zstd(struct lkst_log_writer *w, int on)
+{
+	w->zstd = on;
 }
 
 int lkst_log_add_meta(struct lkst_log_writer *w, __u32 type, const void *data,
@@ -407,9 +437,75 @@ static void writer_release(struct lkst_log_writer *w)
 	memset(w, 0, sizeof(*w));
 }
 
+/* Standard output gets the log, compressed or not, at the commit. */
+static int commit_stdout(struct lkst_log_writer *w, struct lkst_err *err)
+{
+	if (fflush(w->fp)) {
+		lkst_seterr(err, "cannot write %s: %s; check free space", w->tmp_path,
+			    strerror(errno));
+		return -1;
+	}
+	fflush(stdout);
+	return lkst_zstd_copy(w->fp, STDOUT_FILENO, w->zstd, "the log to standard output", err);
+}
+
+/*
+ * A plain log written to an unnamed file (lkst_log_set_zstd() turned on
+ * later, or a .zst name): compressed, or copied, into path.tmp.
+ */
+static int finish_anon(struct lkst_log_writer *w, struct lkst_err *err)
+{
+	FILE *out;
+	int ret;
+
+	if (fflush(w->fp)) {
+		lkst_seterr(err, "cannot write %s: %s; check free space", w->tmp_path,
+			    strerror(errno));
+		return -1;
+	}
+	out = fopen(w->tmp_path, "wb");
+	if (!out) {
+		lkst_seterr(err, "cannot create %s: %s; check the directory and its permissions",
+			    w->tmp_path, strerror(errno));
+		return -1;
+	}
+	ret = lkst_zstd_copy(w->fp, fileno(out), w->zstd, w->tmp_path, err);
+	fclose(w->fp);
+	w->fp = out;
+	w->anon = 0;		/* from here on, abort removes path.tmp */
+	return ret;
+}
+
+/* A plain path.tmp made compressed later: its name goes, its data stays open. */
+static int finish_anon_or_compress(struct lkst_log_writer *w, struct lkst_err *err)
+{
+	if (!w->anon) {
+		if (fflush(w->fp) || unlink(w->tmp_path)) {
+			lkst_seterr(err, "cannot write %s: %s; check free space", w->tmp_path,
+				    strerror(errno));
+			return -1;
+		}
+		w->anon = 1;
+	}
+	return finish_anon(w, err);
+}
+
 int lkst_log_commit(struct lkst_log_writer *w, struct lkst_err *err)
 {
 	if (write_meta(w, err)) {
+		lkst_log_abort(w);
+		return -1;
+	}
+	if (w->to_stdout) {
+		if (commit_stdout(w, err)) {
+			lkst_log_abort(w);
+			return -1;
+		}
+		fclose(w->fp);
+		writer_release(w);
+		return 0;
+	}
+	if ((w->anon || w->zstd) && finish_anon_or_compress(w, err)) {
 		lkst_log_abort(w);
 		return -1;
 	}
@@ -442,7 +538,7 @@ void lkst_log_abort(struct lkst_log_writer *w)
 {
 	if (w->fp)
 		fclose(w->fp);
-	if (w->tmp_path)
+	if (w->tmp_path && !w->anon && !w->to_stdout)
 		unlink(w->tmp_path);
 	writer_release(w);
 }
@@ -997,46 +1093,130 @@ static void *read_stream(int fd, const char *path, size_t *len, int *endless,
 	return buf;
 }
 
+/* The rest of a zstd stream after the first bytes (buf), up to the limit. */
+static void *read_all(int fd, const char *path, unsigned char *buf, size_t *len,
+		      struct lkst_err *err)
+{
+	size_t used = *len, cap = used;
+	unsigned char *bigger;
+	ssize_t n;
+
+	for (;;) {
+		if (used == cap) {
+			if (cap > LKST_LOG_MAX_READ) {
+				lkst_seterr(err, "%s: more than %llu MiB of zstd data, the most lkbuf reads from a pipe or a device; save it to a file and give the file",
+					    path, LKST_LOG_MAX_READ >> 20);
+				free(buf);
+				return NULL;
+			}
+			cap = cap < (1 << 16) ? 1 << 16 : cap * 2;
+			bigger = realloc(buf, cap);
+			if (!bigger) {
+				free(buf);
+				lkst_seterr(err, "out of memory reading %s; free some memory", path);
+				return NULL;
+			}
+			buf = bigger;
+		}
+		n = read(fd, buf + used, cap - used);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			lkst_seterr(err, "cannot read %s: %s; give a regular log file",
+				    path, strerror(errno));
+			free(buf);
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		used += n;
+	}
+	*len = used;
+	return buf;
+}
+
+/* A zstd-compressed log (src, len bytes) decompressed and parsed. */
+static int load_zstd(const void *src, size_t len, const char *path,
+		     struct lkst_log *log, struct lkst_err *err)
+{
+	struct lkst_err why;
+	size_t plain_len;
+	void *plain = lkst_zstd_decompress(src, len, &plain_len, path, err);
+
+	if (!plain)
+		return -1;
+	if (parse_image(plain, plain_len, 0, log, &why)) {
+		lkst_seterr(err, "%s (decompressed): %s", path, why.msg);
+		free(plain);
+		return -1;
+	}
+	return 0;
+}
+
 int lkst_log_load(const char *path, struct lkst_log *log, struct lkst_err *err)
 {
 	struct stream_walk walk;
 	struct lkst_err why;
-	int fd, endless = 0;
+	int fd, endless = 0, ret, is_stdin = !strcmp(path, "-");
+	const char *name = is_stdin ? "standard input" : path;
 	size_t len = 0;
 	void *image;
 
+	struct stat st;
+
 	memset(log, 0, sizeof(*log));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (!is_stdin && !stat(path, &st) && S_ISDIR(st.st_mode))
+		return lkst_log_load_dir(path, log, err);
+	fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		lkst_seterr(err, "cannot open %s: %s; check the file name", path,
 			    strerror(errno));
 		return -1;
 	}
 	image = map_file(fd, &len);
+	if (image && lkst_log_is_zstd(image, len)) {
+		if (!is_stdin)
+			close(fd);
+		ret = load_zstd(image, len, name, log, err);
+		munmap(image, len);
+		return ret;
+	}
 	if (image) {
-		close(fd);
-		watch_mapping(image, len, path);
+		if (!is_stdin)
+			close(fd);
+		watch_mapping(image, len, name);
 		if (parse_image(image, len, 1, log, &why)) {
-			lkst_seterr(err, "%s: %s", path, why.msg);
+			lkst_seterr(err, "%s: %s", name, why.msg);
 			unwatch_mapping(image);
 			munmap(image, len);
 			return -1;
 		}
 		return 0;
 	}
-	image = read_stream(fd, path, &len, &endless, &walk, err);
-	close(fd);
+	image = read_stream(fd, name, &len, &endless, &walk, err);
+	if (image && walk.bad && lkst_log_is_zstd(image, len)) {
+		image = read_all(fd, name, image, &len, err);
+		if (!is_stdin)
+			close(fd);
+		if (!image)
+			return -1;
+		ret = load_zstd(image, len, name, log, err);
+		free(image);
+		return ret;
+	}
+	if (!is_stdin)
+		close(fd);
 	if (!image)
 		return -1;
 	/* Endless: what its sections hold must be right, and nothing may follow. */
 	if (parse_image(image, endless ? stream_need(&walk) : len, 0, log, &why)) {
-		lkst_seterr(err, "%s: %s", path, why.msg);
+		lkst_seterr(err, "%s: %s", name, why.msg);
 		free(image);
 		return -1;
 	}
 	if (endless) {
 		lkst_seterr(err, "%s: more than %u MiB after the last CPU section, and no end; the input is corrupt",
-			    path, STREAM_EXTRA >> 20);
+			    name, STREAM_EXTRA >> 20);
 		lkst_log_free(log);
 		return -1;
 	}

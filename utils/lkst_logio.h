@@ -7,7 +7,9 @@
  * size and count against the bytes actually present before anything is
  * allocated from them, so a corrupt or hostile file is refused with a
  * message instead of crashing.  Nothing may write into the image: a mapped
- * one is PROT_READ.
+ * one is PROT_READ.  Path "-" is standard input.  A file (or input) that
+ * starts with a zstd frame is decompressed into memory first, up to
+ * LKST_LOG_MAX_READ bytes; corrupt or cut-short zstd data is refused.
  */
 #ifndef LKST_LOGIO_H
 #define LKST_LOGIO_H
@@ -62,6 +64,14 @@ void lkst_log_header_init(struct lkst_log_header *h);
  * A log describes the active event table (lkst_util.h) as its own: create
  * adds it as LKST_META_EVENTS; add_meta adds more sections, any time
  * before the commit, which writes them after the CPU sections.
+ *
+ * Compressed: a path ending in ".zst", or lkst_log_set_zstd() before the
+ * commit.  The plain log is then written to an unnamed temporary file
+ * (O_TMPFILE in path's directory, else tmpfile()), and the commit
+ * compresses it into path.tmp as standard zstd frames (zstd -d gives the
+ * plain log) before the rename: a crash never leaves a half file under
+ * the final name.  Path "-": standard output, written at the commit (the
+ * header is rewritten last, so the log cannot be streamed as it is made).
  */
 struct lkst_log_writer {
 	FILE *fp;
@@ -74,6 +84,9 @@ struct lkst_log_writer {
 		void *data;
 		size_t len;
 	} *meta;
+	int zstd;			/* compress at the commit */
+	int to_stdout;			/* path "-" */
+	int anon;			/* fp is an unnamed temporary file */
 };
 
 int lkst_log_create(struct lkst_log_writer *w, const char *path,
@@ -92,6 +105,8 @@ int lkst_log_write_cpu_seqs(struct lkst_log_writer *w, const struct lkst_log_cpu
 			    struct lkst_err *err);
 int lkst_log_write_cpu(struct lkst_log_writer *w, const struct lkst_log_cpu *cpu,
 		       const struct lkst_record *records, struct lkst_err *err);
+/* Compress (on) or not at the commit, whatever the name says. */
+void lkst_log_set_zstd(struct lkst_log_writer *w, int on);
 int lkst_log_commit(struct lkst_log_writer *w, struct lkst_err *err);
 void lkst_log_abort(struct lkst_log_writer *w);
 
@@ -103,6 +118,30 @@ int lkst_log_parse(void *image, size_t len, struct lkst_log *log,
 		   struct lkst_err *err);
 int lkst_log_load(const char *path, struct lkst_log *log, struct lkst_err *err);
 void lkst_log_free(struct lkst_log *log);
+
+/*
+ * Several logs of one trace read as one (lkst_logset.c), as lkbuf record
+ * --rotate writes them: the files must be of one boot, host and event
+ * table (version 2 or later), and per CPU each continues the sequence
+ * numbers of the one before it; a gap between two is a loss, overlapping
+ * numbers are refused.  They are joined into one image, in the log
+ * format and parsed as a file is, so that log is an ordinary one: per
+ * CPU one section, its records those of the files in order, seq_start
+ * the first file's, seq_end the last's, lost the losses and gaps, the
+ * counters since boot the last file's.  The header and metadata are the
+ * first file's, but the kernel symbols of all files, merged.  The joined
+ * image is in memory: at most LKST_LOG_MAX_READ bytes.
+ *
+ * load_files: paths in their order (one path: lkst_log_load()).
+ * load_dir: the lkst-*.log and lkst-*.log.zst files of dir, by name
+ * (lkst_log_load() of a directory does the same).  join: logs already
+ * loaded (paths name them in messages); they stay the caller's.
+ */
+int lkst_log_load_files(const char *const *paths, unsigned int n, struct lkst_log *log,
+			struct lkst_err *err);
+int lkst_log_load_dir(const char *dir, struct lkst_log *log, struct lkst_err *err);
+int lkst_log_join(const struct lkst_log *logs, const char *const *paths,
+		  unsigned int n, struct lkst_log *log, struct lkst_err *err);
 
 /*
  * A mapped log that shrinks while it is read (truncated by another
@@ -225,6 +264,12 @@ struct lkst_comm_map;
  */
 struct lkst_trace *lkst_trace_open(const char *path, unsigned int flags,
 				   struct lkst_err *err);
+/*
+ * Several files of one trace as one (lkst_log_load_files()); a path may
+ * be "-" (standard input) or a directory only when it is the only one.
+ */
+struct lkst_trace *lkst_trace_open_files(const char *const *paths, unsigned int n,
+					 unsigned int flags, struct lkst_err *err);
 /*
  * The same over a log the caller loaded and keeps (freed after the trace);
  * its event table is not made active here.

@@ -43,12 +43,19 @@ static struct lkst_trace *trace_alloc(struct lkst_err *err)
 struct lkst_trace *lkst_trace_open(const char *path, unsigned int flags,
 				   struct lkst_err *err)
 {
+	return lkst_trace_open_files(&path, 1, flags, err);
+}
+
+struct lkst_trace *lkst_trace_open_files(const char *const *paths, unsigned int n,
+					 unsigned int flags, struct lkst_err *err)
+{
 	struct lkst_trace *t = trace_alloc(err);
+	const char *path = n ? paths[0] : "";
 	struct lkst_err e;
 
 	if (!t)
 		return NULL;
-	if (lkst_log_load(path, &t->log, err)) {
+	if (lkst_log_load_files(paths, n, &t->log, err)) {
 		free(t);
 		return NULL;
 	}

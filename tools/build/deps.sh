@@ -9,6 +9,7 @@ pkgs=(
 	xz-utils kmod perl python3 ccache quilt diffstat file
 	linux-source-6.12 busybox-static qemu-system-x86
 	libpopt-dev gnuplot-nox stress-ng time babeltrace2
+	libzstd-dev zstd
 )
 
 missing=()
