@@ -22,10 +22,10 @@ static const struct lkst_verb verbs[] = {
 		       "print a log file (-f FILE [-r] [-C] [-S] [-V] [-e EVENTS] [-p PIDS] [-n COMMS] [-t START,END] [-c CPUS])"),
 	LKST_VERB("info", 0, &lkbuf_info_ops,
 		  "describe a log file: host, kernel, clock, per-CPU counts (-f FILE)"),
-	LKST_VERB("record", DEV, &lkbuf_record_ops,
-		  "drain the buffers into rotating log files until SIGINT or SIGTERM (-o DIR [--rotate SIZE] [--keep N] [--interval MS])"),
+	LKST_VERB("record", DEV | LKST_TAKES_ARGS | LKST_OPTIONS_FIRST, &lkbuf_record_ops,
+		  "record into one log or rotating files until SIGINT, SIGTERM, -d SECONDS or the end of COMMAND, optionally only some events ([-e EVENTS [--filter EXPR]]... -f FILE|-o DIR [-d SECONDS] [-s SIZE] [--mode MODE] [-- COMMAND ARG...])"),
 	LKST_VERB("create", DEV, &lkbuf_create_ops,
-		  "add a block (-c CPU -s SIZE [--next NEXT] [-m MODE])"),
+		  "add a block (-c CPU -s SIZE [--next NEXT] [--mode MODE])"),
 	LKST_VERB("link", DEV, &lkbuf_link_ops,
 		  "set a block's next block (-c CPU -b ID --next NEXT|none)"),
 	LKST_VERB("delete", DEV, &lkbuf_delete_ops,
@@ -40,6 +40,8 @@ static const struct lkst_verb verbs[] = {
 		  "record a USER_MARK event with TEXT (48 bytes at most)"),
 	LKST_VERB("convert", 0, &lkbuf_convert_ops,
 		  "convert a log file for other tools: CTF for babeltrace2 and Trace Compass, Chrome trace JSON for Perfetto (-f FILE --to ctf|json -o OUT)"),
+	LKST_VERB("report", 0, &lkbuf_report_ops,
+		  "summarize a log file as lkm agg would: counts by event, task, CPU and system call, latencies, errors (-f FILE [-C] [-s SECTIONS] [--where EXPR])"),
 	LKST_VERB_END
 };
 

@@ -143,7 +143,7 @@ const struct lkst_verb_ops lkbuf_list_ops = { no_options, NULL, NULL, run_list, 
 
 /* ---- create, link, delete, jump, mode, resize ----------------------- */
 
-static unsigned int mode_value(const char *value)
+unsigned int lkbuf_mode_value(const char *value)
 {
 	if (!strcmp(value, "overwrite"))
 		return LKST_MODE_OVERWRITE;
@@ -152,8 +152,7 @@ static unsigned int mode_value(const char *value)
 	lkst_die(LKST_EXIT_USAGE, "unknown buffer mode '%s'; give overwrite or stop", value);
 }
 
-/* cpu may be LKST_ALL_CPUS. */
-static void set_mode(int fd, unsigned int cpu, unsigned int mode)
+void lkbuf_set_mode(int fd, unsigned int cpu, unsigned int mode)
 {
 	struct lkst_buffer_mode req = { cpu, mode };
 	char what[48];
@@ -169,7 +168,7 @@ static void set_mode(int fd, unsigned int cpu, unsigned int mode)
 	}
 }
 
-static unsigned int size_option(const char *value, const char *verb)
+unsigned int lkbuf_size_option(const char *value, const char *verb)
 {
 	uint64_t size;
 
@@ -191,7 +190,7 @@ static struct poptOption create_options[] = {
 	{ "size", 's', POPT_ARG_STRING, &size_arg, 0, "bytes (K/M suffix)", "SIZE" },
 	{ "next", '\0', POPT_ARG_STRING, &next_arg, 0,
 	  "block written after this one (default none: wrap onto itself)", "NEXT" },
-	{ "mode", 'm', POPT_ARG_STRING, &mode_arg, 0,
+	{ "mode", '\0', POPT_ARG_STRING, &mode_arg, 0,
 	  "also set the CPU's buffer mode: overwrite or stop", "MODE" },
 	LKST_POPT_TAIL
 };
@@ -203,9 +202,9 @@ static void check_create(struct lkst_cmd *cmd)
 {
 	(void)cmd;
 	create_req.cpu = lkbuf_cpu_option(cpu_arg, "create");
-	create_req.size = size_option(size_arg, "create");
+	create_req.size = lkbuf_size_option(size_arg, "create");
 	create_req.next = next_option(next_arg);
-	create_mode = mode_arg ? mode_value(mode_arg) : 0;
+	create_mode = mode_arg ? lkbuf_mode_value(mode_arg) : 0;
 }
 
 static int run_create(struct lkst_cmd *cmd)
@@ -221,7 +220,7 @@ static int run_create(struct lkst_cmd *cmd)
 	if (ret)
 		die_block(-ret, req->cpu, req->next, "creating");
 	if (mode_arg)
-		set_mode(cmd->fd, req->cpu, create_mode);
+		lkbuf_set_mode(cmd->fd, req->cpu, create_mode);
 	printf("%u\n", req->block);	/* the new ID, for scripts */
 	return LKST_EXIT_OK;
 }
@@ -293,7 +292,7 @@ static void check_mode(struct lkst_cmd *cmd)
 {
 	if (cmd->nr_args != 1)
 		lkst_die(LKST_EXIT_USAGE, "mode: give one mode, overwrite or stop (see lkbuf mode --help)");
-	mode = mode_value(cmd->args[0]);
+	mode = lkbuf_mode_value(cmd->args[0]);
 	if (!!cpu_arg == !!all_cpus)
 		lkst_die(LKST_EXIT_USAGE, "mode: give either -c CPU or -a (all CPUs)");
 	if (cpu_arg)
@@ -304,7 +303,7 @@ static int run_mode(struct lkst_cmd *cmd)
 {
 	if (cpu_arg)
 		lkbuf_check_cpu(cmd, mode_cpu);
-	set_mode(cmd->fd, mode_cpu, mode);
+	lkbuf_set_mode(cmd->fd, mode_cpu, mode);
 	return LKST_EXIT_OK;
 }
 
@@ -321,20 +320,26 @@ static struct lkst_buffer_resize resize_req;
 static void check_resize(struct lkst_cmd *cmd)
 {
 	(void)cmd;
-	resize_req.size = size_option(size_arg, "resize");
+	resize_req.size = lkbuf_size_option(size_arg, "resize");
 }
 
-static int run_resize(struct lkst_cmd *cmd)
+void lkbuf_resize(int fd, unsigned int size)
 {
-	int ret = lkst_dev_ioctl(cmd->fd, LKST_IOC_BUFFER_RESIZE, &resize_req);
+	struct lkst_buffer_resize req = { .size = size };
+	int ret = lkst_dev_ioctl(fd, LKST_IOC_BUFFER_RESIZE, &req);
 
 	if (ret == -ENOMEM)
 		lkst_die(LKST_EXIT_DEVICE, "not enough kernel memory for %u-byte blocks; nothing was changed; give a smaller size",
-			 resize_req.size);
+			 size);
 	if (ret == -EPERM)
 		lkst_die(LKST_EXIT_DEVICE, "the buffers are persistent (lkst.persist=): their size is the reserve_mem region's, which the next boot finds them by; nothing was changed");
 	if (ret)
 		lkst_die_errno(-ret, "resizing the buffers");
+}
+
+static int run_resize(struct lkst_cmd *cmd)
+{
+	lkbuf_resize(cmd->fd, resize_req.size);
 	return LKST_EXIT_OK;
 }
 

@@ -3,10 +3,12 @@
  * lkbuf's verbs, a file per concept (lkbuf.c holds the command table):
  *   lkbuf_buffers.c  list, create, link, delete, jump, resize, mode
  *   lkbuf_read.c     read (the live buffers or the previous boot's)
- *   lkbuf_record.c   record (rotating logs until a signal)
+ *   lkbuf_record.c   record (rotating logs or one log, until a signal)
+ *   lkbuf_record_session.c  record -e: its maskset, the command it runs
  *   lkbuf_extract.c  extract (a kdump vmcore)
  *   lkbuf_info.c     info;  lkbuf_print.c print;  lkbuf_convert.c convert
  *   lkbuf_mark.c     mark
+ *   lkbuf_report.c   report (summaries of a log, lkst_report.c)
  * and what read, record and extract share (lkbuf_save.c).
  */
 #ifndef LKBUF_CMDS_H
@@ -19,7 +21,7 @@
 extern const struct lkst_verb_ops lkbuf_list_ops, lkbuf_create_ops, lkbuf_link_ops,
 	lkbuf_delete_ops, lkbuf_jump_ops, lkbuf_resize_ops, lkbuf_mode_ops,
 	lkbuf_read_ops, lkbuf_record_ops, lkbuf_extract_ops, lkbuf_info_ops,
-	lkbuf_mark_ops, lkbuf_convert_ops;
+	lkbuf_mark_ops, lkbuf_convert_ops, lkbuf_report_ops;
 
 /* ---- CPUs and blocks (lkbuf_buffers.c) ---------------------------------- */
 
@@ -28,6 +30,14 @@ unsigned int lkbuf_cpu_option(const char *value, const char *verb);
 /* Exits with a usage error when the machine has no such CPU. */
 void lkbuf_check_cpu(const struct lkst_cmd *cmd, unsigned int cpu);
 void lkbuf_cpu_info(int fd, unsigned int cpu, struct lkst_cpu_info *info);
+/* "overwrite" or "stop" as LKST_MODE_*, else a usage error. */
+unsigned int lkbuf_mode_value(const char *value);
+/* cpu may be LKST_ALL_CPUS. */
+void lkbuf_set_mode(int fd, unsigned int cpu, unsigned int mode);
+/* -s SIZE of a block, required by verb. */
+unsigned int lkbuf_size_option(const char *value, const char *verb);
+/* Every block of every CPU replaced by an empty one of size bytes. */
+void lkbuf_resize(int fd, unsigned int size);
 
 /* ---- Draining and saving (lkbuf_save.c) ------------------------------- */
 

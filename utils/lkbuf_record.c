@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lkbuf record: drains the buffers into rotating log files until SIGINT
- * or SIGTERM, each file covering about the same span of time.
+ * lkbuf record: drains the buffers into rotating log files (-o DIR), each
+ * covering about the same span of time, or into one log (-f FILE), until
+ * SIGINT or SIGTERM, a duration (-d) or the end of a command.  With -e it
+ * records what it chose in a maskset of its own (lkbuf_record_session.c).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -10,20 +12,28 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lkbuf_cmds.h"
+#include "lkbuf_record.h"
+#include "lkst_format.h"
 
 #define RECORD_SOURCE "the running kernel's buffers (lkbuf record)"
 #define RECORD_NAME_FMT		"%s/lkst-%06u.log"
 #define RECORD_SLOT_BYTES	(sizeof(struct lkst_record) + sizeof(__u64))
 
-static volatile sig_atomic_t record_stop;
+static volatile sig_atomic_t record_signal;
 
 static void record_on_signal(int sig)
 {
+	record_signal = sig;
+}
+
+/* Only ends the sleep between drains when the command exits. */
+static void record_on_child(int sig)
+{
 	(void)sig;
-	record_stop = 1;
 }
 
 /* Records drained but not yet in a file, in order, from head. */
@@ -41,6 +51,8 @@ struct record_cpu {
 struct recorder {
 	int fd;
 	const char *dir;
+	const char *file;	/* -f: one log, written at the end */
+	int from_now;		/* -e: from the switch, not the oldest records */
 	struct lkst_version version;
 	struct record_cpu *cpus;
 	unsigned int nr_cpus;
@@ -98,7 +110,8 @@ static unsigned int record_drain(struct recorder *r, unsigned int flags)
 		struct record_cpu *c = &r->cpus[i];
 
 		lkbuf_drain_cpu(r->fd, LKST_IOC_BUFFER_DRAIN, c->cpu, c->cursor,
-			  flags | (c->started ? 0 : LKST_DRAIN_FROM_LAST_GAP), &r->buf, &req, &res);
+			  flags | (c->started || r->from_now ? 0 : LKST_DRAIN_FROM_LAST_GAP),
+			  &r->buf, &req, &res);
 		if (!c->started) {
 			c->started = 1;
 			c->file_start = res.seq_start;
@@ -163,7 +176,10 @@ static void record_write_file(struct recorder *r)
 		total++;
 	}
 	r->files++;
-	snprintf(path, sizeof(path), RECORD_NAME_FMT, r->dir, r->files);
+	if (r->file)
+		snprintf(path, sizeof(path), "%s", r->file);
+	else
+		snprintf(path, sizeof(path), RECORD_NAME_FMT, r->dir, r->files);
 	lkbuf_init_log_header(r->fd, &r->version, NULL, r->nr_cpus, &header);
 	lkbuf_create_log(&w, path, &header, RECORD_SOURCE);
 	for (i = 0; i < r->nr_cpus; i++) {
@@ -221,11 +237,41 @@ static void record_prepare_dir(const char *dir)
 	closedir(d);
 }
 
-static char *dir, *rotate_arg, *keep_arg, *interval_arg;
+static char *dir, *file, *rotate_arg, *keep_arg, *interval_arg, *duration_arg;
+static char *size_arg, *mode_arg;
 static uint64_t rotate = 16u << 20;
 static unsigned int keep, interval = 200;
+static unsigned long long duration_ns;
+
+/* -e and --filter in the order given: a --filter filters the -e before it. */
+static struct { int kind; char *arg; } *ef_opts;
+static unsigned int nr_ef_opts;
+static struct lkbuf_rec_events events;
+
+static void record_option(poptContext con, enum poptCallbackReason reason,
+			  const struct poptOption *opt, const char *arg, const void *data)
+{
+	(void)con;
+	(void)data;
+	/* Called for every option of the table: only -e and --filter count. */
+	if (reason != POPT_CALLBACK_REASON_OPTION || (opt->val != 'e' && opt->val != 'F'))
+		return;
+	ef_opts = realloc(ef_opts, (nr_ef_opts + 1) * sizeof(*ef_opts));
+	if (!ef_opts || !(ef_opts[nr_ef_opts].arg = strdup(arg)))
+		lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
+	ef_opts[nr_ef_opts++].kind = opt->val;
+}
 
 static struct poptOption record_options[] = {
+	{ NULL, '\0', POPT_ARG_CALLBACK, (void *)record_option, 0, NULL, NULL },
+	{ "events", 'e', POPT_ARG_STRING, NULL, 'e',
+	  "record only these events, in a maskset of its own: mnemonics, globs ('SYSCALL_*'), categories or all, comma-separated, each optionally =HANDLER (repeatable)",
+	  "LIST" },
+	{ "filter", '\0', POPT_ARG_STRING, NULL, 'F',
+	  "record the events of the -e before it only when EXPR holds (lkm filter's expressions; needs lkst_filter.ko)",
+	  "EXPR" },
+	{ "file", 'f', POPT_ARG_STRING, &file, 0,
+	  "write one log FILE at the end (records are kept in memory until then)", "FILE" },
 	{ "output", 'o', POPT_ARG_STRING, &dir, 0,
 	  "directory for the log files lkst-NNNNNN.log (created if missing)", "DIR" },
 	{ "rotate", '\0', POPT_ARG_STRING, &rotate_arg, 0,
@@ -233,15 +279,30 @@ static struct poptOption record_options[] = {
 	  "SIZE" },
 	{ "keep", 'k', POPT_ARG_STRING, &keep_arg, 0,
 	  "keep only the newest N files (default 0: keep all)", "N" },
+	{ "duration", 'd', POPT_ARG_STRING, &duration_arg, 0,
+	  "stop after SECONDS (e.g. 2.5), not at SIGINT or SIGTERM", "SECONDS" },
+	{ "size", 's', POPT_ARG_STRING, &size_arg, 0,
+	  "first resize every block to SIZE bytes (K/M suffix; stays afterwards)", "SIZE" },
+	{ "mode", '\0', POPT_ARG_STRING, &mode_arg, 0,
+	  "buffer mode while recording, overwrite or stop (the previous one is restored)",
+	  "MODE" },
 	{ "interval", 'i', POPT_ARG_STRING, &interval_arg, 0,
 	  "drain the buffers every MS milliseconds (default 200)", "MS" },
 	LKST_POPT_TAIL
 };
 
+static struct lkbuf_session_opts session;
+
 static void check_record(struct lkst_cmd *cmd)
 {
-	(void)cmd;
-	lkst_require(dir, "-o DIR", "record");
+	struct lkst_err err;
+	unsigned int i;
+
+	lkst_require(dir || file ? "" : NULL, "-o DIR or -f FILE", "record");
+	if (dir && file)
+		lkst_die(LKST_EXIT_USAGE, "record: give -o DIR (rotating files) or -f FILE (one log), not both");
+	if (file && (rotate_arg || keep_arg))
+		lkst_die(LKST_EXIT_USAGE, "record: --rotate and --keep are for -o DIR, not -f FILE");
 	if (rotate_arg && (lkst_parse_size(rotate_arg, &rotate) || rotate < 4096 ||
 			   rotate > (1ull << 40)))
 		lkst_die(LKST_EXIT_USAGE, "bad rotate size '%s'; give 4K..1T bytes, K and M suffixes allowed",
@@ -252,6 +313,62 @@ static void check_record(struct lkst_cmd *cmd)
 		interval = lkst_option_u32(interval_arg, 3600000, "interval in milliseconds");
 	if (!interval)
 		interval = 1;
+	if (duration_arg && (lkst_parse_seconds(duration_arg, &duration_ns) || !duration_ns))
+		lkst_die(LKST_EXIT_USAGE, "bad duration '%s'; give seconds above 0, e.g. 10 or 2.5",
+			 duration_arg);
+	if (duration_arg && cmd->nr_args)
+		lkst_die(LKST_EXIT_USAGE, "record: -d and a command exclude each other; the command's end ends the recording");
+	/* Event names may be a running kernel's probes. */
+	if (nr_ef_opts)
+		lkst_events_use_running_kernel();
+	for (i = 0; i < nr_ef_opts; i++)
+		if ((ef_opts[i].kind == 'e' ? lkbuf_rec_add_events(&events, ef_opts[i].arg, &err) :
+		     lkbuf_rec_add_filter(&events, ef_opts[i].arg, &err)))
+			lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	session.events = events.nr ? &events : NULL;
+	session.size_arg = size_arg;
+	session.mode_arg = mode_arg;
+	session.command = cmd->nr_args ? cmd->args : NULL;
+	lkbuf_session_check(&session);
+}
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/* Drains until the command ends, the duration passes or a signal comes. */
+static void record_loop(struct recorder *r)
+{
+	unsigned long long end = duration_ns ? now_ns() + duration_ns : 0, now;
+	long ms;
+
+	for (;;) {
+		record_drain(r, 0);
+		while (record_pending(r) >= r->per_file)
+			record_write_file(r);
+		if (record_signal) {
+			if (!lkbuf_session_child())
+				break;
+			/* The command gets it; its end ends the recording. */
+			lkbuf_session_signal(record_signal);
+			record_signal = 0;
+		}
+		if (session.command && lkbuf_session_reaped())
+			break;
+		ms = interval;
+		if (end) {
+			now = now_ns();
+			if (now >= end)
+				break;
+			if ((end - now) / 1000000 < (unsigned long long)ms)
+				ms = (end - now) / 1000000 + 1;
+		}
+		lkbuf_sleep_ms(ms);
+	}
 }
 
 static int run_record(struct lkst_cmd *cmd)
@@ -262,47 +379,58 @@ static int run_record(struct lkst_cmd *cmd)
 	unsigned long long saved = 0, lost = 0, dropped = 0;
 	uint64_t fixed;
 	unsigned int cpu, tries;
+	int status;
 
 	memset(&r, 0, sizeof(r));
 	r.dir = dir;
+	r.file = file;
 	r.keep = keep;
 	r.fd = cmd->fd;
-	r.version = cmd->version;
-	r.cpus = calloc(r.version.nr_cpu_ids ? r.version.nr_cpu_ids : 1, sizeof(*r.cpus));
-	if (!r.cpus)
-		lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
-	for (cpu = 0; cpu < r.version.nr_cpu_ids; cpu++) {
-		lkbuf_cpu_info(r.fd, cpu, &info);
-		if (info.nr_blocks)
-			r.cpus[r.nr_cpus++].cpu = cpu;
-	}
-	/* Each file carries the event table and where it came from. */
-	fixed = sizeof(struct lkst_log_header) + r.nr_cpus * sizeof(struct lkst_log_cpu) +
-		lkst_log_event_table_bytes() + lkst_log_meta_bytes(sizeof(RECORD_SOURCE));
-	if (rotate < fixed + RECORD_SLOT_BYTES)
-		lkst_die(LKST_EXIT_USAGE, "rotate size %llu cannot hold a record of %u CPUs; give at least %llu",
-			 (unsigned long long)rotate, r.nr_cpus,
-			 (unsigned long long)(fixed + RECORD_SLOT_BYTES));
-	r.per_file = (rotate - fixed) / RECORD_SLOT_BYTES;
-	record_prepare_dir(dir);
+	if (dir)
+		record_prepare_dir(dir);
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = record_on_signal;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);	/* no SA_RESTART: the sleep ends at once */
 	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = record_on_child;
+	sigaction(SIGCHLD, &sa, NULL);
 
-	while (!record_stop) {
-		record_drain(&r, 0);
-		while (record_pending(&r) >= r.per_file)
-			record_write_file(&r);
-		if (!record_stop)
-			lkbuf_sleep_ms(interval);
+	r.from_now = lkbuf_session_start(r.fd);
+	r.version = cmd->version;
+	r.cpus = calloc(r.version.nr_cpu_ids ? r.version.nr_cpu_ids : 1, sizeof(*r.cpus));
+	if (!r.cpus)
+		lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
+	for (cpu = 0; cpu < r.version.nr_cpu_ids; cpu++) {
+		lkbuf_cpu_info(r.fd, cpu, &info);
+		if (!info.nr_blocks)
+			continue;
+		r.cpus[r.nr_cpus].cpu = cpu;
+		if (r.from_now)		/* the first record after the switch */
+			r.cpus[r.nr_cpus].cursor = info.next_seq;
+		r.nr_cpus++;
 	}
+	/* Each file carries the event table and where it came from. */
+	fixed = sizeof(struct lkst_log_header) + r.nr_cpus * sizeof(struct lkst_log_cpu) +
+		lkst_log_event_table_bytes() + lkst_log_meta_bytes(sizeof(RECORD_SOURCE));
+	if (file)
+		r.per_file = SIZE_MAX;
+	else if (rotate < fixed + RECORD_SLOT_BYTES)
+		lkst_die(LKST_EXIT_USAGE, "rotate size %llu cannot hold a record of %u CPUs; give at least %llu",
+			 (unsigned long long)rotate, r.nr_cpus,
+			 (unsigned long long)(fixed + RECORD_SLOT_BYTES));
+	else
+		r.per_file = (rotate - fixed) / RECORD_SLOT_BYTES;
+
+	if (!session.command || !lkbuf_session_go())
+		record_loop(&r);
 	/* Everything committed so far, waiting out records being written. */
 	for (tries = 0; record_drain(&r, 0) && tries < LKBUF_STALL_RETRIES; tries++)
 		lkbuf_sleep_ms(1);
 	record_drain(&r, LKST_DRAIN_FINAL);
+	/* What was switched is switched back before the files are written. */
+	status = lkbuf_session_end();
 	while (record_pending(&r) >= r.per_file)
 		record_write_file(&r);
 	if (record_pending(&r) || !r.files)
@@ -328,12 +456,18 @@ static int run_record(struct lkst_cmd *cmd)
 		free(c->records);
 		free(c->seqs);
 	}
-	fprintf(stderr, "lkbuf: recorded %llu records of %u CPUs in %u files, %u kept in %s; %llu lost in the kernel (overwritten before they were drained), %llu dropped\n",
-		saved, r.nr_cpus, r.files, r.kept, dir, lost, dropped);
+	if (file)
+		fprintf(stderr, "lkbuf: recorded %llu records of %u CPUs in %s; %llu lost in the kernel (overwritten before they were drained), %llu dropped\n",
+			saved, r.nr_cpus, file, lost, dropped);
+	else
+		fprintf(stderr, "lkbuf: recorded %llu records of %u CPUs in %u files, %u kept in %s; %llu lost in the kernel (overwritten before they were drained), %llu dropped\n",
+			saved, r.nr_cpus, r.files, r.kept, dir, lost, dropped);
 	lkbuf_drain_buf_free(&r.buf);
 	free(r.cpus);
-	return LKST_EXIT_OK;
+	lkbuf_rec_events_free(&events);
+	return status;
 }
 
-const struct lkst_verb_ops lkbuf_record_ops = { record_options, NULL, check_record, run_record, NULL };
-
+const struct lkst_verb_ops lkbuf_record_ops = {
+	record_options, "[-- COMMAND [ARG...]]", check_record, run_record, NULL
+};
