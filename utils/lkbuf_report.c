@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lkbuf report -f LOG: summaries of a log's records (lkst_report.h), the
+ * tables lkm agg would have made of the same events, printed as lkm agg
+ * print prints them (text with quantize rows, or the same CSV).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lkbuf_cmds.h"
+#include "lkm_agg.h"
+#include "lkst_format.h"
+#include "lkst_report.h"
+
+static char *file, *sections_arg, *where;
+static int csv;
+
+static struct poptOption report_options[] = {
+	{ "file", 'f', POPT_ARG_STRING, &file, 0, "log file to summarize", "FILE" },
+	{ "csv", 'C', POPT_ARG_NONE, &csv, 0,
+	  "CSV rows as lkm agg print -C writes them (one per bucket of a quantize)", NULL },
+	{ "section", 's', POPT_ARG_STRING, &sections_arg, 0,
+	  "only these summaries (default all): events, tasks, cpus, syscalls, "
+	  "task_syscalls, syscall_lat, sched_lat, irq_lat, errors", "LIST" },
+	{ "where", 'w', POPT_ARG_STRING, &where, 0,
+	  "only records for which EXPR holds, in lkm filter's language "
+	  "('pid == 12 && arg1 > 0'; fields arg1..arg6, pid, cpu, ctx, comm)", "EXPR" },
+	LKST_POPT_TAIL
+};
+
+static const char *const lost_names[LKST_AGG_NR_LAT] = { "syscall", "sched", "irq" };
+
+static void print_lost(const struct lkst_report_lost *l, unsigned int kind)
+{
+	if (l->unmatched || l->evicted || l->mismatch || l->negative)
+		printf("  %s pairs not made: %llu unmatched ends, %llu starts never ended, %llu mismatched exits, %llu negative\n\n",
+		       lost_names[kind], l->unmatched, l->evicted, l->mismatch, l->negative);
+}
+
+static void check_sections(struct lkst_cmd *cmd)
+{
+	(void)cmd;
+	lkst_require(file, "-f FILE", "report");
+}
+
+static int run_report(struct lkst_cmd *cmd)
+{
+	unsigned int sections = LKST_REPORT_ALL, s;
+	struct lkst_trace_select sel = { 0 };
+	unsigned long long lost = 0;
+	const struct lkst_log *log;
+	struct lkst_trace_iter *it;
+	struct lkst_trace *trace;
+	struct lkst_trace_rec r;
+	struct lkst_report rep;
+	struct lkst_err err;
+
+	(void)cmd;
+	if (sections_arg && lkst_report_parse_sections(sections_arg, &sections, &err))
+		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	trace = lkst_trace_open(file, 0, &err);
+	if (!trace)
+		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	sel.where = where;
+	if (lkst_trace_select(trace, &sel, &err))
+		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	if (lkst_report_init(&rep, sections, &err))
+		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	/* The tasks' names: learned from switches and wakeups, in time order. */
+	it = lkst_trace_iter_new(trace, LKST_ITER_COMMS, &err);
+	if (!it)
+		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	while (lkst_trace_next(it, &r))
+		if (lkst_report_add(&rep, r.rec, r.cpu,
+				    lkst_comm_map_name(lkst_trace_comms(it), r.rec->pid, r.cpu),
+				    &err))
+			lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	if (csv)
+		lkm_agg_csv_header(stdout);
+	else
+		printf("lkbuf report: %llu records of %s\n\n", rep.records, file);
+	for (s = 0; s < LKST_REPORT_NR; s++) {
+		struct lkst_report_table *t = &rep.table[s];
+
+		if (!(sections & (1u << s)))
+			continue;
+		lkm_agg_print(stdout, &t->cfg, t->entries, t->buckets, t->n, csv);
+		if (csv)
+			continue;
+		putchar('\n');
+		if (LKST_AGG_IS_LAT(t->cfg.value))
+			print_lost(&rep.lost[t->cfg.value - LKST_AGG_VAL_LAT_SYSCALL],
+				   t->cfg.value - LKST_AGG_VAL_LAT_SYSCALL);
+	}
+	if (fflush(stdout) || ferror(stdout))
+		lkst_die(LKST_EXIT_USAGE, "cannot write the report: %s; check the output",
+			 strerror(errno));
+	/* Summaries of a log with holes undercount: never silently. */
+	log = lkst_trace_log(trace);
+	for (s = 0; s < log->nr_sections; s++)
+		lost += log->sections[s].info.lost;
+	if (lost)
+		fprintf(stderr, "lkbuf: the log lost %llu records (overwritten before they were read): the summaries leave them out\n",
+			lost);
+	lkst_report_free(&rep);
+	lkst_trace_iter_free(it);
+	lkst_trace_close(trace);
+	return LKST_EXIT_OK;
+}
+
+const struct lkst_verb_ops lkbuf_report_ops = { report_options, NULL, check_sections,
+						run_report, NULL };
