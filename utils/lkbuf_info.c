@@ -8,12 +8,11 @@
 #include <time.h>
 
 #include "lkbuf_cmds.h"
+#include "lkbuf_print.h"
 #include "lkst_format.h"
 
-static char *file;
-
 static struct poptOption info_options[] = {
-	{ "file", 'f', POPT_ARG_STRING, &file, 0, "log file to describe", "FILE" },
+	{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, lkbuf_input_options, 0, NULL, NULL },
 	LKST_POPT_TAIL
 };
 
@@ -32,8 +31,8 @@ static int run_info(struct lkst_cmd *cmd)
 {
 	unsigned long long records = 0, lost = 0;
 	const struct lkst_log_header *h;
-	struct lkst_log log;
-	struct lkst_err err;
+	const struct lkst_log *lp;
+	struct lkst_trace *trace;
 	unsigned int dynamic = 0;
 	char when[64] = "?";
 	struct tm tm;
@@ -41,20 +40,20 @@ static int run_info(struct lkst_cmd *cmd)
 	unsigned int s;
 
 	(void)cmd;
-	lkst_require(file, "-f FILE", "info");
-	if (lkst_log_load(file, &log, &err) || lkst_log_use_events(&log, &err))
-		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
-	h = &log.header;
+	/* The reader: -f - and .zst files, several files or a directory as one. */
+	trace = lkbuf_open_input("info", 0);
+	lp = lkst_trace_log(trace);
+	h = &lp->header;
 	secs = (time_t)(h->anchor_realtime_ns / 1000000000ULL);
 	if (gmtime_r(&secs, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
-	printf("%-9s %s\n", "file", file);
+	printf("%-9s %s\n", "file", lkbuf_input_name());
 	printf("%-9s version %u, %u-byte records\n", "format", h->version, h->record_size);
 	print_field("layout", h->layout, sizeof(h->layout));
 	print_field("host", h->nodename, sizeof(h->nodename));
 	print_field("kernel", h->release, sizeof(h->release));
 	printf("%-9s lkst ABI %u, %u event IDs\n", "tracer", h->abi_version, h->nr_event_ids);
-	printf("%-9s %s\n", "source", lkst_log_source(&log) ? lkst_log_source(&log) :
+	printf("%-9s %s\n", "source", lkst_log_source(lp) ? lkst_log_source(lp) :
 	       h->version >= 3 ? "not said" : "not said (log format before version 3)");
 	for (s = 0; s < lkst_nr_events; s++)
 		dynamic += lkst_events[s].id >= LKST_EV_PROBE_FIRST;
@@ -70,33 +69,34 @@ static int run_info(struct lkst_cmd *cmd)
 	       (unsigned long long)(h->anchor_trace_ns / 1000000000ULL),
 	       (unsigned long long)(h->anchor_trace_ns % 1000000000ULL), when,
 	       (unsigned long long)(h->anchor_realtime_ns % 1000000000ULL));
-	for (s = 0; s < log.nr_sections; s++) {
-		const struct lkst_log_cpu *c = &log.sections[s].info;
+	for (s = 0; s < lp->nr_sections; s++) {
+		const struct lkst_log_cpu *c = &lp->sections[s].info;
 
 		records += c->nr_records;
 		printf("cpu %-5u %llu records", c->cpu, (unsigned long long)c->nr_records);
-		if (log.sections[s].seqs && c->seq_end > c->seq_start)
+		if (lp->sections[s].seqs && c->seq_end > c->seq_start)
 			printf(", numbers %llu..%llu",
 			       (unsigned long long)c->seq_start,
 			       (unsigned long long)c->seq_end - 1);
-		if (log.sections[s].seqs) {
+		if (lp->sections[s].seqs) {
 			lost += c->lost;
 			printf(", %llu lost", (unsigned long long)c->lost);
 		}
 		printf("; %s: written %llu, overwritten %llu, dropped %llu\n",
-		       log.sections[s].seqs ? "since boot" : "kernel counters",
+		       lp->sections[s].seqs ? "since boot" : "kernel counters",
 		       (unsigned long long)c->written,
 		       (unsigned long long)c->overwritten,
 		       (unsigned long long)c->dropped);
 	}
-	printf("%-9s %llu records of %u CPUs", "total", records, log.nr_sections);
+	printf("%-9s %llu records of %u CPUs", "total", records, lp->nr_sections);
 	if (h->version >= 2)
 		printf(", %llu lost", lost);
 	printf("\n");
 	if (fflush(stdout) || ferror(stdout))
 		lkst_die(LKST_EXIT_USAGE, "cannot write the description: %s; check the output",
 			 strerror(errno));
-	lkst_log_free(&log);
+	lkst_trace_close(trace);
+	lkbuf_select_free();
 	return LKST_EXIT_OK;
 }
 

@@ -76,6 +76,45 @@ static void print_losses(const struct lkst_log *log, size_t printed)
 	}
 }
 
+/* ---- Input and selection, shared by print, convert and report ---------- */
+
+static const char **in_files, **sel_ev, **sel_pid, **sel_comm, **sel_time, **sel_cpu,
+	**sel_where;
+
+struct poptOption lkbuf_input_options[] = {
+	{ "file", 'f', POPT_ARG_ARGV, &in_files, 0,
+	  "log file (.zst ones too), - for standard input, or the directory lkbuf "
+	  "record -o wrote; -f given again: more files of the same trace, read as one",
+	  "FILE" },
+	POPT_TABLEEND
+};
+
+struct poptOption lkbuf_select_options[] = {
+	{ "event", 'e', POPT_ARG_ARGV, &sel_ev, 0,
+	  "only these events: IDs, mnemonics or categories (process, syscall, ...)",
+	  "EVENT,..." },
+	{ "pid", 'p', POPT_ARG_ARGV, &sel_pid, 0,
+	  "only records of these pids, and PROCESS_CONTEXTSWITCH and "
+	  "PROCESS_WAKEUP records naming one as prev, next or target pid",
+	  "PID,..." },
+	{ "comm", 'n', POPT_ARG_ARGV, &sel_comm, 0,
+	  "only records of tasks with these command names (exact, as printed, "
+	  "or PREFIX* for every name starting with PREFIX; names are learned "
+	  "from switches and wakeups), and switches to or wakeups of them",
+	  "COMM,..." },
+	{ "time", 't', POPT_ARG_ARGV, &sel_time, 0,
+	  "only records in this window: each side seconds of the trace clock "
+	  "(12.5) or a time of day as the text prints it (hh:mm:ss[.frac], local "
+	  "time, on the day of the log's clock anchor; END before START: the "
+	  "next day); either side may be empty", "START,END" },
+	{ "cpu", 'c', POPT_ARG_ARGV, &sel_cpu, 0,
+	  "only records of these CPUs, or ranges of them (0-3,6)", "CPU,..." },
+	{ "where", '\0', POPT_ARG_ARGV, &sel_where, 0,
+	  "only records for which EXPR holds (lkm filter's language: arg1 == 3 && pid != 1)",
+	  "EXPR" },
+	POPT_TABLEEND
+};
+
 /* A filter option's value: given at most once (a list takes commas). */
 static const char *filter_value(const char **values, const char *option)
 {
@@ -96,35 +135,64 @@ static void free_values(const char **values)
 	free(values);
 }
 
+struct lkst_trace *lkbuf_open_input(const char *verb, unsigned int flags)
+{
+	struct lkst_trace *t;
+	struct lkst_err err;
+	unsigned int n;
+
+	lkst_require(in_files ? in_files[0] : NULL, "-f FILE", verb);
+	for (n = 0; in_files[n]; n++)
+		;
+	t = lkst_trace_open_files(in_files, n, flags, &err);
+	if (!t)
+		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	return t;
+}
+
+const char *lkbuf_input_name(void)
+{
+	return in_files && in_files[0] ? in_files[0] : "";
+}
+
 /*
  * After the log is opened: -e names its events, -t uses its clock anchor.
  * One list at a time, so that the first bad option is the one named.
  */
-static void select_records(const char **ev, const char **pid, const char **comm,
-			   const char **time, const char **cpus, struct lkst_trace *t)
+void lkbuf_select_apply(struct lkst_trace *t)
 {
-	const char **lists[] = { ev, pid, comm, time, cpus };
-	static const char *const names[] = { "-e", "-p", "-n", "-t", "-c" };
+	const char **lists[] = { sel_ev, sel_pid, sel_comm, sel_time, sel_cpu, sel_where };
+	static const char *const names[] = { "-e", "-p", "-n", "-t", "-c", "--where" };
 	struct lkst_trace_select sel = { 0 };
-	const char **fields[] = { &sel.events, &sel.pids, &sel.comms, &sel.window, &sel.cpus };
+	const char **fields[] = { &sel.events, &sel.pids, &sel.comms, &sel.window, &sel.cpus,
+				  &sel.where };
 	struct lkst_err err;
 	unsigned int i;
 
-	for (i = 0; i < 5; i++) {
+	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
 		*fields[i] = filter_value(lists[i], names[i]);
 		if (*fields[i] && lkst_trace_select(t, &sel, &err))
 			lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 	}
 }
 
+void lkbuf_select_free(void)
+{
+	const char ***all[] = { &in_files, &sel_ev, &sel_pid, &sel_comm, &sel_time, &sel_cpu,
+				&sel_where };
+	unsigned int i;
+
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		free_values(*all[i]);
+		*all[i] = NULL;
+	}
+}
+
 int lkbuf_verb_print(int argc, const char **argv)
 {
-	char *file = NULL;
-	const char **ev_arg = NULL, **pid_arg = NULL, **comm_arg = NULL, **time_arg = NULL;
-	const char **cpu_arg = NULL;
 	struct lkst_format_opts opts = { 0 };
 	struct poptOption options[] = {
-		{ "file", 'f', POPT_ARG_STRING, &file, 0, "log file to print", "FILE" },
+		{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, lkbuf_input_options, 0, NULL, NULL },
 		{ "raw", 'r', POPT_ARG_NONE, &opts.raw, 0, "arguments as raw hex", NULL },
 		{ "csv", 'C', POPT_ARG_NONE, &opts.csv, 0, "CSV (RFC 4180) with a header row", NULL },
 		{ "seconds", 'S', POPT_ARG_NONE, &opts.seconds, 0,
@@ -136,25 +204,8 @@ int lkbuf_verb_print(int argc, const char **argv)
 		{ "stacks", '\0', POPT_ARG_NONE, &opts.stacks, 0,
 		  "text: the frames of stack records (lkst_stack) a line each, under their event",
 		  NULL },
-		{ "event", 'e', POPT_ARG_ARGV, &ev_arg, 0,
-		  "only these events: IDs, mnemonics or categories (process, syscall, ...)",
-		  "EVENT,..." },
-		{ "pid", 'p', POPT_ARG_ARGV, &pid_arg, 0,
-		  "only records of these pids, and PROCESS_CONTEXTSWITCH and "
-		  "PROCESS_WAKEUP records naming one as prev, next or target pid",
-		  "PID,..." },
-		{ "comm", 'n', POPT_ARG_ARGV, &comm_arg, 0,
-		  "only records of tasks with these command names (exact, as printed, "
-		  "or PREFIX* for every name starting with PREFIX; names are learned "
-		  "from switches and wakeups), and switches to or wakeups of them",
-		  "COMM,..." },
-		{ "time", 't', POPT_ARG_ARGV, &time_arg, 0,
-		  "only records in this window: each side seconds of the trace clock "
-		  "(12.5) or a time of day as the text prints it (hh:mm:ss[.frac], local "
-		  "time, on the day of the log's clock anchor; END before START: the "
-		  "next day); either side may be empty", "START,END" },
-		{ "cpu", 'c', POPT_ARG_ARGV, &cpu_arg, 0,
-		  "only records of these CPUs", "CPU,..." },
+		{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, lkbuf_select_options, 0,
+		  "Selecting records:", NULL },
 		LKST_POPT_TAIL
 	};
 	poptContext ctx = lkst_parse_options(argc, argv, options, NULL);
@@ -166,13 +217,10 @@ int lkbuf_verb_print(int argc, const char **argv)
 	size_t count = 0;
 
 	lkst_no_positional(ctx);
-	lkst_require(file, "-f FILE", "print");
-	trace = lkst_trace_open(file, LKST_TRACE_SYMBOLS, &err);
-	if (!trace)
-		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	trace = lkbuf_open_input("print", LKST_TRACE_SYMBOLS);
 	opts.symbols = lkst_trace_symbols(trace);
 	/* Event names in -e are the log's own. */
-	select_records(ev_arg, pid_arg, comm_arg, time_arg, cpu_arg, trace);
+	lkbuf_select_apply(trace);
 	opts.human = !opts.csv && !opts.seconds;
 	opts.realtime_offset_ns = lkst_trace_realtime_offset(trace);
 	out = malloc(sizeof(*out));
@@ -198,12 +246,7 @@ int lkbuf_verb_print(int argc, const char **argv)
 	lkst_trace_iter_free(it);
 	free(out);
 	lkst_trace_close(trace);
-	free_values(ev_arg);
-	free_values(pid_arg);
-	free_values(comm_arg);
-	free_values(time_arg);
-	free_values(cpu_arg);
-	free(file);
+	lkbuf_select_free();
 	poptFreeContext(ctx);
 	return LKST_EXIT_OK;
 }

@@ -9,14 +9,21 @@
 #include <string.h>
 
 #include "lkbuf_cmds.h"
+#include "lkst_format.h"
 
 static char *file, *cpu_arg;
-static int previous, release;
-static unsigned int the_cpu;		/* -c, checked */
+static int previous, release, zstd;
+static struct lkst_filter cpus;		/* -c, parsed */
 
 static struct poptOption read_options[] = {
-	{ "file", 'f', POPT_ARG_STRING, &file, 0, "log file to write", "FILE" },
-	{ "cpu", 'c', POPT_ARG_STRING, &cpu_arg, 0, "save only this CPU", "CPU" },
+	{ "file", 'f', POPT_ARG_STRING, &file, 0,
+	  "log file to write; a name ending in .zst is zstd-compressed; - for "
+	  "standard output", "FILE" },
+	{ "zstd", 'z', POPT_ARG_NONE, &zstd, 0,
+	  "compress the log with zstd whatever its name (zstd -d gives the plain log)",
+	  NULL },
+	{ "cpu", 'c', POPT_ARG_STRING, &cpu_arg, 0, "save only these CPUs, or ranges of them (0-3,6)",
+	  "CPU,..." },
 	{ "previous-boot", '\0', POPT_ARG_NONE, &previous, 0,
 	  "save the previous boot's trace, kept across a warm reboot "
 	  "(lkst.persist=), instead of the live buffers", NULL },
@@ -71,13 +78,14 @@ static void commit_and_report(struct lkst_log_writer *w, const struct save_total
 {
 	lkbuf_commit_log(w);
 	fprintf(stderr, "lkbuf: saved %llu records of %s%u CPUs to %s; %llu overwritten, %llu dropped %s\n",
-		t->records, whose, t->cpus, file, t->overwritten, t->dropped, when);
+		t->records, whose, t->cpus, strcmp(file, "-") ? file : "standard output",
+		t->overwritten, t->dropped, when);
 	if (t->lost)
 		fprintf(stderr, "lkbuf: %llu records between the oldest and the newest saved %s\n",
 			t->lost, lost);
 }
 
-/* The live buffers of every CPU that has blocks, or of cpu_arg only. */
+/* The live buffers of every CPU that has blocks, or of the -c CPUs only. */
 static void read_current(const struct lkst_cmd *cmd)
 {
 	struct save_totals totals = { 0, 0, 0, 0, 0 };
@@ -85,13 +93,17 @@ static void read_current(const struct lkst_cmd *cmd)
 	struct lkst_log_header header;
 	struct lkst_log_writer writer;
 	struct lkst_cpu_info info;
-	unsigned int cpu, first = the_cpu, last, nr_cpus = 0;
+	unsigned int cpu, last = 0, nr_cpus = 0;
 	unsigned char *wanted;
+	size_t i;
 	int fd = cmd->fd;
 
 	if (cpu_arg) {
-		lkbuf_check_cpu(cmd, first);
-		last = first;
+		for (i = 0; i < cpus.nr_cpus; i++) {
+			lkbuf_check_cpu(cmd, cpus.cpus[i]);
+			if (cpus.cpus[i] > last)
+				last = cpus.cpus[i];
+		}
 	} else {
 		last = version->nr_cpu_ids ? version->nr_cpu_ids - 1 : 0;
 	}
@@ -99,20 +111,29 @@ static void read_current(const struct lkst_cmd *cmd)
 	wanted = calloc(last + 1, 1);
 	if (!wanted)
 		lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
-	for (cpu = first; cpu <= last && version->nr_cpu_ids; cpu++) {
+	for (i = 0; i < cpus.nr_cpus; i++)
+		wanted[cpus.cpus[i]] = 1;
+	for (cpu = 0; cpu <= last && version->nr_cpu_ids; cpu++) {
+		if (cpu_arg) {
+			nr_cpus += wanted[cpu];
+			continue;
+		}
 		lkbuf_cpu_info(fd, cpu, &info);
-		wanted[cpu] = info.nr_blocks || cpu_arg;
+		wanted[cpu] = !!info.nr_blocks;
 		nr_cpus += wanted[cpu];
 	}
 	lkbuf_init_log_header(fd, version, NULL, nr_cpus, &header);
 	lkbuf_create_log(&writer, file, &header, "the running kernel's buffers (lkbuf read)");
-	for (cpu = first; cpu <= last; cpu++)
+	if (zstd)
+		lkst_log_set_zstd(&writer, 1);
+	for (cpu = 0; cpu <= last; cpu++)
 		if (wanted[cpu])
 			save_cpu(fd, LKST_IOC_BUFFER_DRAIN, cpu, LKST_DRAIN_FROM_OLDEST,
 				 &writer, &totals);
 	lkbuf_save_ksyms(&writer);
 	commit_and_report(&writer, &totals, "", "since boot", "were overwritten");
 	free(wanted);
+	lkst_filter_free(&cpus);
 }
 
 /*
@@ -138,6 +159,8 @@ static void read_previous(const struct lkst_cmd *cmd)
 	lkbuf_init_log_header(fd, &cmd->version, &prev, prev.nr_cpus, &header);
 	lkbuf_create_log(&writer, file, &header,
 		   "the previous boot's persistent buffers (lkbuf read --previous-boot)");
+	if (zstd)
+		lkst_log_set_zstd(&writer, 1);
 	/* Nothing is in flight in a stopped boot's trace: no waiting for it. */
 	for (cpu = 0; cpu < prev.nr_cpus; cpu++)
 		save_cpu(fd, LKST_IOC_PREVIOUS_DRAIN, cpu,
@@ -163,14 +186,16 @@ static void read_previous(const struct lkst_cmd *cmd)
 
 static void check_read(struct lkst_cmd *cmd)
 {
+	struct lkst_err err;
+
 	(void)cmd;
 	lkst_require(file, "-f FILE", "read");
 	if (previous && cpu_arg)
 		lkst_die(LKST_EXIT_USAGE, "read --previous-boot saves every CPU the previous boot had; leave out -c");
 	if (release && !previous)
 		lkst_die(LKST_EXIT_USAGE, "--release frees the previous boot's trace; give it with --previous-boot");
-	if (cpu_arg)
-		the_cpu = lkbuf_cpu_option(cpu_arg, "read");
+	if (cpu_arg && lkst_filter_cpus(&cpus, cpu_arg, &err))
+		lkst_die(LKST_EXIT_USAGE, "read -c: %s", err.msg);
 }
 
 static int run_read(struct lkst_cmd *cmd)

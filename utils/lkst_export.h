@@ -21,7 +21,8 @@ struct lkst_export {
 	struct lkst_trace *trace;	/* the reader over log */
 	struct lkst_trace_iter *iter;	/* its records, merged or per section */
 	struct lkst_trace *own;		/* trace when made by lkst_export_init */
-	void *unused;			/* keeps the LKST_0 size */
+	/* Records the output holds (the selected ones); was a pointer, same size. */
+	unsigned long long written;
 	unsigned long long records;	/* in all sections */
 	/* Progress on stderr, only when it is a terminal. */
 	int progress;

@@ -213,6 +213,13 @@ static const struct ctf_class *class_of(const struct ctf_writer *w, unsigned int
 	return &w->unknown;
 }
 
+static void put_sysname(struct ctf_stream *s, __u64 value)
+{
+	const char *name = lkst_syscall_name(LKST_SYSCALL_ABI(value), LKST_SYSCALL_NR(value));
+
+	put_bytes(s, name ? name : "", name ? strlen(name) + 1 : 1);
+}
+
 static int put_event(struct ctf_writer *w, struct ctf_stream *s,
 		     const struct lkst_record *r)
 {
@@ -238,6 +245,8 @@ static int put_event(struct ctf_writer *w, struct ctf_stream *s,
 		case LKST_FIELD_SYSNR:
 			PUT(s, __s32, LKST_SYSCALL_NR(value));
 			PUT(s, __u32, LKST_SYSCALL_ABI(value));
+			/* The call's name, "" when it has none. */
+			put_sysname(s, value);
 			break;
 		case LKST_FIELD_TEXT:
 			lkst_field_text(r, f, text, sizeof(text));
@@ -260,6 +269,23 @@ static __u64 gap_before(const struct lkst_log_section *sec, __u64 i)
 }
 
 /*
+ * Lost numbers between the records handed on before (stored index prev,
+ * or none: ~0) and i, when a selection skips records in between: the
+ * numbers missing, not the records skipped.  A section sorted by time
+ * (stored out of order) has only its gap right before i counted.
+ */
+static __u64 gaps_since(const struct lkst_log_section *sec, __u64 prev, __u64 i)
+{
+	if (!sec->seqs)
+		return 0;
+	if (prev == ~0ull)
+		return sec->seqs[i] - sec->info.seq_start - i;
+	if (prev >= i)
+		return gap_before(sec, i);
+	return sec->seqs[i] - sec->seqs[prev] - (i - prev);
+}
+
+/*
  * lost records before the next one, at time until: the packet so far ends
  * (at the record before them), and an empty packet from there to until
  * holds the new count.
@@ -276,7 +302,7 @@ static int put_loss(struct ctf_writer *w, struct ctf_stream *s, __u64 lost, __u6
 static int write_stream(struct ctf_writer *w, unsigned int index, struct ctf_stream *s)
 {
 	const struct lkst_log_section *sec = &w->x->log->sections[index];
-	__u64 j, n = sec->info.nr_records, lost, trailing = 0;
+	__u64 j, n = sec->info.nr_records, lost, trailing = 0, prev = ~0ull;
 	struct lkst_trace_rec r;
 	unsigned int k;
 	int dup = 0, more;
@@ -306,26 +332,34 @@ static int write_stream(struct ctf_writer *w, unsigned int index, struct ctf_str
 	/* The section's records in time order, from the reader. */
 	lkst_trace_rewind_section(w->x->iter, index);
 	more = lkst_trace_next(w->x->iter, &r);
-	lost = lkst_log_lost_before(sec) + (more ? gap_before(sec, r.index) : trailing);
+	/* None selected: every loss goes before the end, as for an empty section. */
+	if (!more && sec->seqs && n)
+		trailing = sec->info.lost;
+	lost = lkst_log_lost_before(sec) + (more ? gaps_since(sec, prev, r.index) : trailing);
 	if (lost) {
 		s->begin = s->end = more ? r.rec->time_ns : w->last_ns;
 		if (flush_packet(w, s) || put_loss(w, s, lost, s->end))
 			return -1;
 	}
 	for (j = 0; more; j++, more = lkst_trace_next(w->x->iter, &r)) {
-		lost = j ? gap_before(sec, r.index) : 0;
+		lost = j ? gaps_since(sec, prev, r.index) : 0;
+		prev = r.index;
 		if (lost && put_loss(w, s, lost, r.rec->time_ns))
 			return -1;
 		if (put_event(w, s, r.rec))
 			return -1;
+		w->x->written++;
 		if (s->len >= PACKET_MAX && flush_packet(w, s))
 			return -1;
 		if ((j & 0xffff) == 0xffff)
 			lkst_export_step(w->x, 0x10000);
 	}
 	lkst_export_step(w->x, n & 0xffff);
+	/* Numbers lost after the last record handed on (a selection skips some). */
+	if (j && prev < n - 1)
+		trailing += gaps_since(sec, prev, n - 1);
 	/* Losses after the last record, right after it; a stream needs a packet. */
-	if (n && trailing && put_loss(w, s, trailing, s->end))
+	if (j && trailing && put_loss(w, s, trailing, s->end))
 		return -1;
 	if ((s->events || !s->seq_num) && flush_packet(w, s))
 		return -1;
@@ -391,6 +425,7 @@ static void put_fields(FILE *out, const struct ctf_class *c)
 		case LKST_FIELD_SYSNR:
 			fprintf(out, "\t\tint32_t _%s;\n", f->name);
 			fprintf(out, "\t\tenum lkst_syscall_abi _%s_abi;\n", f->name);
+			fprintf(out, "\t\tstring _%s_name;\n", f->name);
 			break;
 		case LKST_FIELD_TEXT:
 			fprintf(out, "\t\tstring _%s;\n", f->name);

@@ -891,11 +891,10 @@ static void put_states(FILE *out, struct json_export *j)
 	}
 }
 
+/* Named by the call as lkbuf print shows it ("lseek", "ia32:getpid", "999"). */
 static void syscall_name(__u64 nr, char *buf, size_t len)
 {
-	snprintf(buf, len, "syscall %s%d",
-		 LKST_SYSCALL_ABI(nr) == LKST_SYSCALL_ABI_IA32 ? "ia32:" : "",
-		 LKST_SYSCALL_NR(nr));
+	lkst_format_syscall(nr, buf, len);
 }
 
 static const char *const unfinished_why[] = {
@@ -1015,11 +1014,12 @@ static void put_instant(FILE *out, struct json_export *j, const struct instant *
 		syscall_name(in->sc_nr, text, sizeof(text));
 		put_event(out, j, "i", text, "syscall", tgid_of(j, in->pid), j->base + in->pid);
 		put_ts(out, in->ts);
+		fprintf(out, ",\"s\":\"t\",\"args\":{\"nr\":%d", LKST_SYSCALL_NR(in->sc_nr));
 		if (in->exit)
-			fprintf(out, ",\"s\":\"t\",\"args\":{\"return\":%lld,\"unfinished\":\"entry not in the trace\"}}",
+			fprintf(out, ",\"return\":%lld,\"unfinished\":\"entry not in the trace\"}}",
 				(long long)in->result);
 		else
-			fputs(",\"s\":\"t\",\"args\":{\"unfinished\":\"exit not in the trace\"}}", out);
+			fputs(",\"unfinished\":\"exit not in the trace\"}}", out);
 		return;
 	}
 	mark_text(in->mark, text, sizeof(text));
@@ -1124,23 +1124,35 @@ static int init_cpus(struct json_export *j)
 	return 0;
 }
 
-/* Two passes over the records in time order: learn, then feed. */
+/*
+ * Two passes over the records in time order: learn names from every
+ * record, then feed the selected ones (all without a selection).
+ */
 static int run_passes(struct json_export *j)
 {
+	struct lkst_trace_iter *all = lkst_trace_iter_new(j->x->trace, LKST_ITER_ALL, j->err);
+	struct lkst_trace_iter *it;
 	struct lkst_trace_rec r;
 	__u64 n = 1;
 	int pass;
 
+	if (!all)
+		return -1;
 	j->x->work = 2 * j->x->records;
 	for (pass = 0; pass < 2; pass++) {
-		lkst_trace_rewind(j->x->iter);
-		for (; lkst_trace_next(j->x->iter, &r); n++) {
-			if (pass ? feed(j, r.rec, j->slot_of[r.section]) : learn(j, r.rec))
+		it = pass ? j->x->iter : all;
+		lkst_trace_rewind(it);
+		for (; lkst_trace_next(it, &r); n++) {
+			if (pass ? feed(j, r.rec, j->slot_of[r.section]) : learn(j, r.rec)) {
+				lkst_trace_iter_free(all);
 				return -1;
+			}
+			j->x->written += pass;
 			if (!(n & 0xffff))
 				lkst_export_step(j->x, 0x10000);
 		}
 	}
+	lkst_trace_iter_free(all);
 	lkst_export_step(j->x, (n - 1) & 0xffff);
 	return finish(j);
 }

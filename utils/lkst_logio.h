@@ -314,6 +314,7 @@ int lkst_trace_selecting(const struct lkst_trace *t);
 
 /* lkst_trace_iter_new() flags. */
 #define LKST_ITER_COMMS		0x1	/* learn command names (lkst_trace_comms) */
+#define LKST_ITER_ALL		0x2	/* every record, selected or not (state) */
 
 /* One record an iterator hands on. */
 struct lkst_trace_rec {

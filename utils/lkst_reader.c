@@ -25,6 +25,7 @@ struct lkst_trace {
 struct lkst_trace_iter {
 	struct lkst_trace *t;
 	struct lkst_log_merge merge;
+	int all;			/* LKST_ITER_ALL */
 	int one;			/* only section sec, at position pos */
 	unsigned int sec;
 	__u64 pos;
@@ -183,6 +184,7 @@ struct lkst_trace_iter *lkst_trace_iter_new(struct lkst_trace *t, unsigned int f
 		return NULL;
 	}
 	it->t = t;
+	it->all = !!(flags & LKST_ITER_ALL);
 	if ((flags & LKST_ITER_COMMS) || t->filter.nr_comms || lkst_where_needs_comm(t->where)) {
 		it->comms = lkst_comm_map_new();
 		if (!it->comms) {
@@ -248,12 +250,16 @@ int lkst_trace_next(struct lkst_trace_iter *it, struct lkst_trace_rec *out)
 		/* Every record teaches names, selected or not: -n needs them. */
 		if (it->comms)
 			lkst_comm_map_learn(it->comms, rec, cpu);
+		/* LKST_ITER_ALL: every record, the selection aside. */
+		if (it->all)
+			goto hand_on;
 		if (it->t->selecting && !lkst_filter_match(&it->t->filter, rec, cpu, it->comms))
 			continue;
 		if (it->t->where &&
 		    !lkst_where_match(it->t->where, rec, cpu,
 				      it->comms ? lkst_comm_map_name(it->comms, rec->pid, cpu) : NULL))
 			continue;
+hand_on:
 		out->rec = rec;
 		out->cpu = cpu;
 		out->section = s;

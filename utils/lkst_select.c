@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -211,9 +212,31 @@ int lkst_filter_comms(struct lkst_filter *f, const char *list, struct lkst_err *
 
 #define CPU_FILTER_MAX	65535u
 
+/* A CPU, or a range FIRST-LAST of them (0-3), as the kernel's cpu lists. */
 static int add_cpu(struct lkst_filter *f, const char *item, struct lkst_err *err)
 {
-	return add_u32(&f->cpus, &f->nr_cpus, item, CPU_FILTER_MAX, "CPU", err);
+	const char *dash = strchr(item, '-');
+	uint32_t first, last, cpu;
+	char low[32];
+
+	if (!dash)
+		return add_u32(&f->cpus, &f->nr_cpus, item, CPU_FILTER_MAX, "CPU", err);
+	snprintf(low, sizeof(low), "%.*s", (int)(dash - item), item);
+	if ((size_t)(dash - item) >= sizeof(low) ||
+	    lkst_parse_u32(low, CPU_FILTER_MAX, &first) ||
+	    lkst_parse_u32(dash + 1, CPU_FILTER_MAX, &last) || last < first) {
+		lkst_seterr(err, "bad CPU range '%s' in the CPU filter; give FIRST-LAST with FIRST <= LAST, CPUs 0-%u (0-3,6)",
+			    item, CPU_FILTER_MAX);
+		return -1;
+	}
+	for (cpu = first; cpu <= last; cpu++) {
+		char one[16];
+
+		snprintf(one, sizeof(one), "%u", cpu);
+		if (add_u32(&f->cpus, &f->nr_cpus, one, CPU_FILTER_MAX, "CPU", err))
+			return -1;
+	}
+	return 0;
 }
 
 int lkst_filter_cpus(struct lkst_filter *f, const char *list, struct lkst_err *err)
