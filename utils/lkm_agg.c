@@ -4,15 +4,15 @@
  * parsing and formatting of its verbs (lkm_agg_cmd.c), pure so that they
  * are tested on the host.
  *
- *   lkm agg set [-n NAME] -m ID -f FUNC [-v argN | -l LATENCY] [-k KEYS]
+ *   lkm agg set [-N NAME] -m ID -F FUNC [-v argN | -L LATENCY] [-K KEYS]
  *               [-s SLOTS] [--record] [EVENT...]
  *       configure aggregation NAME (default "agg", replacing one of that
  *       name) and route its events in maskset ID to the agg handler
  *       (agg-record with --record, which also records them)
- *   lkm agg print [-n NAME] [-C]      DTrace-like output, or CSV
+ *   lkm agg print [-N NAME] [-C]      DTrace-like output, or CSV
  *   lkm agg list                      configurations and counters
- *   lkm agg clear [-n NAME]           empty one or all
- *   lkm agg delete [-n NAME]          remove one or all
+ *   lkm agg clear [-N NAME]           empty one or all
+ *   lkm agg delete [-N NAME]          remove one or all
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -180,7 +180,7 @@ int lkm_agg_config(const struct lkm_agg_args *args,
 			       cfg->name, err))
 		return -1;
 	if (!args->func) {
-		lkst_seterr(err, "no function; give one with -f count|sum|min|max|avg|quantize");
+		lkst_seterr(err, "no function; give one with -F count|sum|min|max|avg|quantize");
 		return -1;
 	}
 	if (lkm_agg_parse_func(args->func, &cfg->func, err))
@@ -198,7 +198,7 @@ int lkm_agg_config(const struct lkm_agg_args *args,
 		return -1;
 	}
 	if (cfg->func != LKST_AGG_F_COUNT && cfg->value == LKST_AGG_VAL_NONE) {
-		lkst_seterr(err, "%s needs a value: -v arg1..arg6 or -l syscall|sched|irq",
+		lkst_seterr(err, "%s needs a value: -v arg1..arg6 or -L syscall|sched|irq",
 			    func_names[cfg->func]);
 		return -1;
 	}

@@ -23,7 +23,7 @@ die_agg(int err, const char *what)
 		lkst_die(LKST_EXIT_DEVICE, "%s: the agg handler rejected the request (is lkst_agg.ko from this build?)",
 			 what);
 	case ENOSPC:
-		lkst_die(LKST_EXIT_DEVICE, "%s: there are already %d aggregations; delete one first (lkm agg delete -n NAME)",
+		lkst_die(LKST_EXIT_DEVICE, "%s: there are already %d aggregations; delete one first (lkm agg delete -N NAME)",
 			 what, LKST_AGG_MAX);
 	case ENOMEM:
 		lkst_die(LKST_EXIT_DEVICE, "%s: not enough memory for the tables; ask for fewer slots (--size)",
@@ -116,19 +116,20 @@ static char *name, *id_arg, *func, *value, *latency, *keys, *size;
 static int record, csv;
 
 static struct poptOption set_options[] = {
-	{ "name", 'n', POPT_ARG_STRING, &name, 0,
+	{ "name", 'N', POPT_ARG_STRING, &name, 0,
 	  "aggregation to set (default: agg); one of that name is replaced", "NAME" },
 	{ "maskset", 'm', POPT_ARG_STRING, &id_arg, 0,
 	  "user maskset that routes the events to the agg handler", "ID" },
-	{ "func", 'f', POPT_ARG_STRING, &func, 0,
+	{ "func", 'F', POPT_ARG_STRING, &func, 0,
 	  "count, sum, min, max, avg or quantize (power-of-two histogram)", "FUNC" },
 	{ "value", 'v', POPT_ARG_STRING, &value, 0,
 	  "the events' argument the function takes", "arg1..arg6" },
-	{ "latency", 'l', POPT_ARG_STRING, &latency, 0,
+	{ "latency", 'L', POPT_ARG_STRING, &latency, 0,
 	  "or the latency (ns) of a pair: syscall (entry to exit), sched (wakeup to running), irq (handler entry to exit)",
 	  "KIND" },
-	{ "key", 'k', POPT_ARG_STRING, &keys, 0,
+	{ "keys", 'K', POPT_ARG_STRING, &keys, 0,
 	  "group by up to three of event, pid, comm (counts two), cpu, arg1..arg6", "KEYS" },
+	{ "key", '\0', POPT_ARG_STRING | POPT_ARGFLAG_DOC_HIDDEN, &keys, 0, NULL, NULL },	/* the spelling before -K */
 	{ "size", 's', POPT_ARG_STRING, &size, 0,
 	  "hash table slots per CPU, rounded up to a power of two (default 1024)", "SLOTS" },
 	{ "record", '\0', POPT_ARG_NONE, &record, 0,
@@ -198,7 +199,7 @@ static int run_set(struct lkst_cmd *cmd)
 }
 
 #define NAME_OPT							\
-	{ "name", 'n', POPT_ARG_STRING, &name, 0,			\
+	{ "name", 'N', POPT_ARG_STRING, &name, 0,			\
 	  "only this aggregation (default: all)", "NAME" }
 
 static struct poptOption print_options[] = {
@@ -211,7 +212,7 @@ static struct poptOption print_options[] = {
 static struct poptOption name_options[] = { NAME_OPT, LKST_POPT_TAIL };
 static struct poptOption no_options[] = { LKST_POPT_TAIL };
 
-/* -n NAME, checked: print, clear and delete. */
+/* -N NAME, checked: print, clear and delete. */
 static struct lkst_agg_name agg_name;
 
 static void check_name(struct lkst_cmd *cmd)
@@ -314,11 +315,11 @@ static const struct lkst_verb_ops delete_ops = { name_options, NULL, check_name,
 
 static const struct lkst_verb agg_verbs[] = {
 	LKST_VERB("set", DEV | LKST_TAKES_ARGS, &set_ops,
-		  "configure an aggregation and route its events (-m ID -f FUNC ...)"),
+		  "configure an aggregation and route its events (-m ID -F FUNC ...)"),
 	LKST_VERB("print", DEV, &print_ops, "print aggregations like DTrace, or as CSV (-C)"),
 	LKST_VERB("list", DEV, &list_ops, "aggregations with their sizes and lost-sample counters"),
-	LKST_VERB("clear", DEV, &clear_ops, "empty an aggregation (-n NAME) or all"),
-	LKST_VERB("delete", DEV, &delete_ops, "remove an aggregation (-n NAME) or all"),
+	LKST_VERB("clear", DEV, &clear_ops, "empty an aggregation (-N NAME) or all"),
+	LKST_VERB("delete", DEV, &delete_ops, "remove an aggregation (-N NAME) or all"),
 	LKST_VERB_END
 };
 

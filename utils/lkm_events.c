@@ -81,8 +81,10 @@ static int reset;
 static unsigned char sel[LKST_NR_EVENT_IDS];
 
 static struct poptOption stat_options[] = {
-	{ "events", 'e', POPT_ARG_STRING, &events_arg, 0,
-	  "only these events or categories, comma-separated", "EVENTS" },
+	{ "event", 'e', POPT_ARG_STRING, &events_arg, 0,
+	  "only these events or categories, comma-separated", "EVENT,..." },
+	/* The spelling before --event, which lkbuf print uses. */
+	{ "events", '\0', POPT_ARG_STRING | POPT_ARGFLAG_DOC_HIDDEN, &events_arg, 0, NULL, NULL },
 	{ "reset", '\0', POPT_ARG_NONE, &reset, 0,
 	  "after printing, zero the counters of every event", NULL },
 	LKST_POPT_TAIL

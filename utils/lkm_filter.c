@@ -2,7 +2,7 @@
 /*
  * lkm filter: predicates of the lkst_filter handler.
  *
- *   lkm filter -m ID EVENT 'EXPR' [--to HANDLER]   route EVENT in maskset ID
+ *   lkm filter -m ID EVENT 'EXPR' [--handler HANDLER]   route EVENT in maskset ID
  *                                                  to the filter, which hands
  *                                                  it to HANDLER (default)
  *                                                  when EXPR holds
@@ -84,9 +84,10 @@ static int list, clear;
 static struct poptOption filter_options[] = {
 	{ "maskset", 'm', POPT_ARG_STRING, &id_arg, 0,
 	  "maskset that routes EVENT to the filter", "ID" },
-	{ "to", '\0', POPT_ARG_STRING, &to_arg, 0,
+	{ "handler", '\0', POPT_ARG_STRING, &to_arg, 0,
 	  "handler that gets the events that match (default: default, which records them)",
 	  "HANDLER" },
+	{ "to", '\0', POPT_ARG_STRING | POPT_ARGFLAG_DOC_HIDDEN, &to_arg, 0, NULL, NULL },	/* the spelling before --handler */
 	{ "list", 'l', POPT_ARG_NONE, &list, 0,
 	  "list the predicates with their counters", NULL },
 	{ "clear", '\0', POPT_ARG_NONE, &clear, 0,

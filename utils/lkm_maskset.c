@@ -195,7 +195,7 @@ static int run_write(struct lkst_cmd *cmd)
 
 static struct poptOption write_options[] = {
 	{ "maskset", 'm', POPT_ARG_STRING, &id_arg, 0, "maskset to create or replace", "ID" },
-	{ "name", 'n', POPT_ARG_STRING, &name, 0,
+	{ "name", 'N', POPT_ARG_STRING, &name, 0,
 	  "name (default: the name comment of the input, else maskset<ID>)", "NAME" },
 	{ "file", 'f', POPT_ARG_STRING, &file, 0, "read the text from FILE, not stdin", "FILE" },
 	LKST_POPT_TAIL

@@ -19,7 +19,7 @@ static int user, no_user;
 static uint32_t depth;
 
 static struct poptOption stack_options[] = {
-	{ "depth", 'd', POPT_ARG_STRING, &depth_arg, 0,
+	{ "depth", '\0', POPT_ARG_STRING, &depth_arg, 0,
 	  "frames of each stack, 1..64 (default 16)", "N" },
 	{ "user", 'u', POPT_ARG_NONE, &user, 0,
 	  "also record the user stack (frame-pointer walk)", NULL },

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "lkst_log.h"
@@ -380,6 +381,8 @@ static void check_output_at_exit(void)
 static poptContext parse_options(int argc, const char **argv,
 				 const struct poptOption *options,
 				 const char *positional_help, unsigned int popt_flags);
+static bool listing_options(void);
+static void list_all_options(const char *prefix, const struct lkst_verb *verbs);
 static int run_group(const struct lkst_verb_group *g, int argc, const char **argv);
 
 /* Options, check(), device, run(), then the teardown: written once here. */
@@ -471,6 +474,10 @@ int lkst_run_verb(int argc, char **argv, const struct lkst_verb *verbs)
 	char *help_argv[3] = { NULL, "--help", NULL };
 
 	atexit(check_output_at_exit);
+	if (listing_options() && argc < 2) {
+		list_all_options(lkst_progname, verbs);
+		return check_output(LKST_EXIT_OK);
+	}
 	if (argc < 2)
 		lkst_die(LKST_EXIT_USAGE, "no verb given; run %s --help for the list of verbs",
 			 lkst_progname);
@@ -504,18 +511,235 @@ poptContext lkst_parse_options(int argc, const char **argv,
 	return parse_options(argc, argv, options, positional_help, 0);
 }
 
+/* ---- Option tables: repeats refused, tables listed ------------------- */
+
+/*
+ * popt stores a repeated option's last value and says nothing, so
+ * "-f a -f b" would read b.  The runner parses a copy of each table in
+ * which every single-valued option also returns a tag (its val), and
+ * refuses a second value for the same variable (an option or its hidden
+ * alias).  Lists (POPT_ARG_ARGV) and flags may repeat.
+ */
+#define TAG_BASE	0x4c4b0000	/* returned vals: TAG_BASE + index in tagged[] */
+#define MAX_TAGGED	512
+
+static struct poptOption tag_pool[MAX_TAGGED];
+static const struct poptOption *tagged[MAX_TAGGED];
+static unsigned int nr_pool, nr_tagged;
+
+static bool single_valued(const struct poptOption *o)
+{
+	switch (o->argInfo & POPT_ARG_MASK) {
+	case POPT_ARG_STRING: case POPT_ARG_INT: case POPT_ARG_LONG:
+	case POPT_ARG_LONGLONG: case POPT_ARG_SHORT: case POPT_ARG_FLOAT:
+	case POPT_ARG_DOUBLE:
+		return o->arg && !o->val;
+	default:
+		return false;
+	}
+}
+
+static bool include_table(const struct poptOption *o)
+{
+	return (o->argInfo & POPT_ARG_MASK) == POPT_ARG_INCLUDE_TABLE;
+}
+
+static bool needs_tags(const struct poptOption *t)
+{
+	for (; t->longName || t->shortName || t->arg; t++)
+		if (single_valued(t) || (include_table(t) && needs_tags(t->arg)))
+			return true;
+	return false;
+}
+
+/* The copy of t with tags; tables without single-valued options as they are. */
+static const struct poptOption *tag_table(const struct poptOption *t)
+{
+	struct poptOption *copy;
+	unsigned int n = 0, i;
+
+	if (!needs_tags(t))
+		return t;
+	while (t[n].longName || t[n].shortName || t[n].arg)
+		n++;
+	if (nr_pool + n + 1 > MAX_TAGGED)
+		lkst_die(LKST_EXIT_USAGE, "option table too large (%u entries)", nr_pool + n + 1);
+	copy = tag_pool + nr_pool;
+	nr_pool += n + 1;
+	memcpy(copy, t, (n + 1) * sizeof(*t));
+	for (i = 0; i < n; i++) {
+		if (include_table(&copy[i]))
+			copy[i].arg = (void *)tag_table(copy[i].arg);
+		else if (single_valued(&copy[i]) && nr_tagged < MAX_TAGGED) {
+			copy[i].val = TAG_BASE + nr_tagged;
+			tagged[nr_tagged++] = &t[i];
+		}
+	}
+	return copy;
+}
+
+/* "-f", or "--long" for an option without a letter. */
+static const char *option_name(const struct poptOption *o, char *buf, size_t len)
+{
+	if (o->shortName)
+		snprintf(buf, len, "-%c", o->shortName);
+	else
+		snprintf(buf, len, "--%s", o->longName);
+	return buf;
+}
+
+static void refuse_repeat(int rc)
+{
+	static bool given[MAX_TAGGED];
+	const struct poptOption *o = tagged[rc - TAG_BASE];
+	char a[64], b[64];
+	unsigned int i;
+
+	for (i = 0; i < nr_tagged; i++) {
+		if (!given[i] || tagged[i]->arg != o->arg)
+			continue;
+		if (tagged[i] == o || !strcmp(option_name(tagged[i], a, sizeof(a)),
+					      option_name(o, b, sizeof(b))))
+			lkst_die(LKST_EXIT_USAGE, "%s given twice; give it once",
+				 option_name(o, a, sizeof(a)));
+		lkst_die(LKST_EXIT_USAGE, "%s and %s both given; they are the same option, give it once",
+			 option_name(tagged[i], a, sizeof(a)), option_name(o, b, sizeof(b)));
+	}
+	given[rc - TAG_BASE] = true;
+}
+
+/*
+ * LKST_OPTIONS_TABLE=1 in the environment: instead of running, print the
+ * option table, a line per option, tab-separated:
+ *   TOOL VERB SHORT LONG KIND HIDDEN SAME DOC
+ * VERB "-" for a program without verbs, SHORT "-" without a letter, KIND
+ * flag, value, string, number or list, HIDDEN "hidden" or "shown", SAME
+ * the long name of the first option of the verb that sets the same
+ * variable (itself, or what a hidden alias stands for), DOC "doc" when
+ * it has a --help text, else "nodoc".
+ * tests/host/test_options.sh and tools/build/gen-options.py read it.
+ */
+#define OPTIONS_TABLE_ENV	"LKST_OPTIONS_TABLE"
+
+static const char *option_kind(const struct poptOption *o)
+{
+	switch (o->argInfo & POPT_ARG_MASK) {
+	case POPT_ARG_NONE:	return "flag";
+	case POPT_ARG_VAL:	return "value";
+	case POPT_ARG_STRING:	return "string";
+	case POPT_ARG_ARGV:	return "list";
+	default:		return "number";
+	}
+}
+
+static const struct poptOption *first_same(const struct poptOption *t,
+					   const struct poptOption *o)
+{
+	const struct poptOption *f;
+
+	for (; t->longName || t->shortName || t->arg; t++) {
+		if (include_table(t)) {
+			f = first_same(t->arg, o);
+			if (f)
+				return f;
+		} else if (t == o || (o->arg && t->arg == o->arg)) {
+			return t;
+		}
+	}
+	return NULL;
+}
+
+static void print_table(const char *verb, const struct poptOption *top,
+			const struct poptOption *t)
+{
+	const struct poptOption *same;
+
+	for (; t->longName || t->shortName || t->arg; t++) {
+		if (include_table(t)) {
+			print_table(verb, top, t->arg);
+			continue;
+		}
+		if ((t->argInfo & POPT_ARG_MASK) == POPT_ARG_CALLBACK)
+			continue;
+		same = first_same(top, t);
+		printf("%s\t%s\t%c\t%s\t%s\t%s\t%s\t%s\n", lkst_progname, verb,
+		       t->shortName ? t->shortName : '-', t->longName ? t->longName : "-",
+		       option_kind(t),
+		       (t->argInfo & POPT_ARGFLAG_DOC_HIDDEN) ? "hidden" : "shown",
+		       same && same->longName ? same->longName : "-",
+		       t->descrip && *t->descrip ? "doc" : "nodoc");
+	}
+}
+
+static bool listing_options(void)
+{
+	const char *v = getenv(OPTIONS_TABLE_ENV);
+
+	return v && *v && strcmp(v, "0");
+}
+
+/* A verb's table, argv0 "PROG VERB..." (a program without verbs: its path). */
+static void list_options(const char *argv0, const struct poptOption *options)
+{
+	size_t len = strlen(lkst_progname);
+	const char *verb = "-";
+
+	if (!strncmp(argv0, lkst_progname, len) && argv0[len] == ' ')
+		verb = argv0 + len + 1;
+	print_table(verb, options, options);
+	check_output(0);
+}
+
+/* Every verb's table: groups nested, a verb parsing its own argv in a child. */
+static void list_all_options(const char *prefix, const struct lkst_verb *verbs)
+{
+	const struct lkst_verb *v;
+	char *name;
+	int status;
+	pid_t pid;
+
+	for (v = verbs; v->name; v++) {
+		if (asprintf(&name, "%s %s", prefix, v->name) < 0)
+			lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
+		if (v->group) {
+			list_all_options(name, v->group->verbs);
+		} else if (v->ops) {
+			list_options(name, v->ops->options);
+		} else {
+			const char *argv[] = { name, NULL };
+
+			check_output(0);
+			pid = fork();
+			if (pid < 0)
+				lkst_die(LKST_EXIT_DEVICE, "fork: %s", strerror(errno));
+			if (!pid)
+				exit(v->run_argv(1, argv));
+			if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
+			    WEXITSTATUS(status))
+				lkst_die(LKST_EXIT_USAGE, "listing the options of %s failed", name);
+		}
+		free(name);
+	}
+}
+
 static poptContext parse_options(int argc, const char **argv,
 				 const struct poptOption *options,
 				 const char *positional_help, unsigned int popt_flags)
 {
-	poptContext ctx = poptGetContext(argv[0], argc, argv, options, popt_flags);
+	poptContext ctx;
 	int rc;
 
+	if (listing_options()) {
+		list_options(argv[0], options);
+		exit(LKST_EXIT_OK);
+	}
+	ctx = poptGetContext(argv[0], argc, argv, tag_table(options), popt_flags);
 	if (!ctx)
 		lkst_die(LKST_EXIT_USAGE, "cannot parse the options; run %s --help", argv[0]);
 	if (positional_help)
 		poptSetOtherOptionHelp(ctx, positional_help);
-	rc = poptGetNextOpt(ctx);
+	while ((rc = poptGetNextOpt(ctx)) >= TAG_BASE && rc < TAG_BASE + (int)nr_tagged)
+		refuse_repeat(rc);
 	if (rc < -1)
 		lkst_die(LKST_EXIT_USAGE, "%s: %s; run %s --help",
 			 poptBadOption(ctx, POPT_BADOPTION_NOALIAS),

@@ -144,7 +144,7 @@ with open(path("wq1.txt")) as f:
 check(re.search(r"^\s+value  ------------- Distribution ------------- count$", wq, re.M)
       and re.search(r"^ {12}4096 \|@{6} {34} 15$", wq, re.M)
       and re.search(r"^ {14}-1 \|@{7} {33} 1$", wq, re.M),
-      f"lkm agg print -n wq: no DTrace-style histogram rows:\n{wq}")
+      f"lkm agg print -N wq: no DTrace-style histogram rows:\n{wq}")
 with open(path("print1.txt")) as f:
     text = f.read()
 check(re.search(r"^calls: count\(\) by comm, arg1 of SYSCALL_ENTRY$", text, re.M)

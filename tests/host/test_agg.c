@@ -173,7 +173,7 @@ static void test_config(void)
 	a.value = NULL;
 	a.latency = NULL;
 	CHECK(lkm_agg_config(&a, &cfg, &err) == -1);
-	CHECK_STR(err.msg, "quantize needs a value: -v arg1..arg6 or -l syscall|sched|irq");
+	CHECK_STR(err.msg, "quantize needs a value: -v arg1..arg6 or -L syscall|sched|irq");
 	a.func = "count";
 	CHECK(lkm_agg_config(&a, &cfg, &err) == -1);
 	CHECK_STR(err.msg, "no EVENT; name the events (or categories) to aggregate, e.g. SYSCALL_ENTRY");

@@ -58,7 +58,7 @@ expect_fail 1 "$lkbuf" link -c 0 -b 0 -n none
 expect_fail 1 "$lkm" filter -m 3 SYSCALL_ENTRY 'pid == 1' -t default
 expect_fail 1 "$lkm" filter -c
 expect_fail 1 "$lkm" probe add -r p1 vfs_read
-expect_fail 1 "$lkm" agg set -m 3 -f count -r SYSCALL_ENTRY
+expect_fail 1 "$lkm" agg set -m 3 -F count -r SYSCALL_ENTRY
 expect_fail 1 "$lkm" write -m 32
 expect_fail 1 "$lkm" write -m 3 -n 'bad"name'
 expect_fail 1 "$lkm" write -m 3 -f "$tmp/nonexistent"

@@ -12,12 +12,12 @@ cleanup() {
 	rmmod lkst_agg 2>/dev/null
 }
 run insmod /lib/lkst/lkst_agg.ko
-lkm read -m 0 | lkm write -m $M -n aggmem || fail "cannot create maskset $M"
+lkm read -m 0 | lkm write -m $M -N aggmem || fail "cannot create maskset $M"
 cat /sys/devices/system/cpu/possible >result.txt
 made=0
 refusal=none
 while [ $made -lt 8 ]; do
-	if ! lkm agg set -n "q$made" -m $M -f quantize -v arg4 -k comm,arg1 -s 8192 \
+	if ! lkm agg set -N "q$made" -m $M -F quantize -v arg4 -K comm,arg1 -s 8192 \
 		SYSCALL_ENTRY 2>err.txt; then
 		refusal=$(cat err.txt)
 		break

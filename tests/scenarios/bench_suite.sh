@@ -23,7 +23,7 @@ if lkm list >/dev/null 2>&1; then
 	KERNEL=lkst
 	CONFIGS="none lkst-rdefault lkst-rall lkst-twins ftrace-twins both-twins"
 	active=$(lkm list | awk '$3 ~ /active/ { print $1 }')
-	lkm read -m 0 | lkm write -m 5 -n twins || { echo "FAIL: maskset 5"; exit 1; }
+	lkm read -m 0 | lkm write -m 5 -N twins || { echo "FAIL: maskset 5"; exit 1; }
 	for e in $TWINS_LKST; do
 		step lkm config -m 5 "$e" default >/dev/null
 	done
@@ -33,7 +33,7 @@ if lkm list >/dev/null 2>&1; then
 	# counting them by event.  Maskset 7 routes lkst_errpath's events to it;
 	# its RESULT lines count those events' hits instead of records written.
 	RDEFAULT_EVENTS=$(lkm read -m 1 | awk '$3 == 1 { print $2 }')
-	lkm read -m 0 | lkm write -m 6 -n handlers || { echo "FAIL: maskset 6"; exit 1; }
+	lkm read -m 0 | lkm write -m 6 -N handlers || { echo "FAIL: maskset 6"; exit 1; }
 	HANDLER_MODULES=
 	if insmod /lib/lkst/lkst_filter.ko; then
 		CONFIGS="$CONFIGS filter-pass filter-drop"
@@ -47,7 +47,7 @@ if lkm list >/dev/null 2>&1; then
 	if insmod /lib/lkst/lkst_errpath.ko; then
 		CONFIGS="$CONFIGS errpath"
 		HANDLER_MODULES="$HANDLER_MODULES lkst_errpath"
-		lkm read -m 0 | lkm write -m 7 -n errpath || { echo "FAIL: maskset 7"; exit 1; }
+		lkm read -m 0 | lkm write -m 7 -N errpath || { echo "FAIL: maskset 7"; exit 1; }
 		for e in $ERRPATH_EVENTS; do
 			step lkm config -m 7 "$e" errpath >/dev/null
 		done
@@ -58,7 +58,7 @@ if lkm list >/dev/null 2>&1; then
 	if insmod /lib/lkst/lkst_stack.ko; then
 		CONFIGS="$CONFIGS stack"
 		HANDLER_MODULES="$HANDLER_MODULES lkst_stack"
-		lkm read -m 0 | lkm write -m 8 -n stack || { echo "FAIL: maskset 8"; exit 1; }
+		lkm read -m 0 | lkm write -m 8 -N stack || { echo "FAIL: maskset 8"; exit 1; }
 		for e in $RDEFAULT_EVENTS; do
 			step lkm config -m 8 "$e" stack >/dev/null
 		done
@@ -93,7 +93,7 @@ configure() {
 	filter-drop) filter_all 'cpu > 4096' ;;
 	agg-count)
 		# shellcheck disable=SC2086
-		lkm agg set -n bench -m 6 -f count -k event $RDEFAULT_EVENTS ||
+		lkm agg set -N bench -m 6 -F count -K event $RDEFAULT_EVENTS ||
 			{ echo "FAIL: lkm agg set"; exit 1; } ;;
 	esac
 	echo >$T/trace

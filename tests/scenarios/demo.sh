@@ -22,7 +22,7 @@ for cpu in $(seq 0 $(($(nproc) - 1))); do
 	blk=$(lkbuf create -c "$cpu" -s 8M) || { echo "FAIL: lkbuf create -c $cpu"; exit 1; }
 	step lkbuf jump -c "$cpu" -b "$blk"
 done
-lkm read -m 0 | lkm write -m 4 -n pages || { echo "FAIL: lkm write -m 4"; exit 1; }
+lkm read -m 0 | lkm write -m 4 -N pages || { echo "FAIL: lkm write -m 4"; exit 1; }
 step lkm config -m 4 process default
 step lkm config -m 4 MEM_PAGE_ALLOC default MEM_PAGE_FREE default MEM_PAGE_SNAPSHOT default
 step insmod /lib/lkst/lkst_pagewalk.ko

@@ -4,7 +4,7 @@
 # panic notifier printed (tests/check/panic_console.py).
 . /scenarios/common.inc
 
-lkm read -m 0 | lkm write -m 7 -n crash || { echo "FAIL: write"; exit 1; }
+lkm read -m 0 | lkm write -m 7 -N crash || { echo "FAIL: write"; exit 1; }
 step lkm config -m 7 oops default USER_MARK default SYSCALL_ENTRY default SYSCALL_EXIT default
 step lkm set -m 7
 step lkbuf mark before-the-crash

@@ -2,7 +2,7 @@
 # tasks leave the CPU in.
 . /scenarios/common.inc
 
-lkm read -m 0 | lkm write -m 3 -n proctrace || { echo "FAIL: write"; exit 1; }
+lkm read -m 0 | lkm write -m 3 -N proctrace || { echo "FAIL: write"; exit 1; }
 step lkm config -m 3 PROCESS_CONTEXTSWITCH default PROCESS_WAKEUP default
 step lkm set -m 3
 step lkst_workload -o pids.txt -t 400

@@ -4,7 +4,7 @@
 # workqueues move to other CPUs.
 . /scenarios/common.inc
 
-lkm read -m 0 | lkm write -m 6 -n process || { echo "FAIL: write"; exit 1; }
+lkm read -m 0 | lkm write -m 6 -N process || { echo "FAIL: write"; exit 1; }
 step lkm config -m 6 process default
 # Fresh 2 MiB blocks so nothing the checker needs is overwritten.
 for cpu in 0 1; do

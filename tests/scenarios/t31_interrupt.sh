@@ -5,7 +5,7 @@
 . /scenarios/common.inc
 
 [ -e /dev/tty0 ] || mknod /dev/tty0 c 4 0
-lkm read -m 0 | lkm write -m 21 -n irq21 || { echo "FAIL: write"; exit 1; }
+lkm read -m 0 | lkm write -m 21 -N irq21 || { echo "FAIL: write"; exit 1; }
 step lkm config -m 21 interrupt default
 step lkm set -m 21
 cat /proc/interrupts >interrupts.before

@@ -4,7 +4,7 @@
 . /scenarios/common.inc
 
 [ -e /dev/tty0 ] || mknod /dev/tty0 c 4 0
-lkm read -m 0 | lkm write -m 22 -n timer22 || { echo "FAIL: write"; exit 1; }
+lkm read -m 0 | lkm write -m 22 -N timer22 || { echo "FAIL: write"; exit 1; }
 step lkm config -m 22 timer default
 step lkm set -m 22
 lkst_irqload tone -d /dev/tty0 -m 100 >prog.txt || { echo "FAIL: lkst_irqload tone"; exit 1; }

@@ -3,7 +3,7 @@
 # signal, and NMIs from a backtrace of all CPUs (sysrq l).
 . /scenarios/common.inc
 
-lkm read -m 0 | lkm write -m 23 -n exc23 || { echo "FAIL: write"; exit 1; }
+lkm read -m 0 | lkm write -m 23 -N exc23 || { echo "FAIL: write"; exit 1; }
 step lkm config -m 23 exception default
 step lkm set -m 23
 lkst_traps >traps.txt || { cat traps.txt; echo "FAIL: lkst_traps"; exit 1; }

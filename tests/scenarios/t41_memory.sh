@@ -67,7 +67,7 @@ run mkswap /dev/vdb
 run swapon /dev/vdb
 swap_on=1
 
-lkm read -m 0 | lkm write -m $MS -n memory || fail "cannot create maskset $MS"
+lkm read -m 0 | lkm write -m $MS -N memory || fail "cannot create maskset $MS"
 run lkm config -m $MS memory default
 run lkm set -m $MS
 run lkst_mem basic -o facts.txt
@@ -91,7 +91,7 @@ grep -E '^(pswp|pgmajfault|pgfault|oom_kill)' /proc/vmstat
 for p in /proc/[0-9]*; do
 	[ "$(cat $p/comm 2>/dev/null)" = kswapd0 ] && echo "kswapd_pid ${p#/proc/}" >>facts.txt
 done
-lkm read -m 0 | lkm write -m $MS_RECLAIM -n reclaim || fail "cannot create maskset $MS_RECLAIM"
+lkm read -m 0 | lkm write -m $MS_RECLAIM -N reclaim || fail "cannot create maskset $MS_RECLAIM"
 run lkm config -m $MS_RECLAIM MEM_RECLAIM_START default MEM_RECLAIM_END default
 run lkm set -m $MS_RECLAIM
 free_kb=$(awk '/^MemFree/ { print $2 }' /proc/meminfo)

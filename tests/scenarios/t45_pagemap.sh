@@ -4,7 +4,7 @@
 # while MEM_PAGE_SNAPSHOT is not routed (RNOTHING) no walk is done.
 . /scenarios/common.inc
 
-lkm read -m 0 | lkm write -m 11 -n pagewalk || { echo "FAIL: cannot create maskset 11"; exit 1; }
+lkm read -m 0 | lkm write -m 11 -N pagewalk || { echo "FAIL: cannot create maskset 11"; exit 1; }
 step lkm config -m 11 MEM_PAGE_SNAPSHOT default
 step insmod /lib/lkst/lkst_pagewalk.ko
 param=/sys/module/lkst_pagewalk/parameters

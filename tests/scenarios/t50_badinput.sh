@@ -16,7 +16,7 @@ refused() {
 	fi
 }
 
-lkm read -m 0 | lkm write -m 7 -n bad || { echo "FAIL: setup"; exit 1; }
+lkm read -m 0 | lkm write -m 7 -N bad || { echo "FAIL: setup"; exit 1; }
 step lkbuf read -f good.log
 head -c 300 good.log >truncated.log
 printf 'LKSTLOG\nthis is not a log' >garbage.log

@@ -3,7 +3,7 @@
 # priorities and values (lkst_ipc prints the ids and addresses).
 . /scenarios/common.inc
 
-lkm read -m 0 | lkm write -m 21 -n ipc || { echo "FAIL: write"; exit 1; }
+lkm read -m 0 | lkm write -m 21 -N ipc || { echo "FAIL: write"; exit 1; }
 step lkm config -m 21 ipc default USER_MARK default
 step lkm set -m 21
 # The buffers still hold earlier records: the checker starts here.

@@ -3,7 +3,7 @@
 . /scenarios/common.inc
 
 [ -b /dev/vdb ] || { echo "FAIL: no scratch disk /dev/vdb"; exit 1; }
-lkm read -m 0 | lkm write -m 22 -n block || { echo "FAIL: write"; exit 1; }
+lkm read -m 0 | lkm write -m 22 -N block || { echo "FAIL: write"; exit 1; }
 step lkm config -m 22 block default USER_MARK default
 step lkm set -m 22
 # The buffers still hold earlier records: the checker starts here.

@@ -5,7 +5,7 @@
 lo_was_up=0
 ip link show lo | grep -q '<.*UP' && lo_was_up=1
 step ip link set lo up
-lkm read -m 0 | lkm write -m 23 -n net || { echo "FAIL: write"; exit 1; }
+lkm read -m 0 | lkm write -m 23 -N net || { echo "FAIL: write"; exit 1; }
 step lkm config -m 23 net default USER_MARK default
 step lkm set -m 23
 # The buffers still hold earlier records: the checker starts here.

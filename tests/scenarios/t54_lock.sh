@@ -6,7 +6,7 @@
 # 4 MiB per CPU: the read-write phase writes tens of thousands of lock
 # records on one CPU, which would overwrite the mutex phase's in 512 KiB.
 step lkbuf resize -s 4M
-lkm read -m 0 | lkm write -m 24 -n lock || { echo "FAIL: write"; exit 1; }
+lkm read -m 0 | lkm write -m 24 -N lock || { echo "FAIL: write"; exit 1; }
 step lkm config -m 24 lock default USER_MARK default
 step lkm set -m 24
 # The buffers still hold earlier records: the checker starts here.

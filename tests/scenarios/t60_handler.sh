@@ -4,7 +4,7 @@
 
 step insmod /lib/lkst/lkst_trigger.ko trigger_event=0x30 trigger_arg=110 switch_maskset=0
 lkm handlers | tee handlers.txt
-lkm read -m 0 | lkm write -m 8 -n trigger || { echo "FAIL: write"; exit 1; }
+lkm read -m 0 | lkm write -m 8 -N trigger || { echo "FAIL: write"; exit 1; }
 step lkm config -m 8 SYSCALL_ENTRY trigger SYSCALL_EXIT trigger
 step lkm set -m 8
 lkst_syscalls -n 20 -g -t 0xc0de0000 >prog.txt || { echo "FAIL: lkst_syscalls"; exit 1; }

@@ -8,10 +8,10 @@
 lkm filter -m 8 SYSCALL_ENTRY 'pid == 1' 2>noload.txt; echo "noload $?" >rc.txt
 step insmod /lib/lkst/lkst_filter.ko
 lkm handlers | tee handlers.txt
-lkm read -m 0 | lkm write -m 8 -n filter || { echo "FAIL: write"; exit 1; }
+lkm read -m 0 | lkm write -m 8 -N filter || { echo "FAIL: write"; exit 1; }
 lkm filter -m 8 SYSCALL_ENTRY 'pid == 12x3 && arg1 == 0' 2>badexpr.txt; echo "badexpr $?" >>rc.txt
 lkm filter -m 8 NO_SUCH_EVENT 'pid == 1' 2>badevent.txt; echo "badevent $?" >>rc.txt
-lkm filter -m 8 SYSCALL_ENTRY 'pid == 1' --to filter 2>badto.txt; echo "badto $?" >>rc.txt
+lkm filter -m 8 SYSCALL_ENTRY 'pid == 1' --handler filter 2>badto.txt; echo "badto $?" >>rc.txt
 lkm filter -m 99 SYSCALL_ENTRY 'pid == 1' 2>badms.txt; echo "badms $?" >>rc.txt
 lkm filter -m 0 SYSCALL_ENTRY 'pid == 1' 2>rodms.txt; echo "rodms $?" >>rc.txt
 

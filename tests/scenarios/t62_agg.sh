@@ -27,18 +27,18 @@ echo "active before: $prev"
 : >badinput.txt
 run insmod /lib/lkst/lkst_agg.ko
 lkm handlers >handlers.txt
-lkm read -m 0 | lkm write -m $M -n agg || fail "cannot create maskset $M"
+lkm read -m 0 | lkm write -m $M -N agg || fail "cannot create maskset $M"
 
 # 1. Eight aggregations of the system calls' arguments, one workload.
-run lkm agg set -n calls -m $M -f count -k comm,arg1 SYSCALL_ENTRY
-run lkm agg set -n wsum -m $M -f sum -v arg4 -k comm,arg1 SYSCALL_ENTRY
-run lkm agg set -n wmin -m $M -f min -v arg4 -k comm,arg1 SYSCALL_ENTRY
-run lkm agg set -n wmax -m $M -f max -v arg4 -k comm,arg1 SYSCALL_ENTRY
-run lkm agg set -n wavg -m $M -f avg -v arg4 -k comm,arg1 SYSCALL_ENTRY
-run lkm agg set -n wq -m $M -f quantize -v arg4 -k comm,arg1 -s 64 SYSCALL_ENTRY
-run lkm agg set -n bypid -m $M -f count -k pid,cpu,arg1 SYSCALL_ENTRY
-run lkm agg set -n byev -m $M -f count -k event,comm SYSCALL_ENTRY SYSCALL_EXIT
-expect_fail 2 lkm agg set -n ninth -m $M -f count SYSCALL_ENTRY
+run lkm agg set -N calls -m $M -F count -K comm,arg1 SYSCALL_ENTRY
+run lkm agg set -N wsum -m $M -F sum -v arg4 -K comm,arg1 SYSCALL_ENTRY
+run lkm agg set -N wmin -m $M -F min -v arg4 -K comm,arg1 SYSCALL_ENTRY
+run lkm agg set -N wmax -m $M -F max -v arg4 -K comm,arg1 SYSCALL_ENTRY
+run lkm agg set -N wavg -m $M -F avg -v arg4 -K comm,arg1 SYSCALL_ENTRY
+run lkm agg set -N wq -m $M -F quantize -v arg4 -K comm,arg1 -s 64 SYSCALL_ENTRY
+run lkm agg set -N bypid -m $M -F count -K pid,cpu,arg1 SYSCALL_ENTRY
+run lkm agg set -N byev -m $M -F count -K event,comm SYSCALL_ENTRY SYSCALL_EXIT
+expect_fail 2 lkm agg set -N ninth -m $M -F count SYSCALL_ENTRY
 lkm read -m $M >maskset1.txt
 run lkm set -m $M
 lkst_aggload writes -N aggw -c 1 -g 37 >writes1.txt || fail "lkst_aggload writes"
@@ -46,11 +46,11 @@ run lkm set -m 0
 lkm agg list >list1.txt
 lkm agg print >print1.txt || fail "lkm agg print"
 lkm agg print -C >print1.csv || fail "lkm agg print -C"
-lkm agg print -n wq >wq1.txt || fail "lkm agg print -n wq"
+lkm agg print -N wq >wq1.txt || fail "lkm agg print -N wq"
 
 # 2. clear: one, then all; the workload again counts from zero.
-run lkm agg clear -n calls
-lkm agg print -C >cleared-calls.csv || fail "print after clear -n calls"
+run lkm agg clear -N calls
+lkm agg print -C >cleared-calls.csv || fail "print after clear -N calls"
 run lkm agg clear
 lkm agg print -C >cleared-all.csv || fail "print after clear"
 run lkm set -m $M
@@ -63,10 +63,10 @@ run lkm set -m $M
 lkst_aggload spin -t 1500 &
 spin=$!
 run lkm agg delete
-run lkm agg set -n slat -m $M -f quantize -l syscall -k comm,arg1 --record
-run lkm agg set -n sched -m $M -f quantize -l sched -k comm
-run lkm agg set -n irq -m $M -f quantize -l irq -k arg1
-run lkm agg set -n irqmax -m $M -f max -l irq
+run lkm agg set -N slat -m $M -F quantize -L syscall -K comm,arg1 --record
+run lkm agg set -N sched -m $M -F quantize -L sched -K comm
+run lkm agg set -N irq -m $M -F quantize -L irq -K arg1
+run lkm agg set -N irqmax -m $M -F max -L irq
 wait $spin || fail "lkst_aggload spin"
 lkst_aggload sleep -N aggs -n 10 -d 10 &
 sleeper=$!
@@ -82,23 +82,23 @@ lkbuf print -r -C -f trace3.log >trace3.csv || fail "lkbuf print"
 lkm read -m $M >maskset3.txt
 
 # 4. Bad input: lkm's checks (exit 1), the kernel's (lkst_aggload bad).
-expect_fail 1 lkm agg set -n x -m $M -f count NO_SUCH_EVENT
-expect_fail 1 lkm agg set -n x -m $M -f median -v arg1 SYSCALL_ENTRY
-expect_fail 1 lkm agg set -n x -m $M -f count -k color SYSCALL_ENTRY
-expect_fail 1 lkm agg set -n x -m $M -f count -k comm,pid,cpu SYSCALL_ENTRY
-expect_fail 1 lkm agg set -n x -m $M -f count -s 0 SYSCALL_ENTRY
-expect_fail 1 lkm agg set -n x -m $M -f count -s 1000000000 SYSCALL_ENTRY
-expect_fail 1 lkm agg set -n x -m $M -f quantize -v arg1 -s 16384 SYSCALL_ENTRY
-expect_fail 1 lkm agg set -n x -m $M -f count -v arg1 SYSCALL_ENTRY
-expect_fail 1 lkm agg set -n x -m $M -f quantize SYSCALL_ENTRY
-expect_fail 1 lkm agg set -n x -m $M -f sum -v arg9 SYSCALL_ENTRY
-expect_fail 1 lkm agg set -n x -m $M -f max -l bogus
-expect_fail 1 lkm agg set -n x -m $M -f max -l syscall SYSCALL_ENTRY
-expect_fail 1 lkm agg set -n x -m $M -f count
-expect_fail 1 lkm agg set -n bad-name -m $M -f count SYSCALL_ENTRY
-expect_fail 1 lkm agg set -n x -m 1 -f count SYSCALL_ENTRY
-expect_fail 2 lkm agg set -n x -m 30 -f count SYSCALL_ENTRY
-expect_fail 2 lkm agg print -n nosuch
+expect_fail 1 lkm agg set -N x -m $M -F count NO_SUCH_EVENT
+expect_fail 1 lkm agg set -N x -m $M -F median -v arg1 SYSCALL_ENTRY
+expect_fail 1 lkm agg set -N x -m $M -F count -K color SYSCALL_ENTRY
+expect_fail 1 lkm agg set -N x -m $M -F count -K comm,pid,cpu SYSCALL_ENTRY
+expect_fail 1 lkm agg set -N x -m $M -F count -s 0 SYSCALL_ENTRY
+expect_fail 1 lkm agg set -N x -m $M -F count -s 1000000000 SYSCALL_ENTRY
+expect_fail 1 lkm agg set -N x -m $M -F quantize -v arg1 -s 16384 SYSCALL_ENTRY
+expect_fail 1 lkm agg set -N x -m $M -F count -v arg1 SYSCALL_ENTRY
+expect_fail 1 lkm agg set -N x -m $M -F quantize SYSCALL_ENTRY
+expect_fail 1 lkm agg set -N x -m $M -F sum -v arg9 SYSCALL_ENTRY
+expect_fail 1 lkm agg set -N x -m $M -F max -L bogus
+expect_fail 1 lkm agg set -N x -m $M -F max -L syscall SYSCALL_ENTRY
+expect_fail 1 lkm agg set -N x -m $M -F count
+expect_fail 1 lkm agg set -N bad-name -m $M -F count SYSCALL_ENTRY
+expect_fail 1 lkm agg set -N x -m 1 -F count SYSCALL_ENTRY
+expect_fail 2 lkm agg set -N x -m 30 -F count SYSCALL_ENTRY
+expect_fail 2 lkm agg print -N nosuch
 expect_fail 1 lkm agg
 expect_fail 1 lkm agg frob
 lkst_aggload bad >kernel-bad.txt || fail "lkst_aggload bad: $(grep FAIL kernel-bad.txt)"
@@ -107,7 +107,7 @@ lkst_aggload bad >kernel-bad.txt || fail "lkst_aggload bad: $(grep FAIL kernel-b
 #    hardirq nesting on one CPU's tables): the count by event equals the
 #    tracer's own per-event hit counter over the same window.
 run lkm agg delete
-run lkm agg set -n ctx -m $M -f count -k event,cpu interrupt timer process syscall exception
+run lkm agg set -N ctx -m $M -F count -K event,cpu interrupt timer process syscall exception
 run lkm stat --reset
 run lkm set -m $M
 lkst_workload -o pids5.txt -t 1000 &
@@ -130,12 +130,12 @@ dmesg -n "$level"
 [ "$spin_rc" = 0 ] || fail "lkst_aggload spin (5)"
 run lkm set -m 0
 lkm stat -e interrupt,timer,process,syscall,exception >stat5.txt
-lkm agg print -C -n ctx >ctx.csv || fail "lkm agg print -n ctx"
+lkm agg print -C -N ctx >ctx.csv || fail "lkm agg print -N ctx"
 lkm agg list >list-ctx.txt
 
 # 6. Reconfigured, then rmmod, while routed and busy: the entries then
 #    act as NOTHING.
-run lkm agg set -n busy -m $M -f count -k comm SYSCALL_ENTRY SYSCALL_EXIT
+run lkm agg set -N busy -m $M -F count -K comm SYSCALL_ENTRY SYSCALL_EXIT
 run lkm set -m $M
 lkst_workload -o pids.txt -t 1500 &
 load=$!
@@ -143,11 +143,11 @@ lkst_aggload spin -t 1500 &
 spin=$!
 i=0
 while [ $i -lt 10 ]; do
-	run lkm agg set -n busy -m $M -f count -k comm SYSCALL_ENTRY SYSCALL_EXIT
+	run lkm agg set -N busy -m $M -F count -K comm SYSCALL_ENTRY SYSCALL_EXIT
 	run lkm agg clear
 	i=$((i + 1))
 done
-lkm agg print -n busy >busy.txt || fail "lkm agg print -n busy"
+lkm agg print -N busy >busy.txt || fail "lkm agg print -N busy"
 run rmmod lkst_agg
 lkm handlers >handlers-after-rmmod.txt
 expect_fail 2 lkm agg print
@@ -158,7 +158,7 @@ lkm stat -e SYSCALL_ENTRY >stat-after-rmmod.txt
 # The module back: the routes reach it again, empty until set.
 run insmod /lib/lkst/lkst_agg.ko
 lkm agg list >list5.txt
-run lkm agg set -n calls -m $M -f count -k comm,arg1 SYSCALL_ENTRY
+run lkm agg set -N calls -m $M -F count -K comm,arg1 SYSCALL_ENTRY
 lkst_aggload writes -N aggw -c 1 -g 37 >writes5.txt || fail "lkst_aggload writes (5)"
 run lkm set -m 0
 lkm agg print -C >print5.csv || fail "lkm agg print -C (5)"

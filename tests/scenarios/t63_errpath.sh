@@ -34,9 +34,9 @@ for e in $EVENTS; do
 	to26="$to26 $e errpath"
 	to27="$to27 $e default"
 done
-lkm read -m 0 | lkm write -m 26 -n errpath || fail "write maskset 26"
-lkm read -m 0 | lkm write -m 27 -n errdefault || fail "write maskset 27"
-lkm read -m 2 | lkm write -m 28 -n errall || fail "write maskset 28"
+lkm read -m 0 | lkm write -m 26 -N errpath || fail "write maskset 26"
+lkm read -m 0 | lkm write -m 27 -N errdefault || fail "write maskset 27"
+lkm read -m 2 | lkm write -m 28 -N errall || fail "write maskset 28"
 run lkm config -m 26 $to26
 run lkm config -m 27 $to27
 run lkm config -m 28 $to26

@@ -47,7 +47,7 @@ grep -wE 'pipe_read|pipe_read_traced|vfs_read|ksys_read|__x64_sys_read|x64_sys_c
 	/proc/kallsyms >kallsyms.txt
 
 # A: from a copy of RNOTHING, after emptying every block.
-lkm read -m 0 | lkm write -m 29 -n stackpipe || fail "write maskset 29"
+lkm read -m 0 | lkm write -m 29 -N stackpipe || fail "write maskset 29"
 run lkm config -m 29 IPC_PIPE_READ stack
 run lkm stack --depth 24 --user
 lkm stack >config-a.txt
@@ -79,7 +79,7 @@ lkbuf print -C -f restricted.log -p "$p" >restricted.csv || fail "print restrict
 rm -f restricted.log
 
 # B
-lkm read -m 0 | lkm write -m 30 -n stacksys || fail "write maskset 30"
+lkm read -m 0 | lkm write -m 30 -N stacksys || fail "write maskset 30"
 run lkm config -m 30 SYSCALL_ENTRY stack
 run lkm stack --depth 3 --no-user
 run lkbuf resize -s 512K
@@ -93,7 +93,7 @@ rm -f b.log
 
 # C: X's pid is known before it runs: the shell that execs it.
 run insmod /lib/lkst/lkst_filter.ko
-lkm read -m 0 | lkm write -m 31 -n stackfilter || fail "write maskset 31"
+lkm read -m 0 | lkm write -m 31 -N stackfilter || fail "write maskset 31"
 rm -f go pid-x.txt
 mkfifo go || fail "mkfifo"
 sh -c 'echo $$ >pid-x.txt; read l <go; exec lkst_stackload chain chain-x.txt 10' &
@@ -101,7 +101,7 @@ xjob=$!
 n=0
 while [ ! -s pid-x.txt ] && [ $n -lt 100 ]; do sleep 0.05; n=$((n + 1)); done
 x=$(cat pid-x.txt)
-run lkm filter -m 31 IPC_PIPE_READ "pid == $x" --to stack
+run lkm filter -m 31 IPC_PIPE_READ "pid == $x" --handler stack
 run lkm stack --depth 16 --user
 run lkbuf resize -s 512K
 run lkm set -m 31
@@ -119,7 +119,7 @@ run lkm delete -m 31
 run rmmod lkst_filter
 
 # E: every other event recorded around the stacks.
-lkm read -m 2 | lkm write -m 31 -n stackall || fail "write maskset 31 (E)"
+lkm read -m 2 | lkm write -m 31 -N stackall || fail "write maskset 31 (E)"
 run lkm config -m 31 IPC_PIPE_READ stack INT_HARDWARE_ENTRY stack \
 	HRTIMER_EXPIRE_ENTRY stack PROCESS_CONTEXTSWITCH stack \
 	EXCEPTION_PAGEFAULT_ENTRY stack MEM_PAGE_ALLOC stack \
@@ -137,7 +137,7 @@ rm -f e.log
 
 # G: who calls do_sys_openat2?  A probe's event goes to stack like any event.
 run lkm probe add who_opens do_sys_openat2 'dfd=$arg1:s32' '$comm'
-lkm read -m 0 | lkm write -m 31 -n stackprobe || fail "write maskset 31 (G)"
+lkm read -m 0 | lkm write -m 31 -N stackprobe || fail "write maskset 31 (G)"
 run lkm config -m 31 who_opens stack
 run lkm stack --depth 16 --no-user
 run lkbuf resize -s 512K

@@ -47,7 +47,7 @@ lkm probe add open_how do_sys_openat2 'dfd=$arg1:s32' \
 	fail "add open_how"
 lkm probe list >list.txt || fail "probe list"
 lkm events >events.txt || fail "lkm events"
-lkm read -m 0 | lkm write -m 30 -n probes || fail "write maskset 30"
+lkm read -m 0 | lkm write -m 30 -N probes || fail "write maskset 30"
 run lkm config -m 30 lseek_in default lseek_out default open_how default
 lkm read -m 30 >maskset30.txt || fail "read maskset 30"
 run lkm set -m 30
@@ -67,7 +67,7 @@ lkm probe add tick update_process_times 'user=$arg1:u32' >add-tick.txt ||
 	fail "add tick"
 lkm probe add --return slept do_nanosleep '$retval' '$comm' >add-slept.txt ||
 	fail "add slept"
-lkm read -m 2 | lkm write -m 31 -n probesall || fail "write maskset 31"
+lkm read -m 2 | lkm write -m 31 -N probesall || fail "write maskset 31"
 run lkm config -m 31 lseek_in default lseek_out default open_how default \
 	tick default slept default
 run lkm set -m 31

@@ -3,7 +3,7 @@
 . /scenarios/common.inc
 
 step insmod /lib/lkst/lkst_trigger.ko trigger_event=0 once=0
-lkm read -m 0 | lkm write -m 9 -n busy || { echo "FAIL: write"; exit 1; }
+lkm read -m 0 | lkm write -m 9 -N busy || { echo "FAIL: write"; exit 1; }
 step lkm config -m 9 PROCESS_CONTEXTSWITCH trigger PROCESS_WAKEUP trigger SYSCALL_ENTRY trigger SYSCALL_EXIT trigger
 step lkm set -m 9
 lkst_workload -o pids.txt -t 600 &

@@ -4,7 +4,7 @@
 . /scenarios/common.inc
 
 new_syscall_maskset 4
-lkm read -m 0 | lkm write -m 5 -n sched || { echo "FAIL: write"; exit 1; }
+lkm read -m 0 | lkm write -m 5 -N sched || { echo "FAIL: write"; exit 1; }
 step lkm config -m 5 PROCESS_CONTEXTSWITCH default PROCESS_WAKEUP default
 load() { while :; do lkst_syscalls -n 2000 >/dev/null || exit 1; done; }
 load &

@@ -23,7 +23,7 @@ cat list_resized.txt
 
 # STOP: cpu 0 writes into a new 64 KiB block with no next, then stops.
 new_syscall_maskset 6
-step lkbuf create -c 0 -s 64K -m stop
+step lkbuf create -c 0 -s 64K --mode stop
 lkbuf list >list_stop.txt || { echo "FAIL: list"; exit 1; }
 step lkm set -m 6
 step lkbuf jump -c 0 -b 1

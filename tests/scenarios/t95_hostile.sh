@@ -88,7 +88,7 @@ unaccounted before.log list-before.txt acct-before.txt
 
 # A user maskset between RDEFAULT and RALL.
 lkm delete -m $MS 2>/dev/null
-lkm read -m 0 | lkm write -m $MS -n hostile || fail "cannot create maskset $MS"
+lkm read -m 0 | lkm write -m $MS -N hostile || fail "cannot create maskset $MS"
 run lkm config -m $MS process default syscall default exception default ipc default timer default
 
 # The memory cgroup of the OOM victims.

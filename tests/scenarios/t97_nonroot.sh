@@ -37,7 +37,7 @@ for mode in 600 666; do
 	step chmod "$mode" /dev/lkst
 	as_nobody lkm list
 	as_nobody lkm read -m 1
-	as_nobody lkm write -m 9 -n nobody
+	as_nobody lkm write -m 9 -N nobody
 	as_nobody lkm config -m 1 USER_MARK default
 	as_nobody lkm set -m 0
 	as_nobody lkm delete -m 3

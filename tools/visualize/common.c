@@ -26,7 +26,7 @@ void *viz_xcalloc(size_t n, size_t size)
 void viz_check_input(const char *log_file, const char *csv_file)
 {
 	if (!log_file == !csv_file)
-		lkst_die(LKST_EXIT_USAGE, "give one of -f LOG or --csv CSV; run %s --help",
+		lkst_die(LKST_EXIT_USAGE, "give one of -f LOG or --csv-file CSV; run %s --help",
 			 lkst_progname);
 }
 

@@ -15,11 +15,16 @@
 #include "lkst_cli.h"
 #include "lkst_format.h"
 
-/* popt entries of -f/--csv and -p/-n; o is a struct with those members. */
+/*
+ * popt entries of -f/--csv-file and -p/-n; o is a struct with those
+ * members.  --csv was the input's name before it meant CSV output
+ * everywhere else (lkbuf print -C): kept, hidden, for scripts.
+ */
 #define VIZ_POPT_INPUT(o)						\
 	{ "file", 'f', POPT_ARG_STRING, &(o).log_file, 0, "log file (lkbuf read)", "FILE" }, \
-	{ "csv", '\0', POPT_ARG_STRING, &(o).csv_file, 0,		\
-	  "CSV from lkbuf print -C (any of -r -S -V)", "FILE" }
+	{ "csv-file", '\0', POPT_ARG_STRING, &(o).csv_file, 0,	\
+	  "CSV from lkbuf print -C (any of -r -S -V)", "FILE" },	\
+	{ "csv", '\0', POPT_ARG_STRING | POPT_ARGFLAG_DOC_HIDDEN, &(o).csv_file, 0, NULL, NULL }
 #define VIZ_POPT_SELECT(o)						\
 	{ "pid", 'p', POPT_ARG_STRING, &(o).pids, 0,			\
 	  "only these processes (decimal or 0x hex)", "PID[,PID]" },	\

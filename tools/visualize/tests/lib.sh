@@ -46,7 +46,7 @@ refusals() {
 	head -c 300 "$2" > "$OUT/cut.log"
 	check "truncated log is refused" fails "$1" -f "$OUT/cut.log"
 	printf 'time,cpu,pid\n1,0,0\n' > "$OUT/nohdr.csv"
-	check "CSV without arg columns is refused" fails "$1" --csv "$OUT/nohdr.csv"
+	check "CSV without arg columns is refused" fails "$1" --csv-file "$OUT/nohdr.csv"
 	printf 'exit status 3\n' > "$OUT/bad.gp"
 	check "gnuplot failure is reported" fails "$1" -f "$2" --script "$OUT/bad.gp" -o "$OUT/y.png"
 	check "bad -t is refused" fails "$1" -f "$2" -t 2,1

@@ -68,8 +68,8 @@ TZ=UTC $PM -f "$OUT/pages.log" -t ,00:00:01.035 -n t-mem > "$OUT/tod.txt"
 check "-t as a time of day clips as seconds do" cmp -s "$OUT/win.txt" "$OUT/tod.txt"
 check "-c is not an option any more" fails $PM -f "$OUT/pages.log" -c t-mem
 check "-n t- matches no name exactly" fails $PM -f "$OUT/pages.log" -n t-
-check "-t as a time of day needs a log (not --csv)" \
-	fails $PM --csv testdata/small.csv -t 00:00:01,
+check "-t as a time of day needs a log (not --csv-file)" \
+	fails $PM --csv-file testdata/small.csv -t 00:00:01,
 check "-t 1:2, is refused" fails $PM -f "$OUT/pages.log" -t 1:2,
 
 # Sparse: no two points of a kind in one pixel: the data is exactly what
@@ -114,14 +114,14 @@ check "direct.png is a PNG" is_png "$OUT/direct.png"
 # Every CSV form lkbuf prints must give the log's figures.
 for flags in "" "-r" "-S" "-V" "-r -S -V" "-r -V"; do
 	./obj/lkbuf print -C $flags -f "$OUT/pages.log" > "$OUT/v.csv" 2>/dev/null &&
-	$PM --csv "$OUT/v.csv" -n t-mem > "$OUT/v.txt"
+	$PM --csv-file "$OUT/v.csv" -n t-mem > "$OUT/v.txt"
 	check "CSV 'lkbuf print -C $flags' gives the log's figures" \
 		same "$(figures "$OUT/v.txt")" "$TMEM"
 done
 
 # Snapshots alone (no allocator hooks routed) still draw: fixed axes.
 ./obj/lkbuf print -C -e MEM_PAGE_SNAPSHOT,process -f "$OUT/pages.log" > "$OUT/snaps.csv" 2>/dev/null
-$PM --csv "$OUT/snaps.csv" -n t-mem -o "$OUT/snaps.png" > "$OUT/snaps.txt" 2>&1
+$PM --csv-file "$OUT/snaps.csv" -n t-mem -o "$OUT/snaps.png" > "$OUT/snaps.txt" 2>&1
 check "snapshots alone render" is_png "$OUT/snaps.png"
 check "snapshots alone: 3 runs, no allocations" \
 	same "$(rows "$OUT/snaps.dat" 3) $(rows "$OUT/snaps.dat" 0)" "3 0"
@@ -134,7 +134,7 @@ check "a snapshot's runs share its time" \
 head -n 6 "$OUT/full.csv" > "$OUT/grow.csv"	# header + 5 records, 2 allocs of t-mem
 # A record cut in the middle, as a writer leaves it between two writes.
 sed -n 7p "$OUT/full.csv" | head -c 20 >> "$OUT/grow.csv"
-$PM --live --interval 0.4 --frames 6 --csv "$OUT/grow.csv" -n t-mem \
+$PM --live --interval 0.4 --frames 6 --csv-file "$OUT/grow.csv" -n t-mem \
 	-o "$OUT/live.png" --summary > "$OUT/live.txt" 2> "$OUT/live.err" &
 live=$!
 # Append the rest once the first frame is drawn (not on a timer: the
@@ -161,7 +161,7 @@ check "no matching process fails" fails $PM -f "$OUT/pages.log" -n nosuch
 check "nothing to draw fails" fails $PM -f "$OUT/pages.log" -p 999 -o "$OUT/x.png"
 refusals $PM "$OUT/pages.log"
 printf 'time,cpu,pid,id,arg1,arg2,arg3,arg4,arg5,arg6\n1,0,5,0x40,zz,0,0,0,,\n' > "$OUT/badarg.csv"
-check "a bad argument is refused" fails $PM --csv "$OUT/badarg.csv"
+check "a bad argument is refused" fails $PM --csv-file "$OUT/badarg.csv"
 check "bad --pfn is refused" fails $PM -f "$OUT/pages.log" --pfn 0x20,0x10 -o "$OUT/w.png"
 $PM -f "$OUT/pages.log" -n t-mem --pfn 0x1000,0x1020 -o "$OUT/zoom.png" > /dev/null 2>&1
 check "--pfn zooms" is_png "$OUT/zoom.png"

@@ -64,7 +64,7 @@ check "direct.png is a PNG" is_png "$OUT/direct.png"
 $PS -f "$OUT/small.log" --idle > "$OUT/all_log.txt"
 for flags in "" "-r" "-S" "-V" "-r -S -V" "-r -V"; do
 	./obj/lkbuf print -C $flags -f "$OUT/small.log" > "$OUT/v.csv" 2>/dev/null &&
-	$PS --csv "$OUT/v.csv" --idle > "$OUT/all_csv.txt"
+	$PS --csv-file "$OUT/v.csv" --idle > "$OUT/all_csv.txt"
 	check "CSV 'lkbuf print -C $flags' gives the log's summary" \
 		cmp -s "$OUT/all_log.txt" "$OUT/all_csv.txt"
 done
@@ -102,7 +102,7 @@ check "-t ,END starts at the trace's start" \
 for bad in 25:00:00, 1:2, abc, 2,1 00:00:01.06,1.03; do
 	check "-t $bad is refused" fails $PS -f "$OUT/small.log" -t "$bad"
 done
-check "-t as a time of day needs a log (not --csv)" fails $PS --csv testdata/small.csv -t 00:00:02,
+check "-t as a time of day needs a log (not --csv-file)" fails $PS --csv-file testdata/small.csv -t 00:00:02,
 check "-p x is refused" fails $PS -f "$OUT/small.log" -p x
 
 # Sparse: every interval is wider than a pixel column, so the data is
@@ -133,7 +133,7 @@ check "the column count sees 5 segments in a column" \
 check "--width 0 is refused" fails $PS -f "$OUT/small.log" --width 0 -o "$OUT/w0.png"
 
 # ---- 3. shipped CSV fixture (decoded, -V, ns times, quoted comm) ------
-$PS --csv testdata/small.csv -n 't-*' -o "$OUT/csv.png" --summary > "$OUT/csv.txt" 2> "$OUT/csv.err"
+$PS --csv-file testdata/small.csv -n 't-*' -o "$OUT/csv.png" --summary > "$OUT/csv.txt" 2> "$OUT/csv.err"
 check "render of the CSV fixture exits 0" [ $? -eq 0 ]
 check "csv.png is a PNG" is_png "$OUT/csv.png"
 check "lane 200 has intervals" has_rows "$OUT/csv.dat" 200
