@@ -34,6 +34,8 @@ done
 run sh "$here/test_cli.sh" .
 run sh "$here/test_dev.sh" .
 run sh "$here/test_convert.sh" .
+# zstd logs, standard input, rotated sets read as one, CPU ranges, slices.
+run sh "$here/test_logset.sh" .
 run sh "$here/test_manpages.sh"
 # liblkst: nothing in it exits; the shared library exports lkst_* only.
 run sh "$here/test_lib.sh" .
