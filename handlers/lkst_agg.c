@@ -7,8 +7,8 @@
  * and clears them; the ABI is in lkst_agg.h.
  *
  *   insmod lkst_agg.ko
- *   lkm agg set -n calls -m 3 -f count -k comm,arg1 SYSCALL_ENTRY
- *   lkm agg set -n slat -m 3 -f quantize -l syscall -k comm
+ *   lkm agg set -N calls -m 3 -F count -K comm,arg1 SYSCALL_ENTRY
+ *   lkm agg set -N slat -m 3 -F quantize -L syscall -K comm
  *   lkm agg print
  *
  * Hook side (any context, NMI included; nothing here sleeps, locks or

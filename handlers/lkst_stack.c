@@ -8,7 +8,7 @@
  *   insmod lkst_stack.ko
  *   lkm stack --depth 24 --user
  *   lkm config -m 3 IPC_PIPE_READ stack
- *   lkm filter -m 3 SYSCALL_ENTRY 'pid == 42' --to stack
+ *   lkm filter -m 3 SYSCALL_ENTRY 'pid == 42' --handler stack
  *
  * The kernel stack is taken with stack_trace_save() (the ORC unwinder,
  * lock-free and NMI-safe).  Its first frames are lkst's own: this handler,

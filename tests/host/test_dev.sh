@@ -26,7 +26,7 @@ check "read | write copies maskset 0" "'$lkm' read -m 0 | '$lkm' write -m 3"
 check "copy has the same entries" \
 	"'$lkm' read -m 0 | grep '^0x' >'$tmp/a'; '$lkm' read -m 3 | grep '^0x' >'$tmp/b'; cmp '$tmp/a' '$tmp/b'"
 check "a copy of a system maskset gets its own name" "'$lkm' list | grep -q '^3   maskset3  *-  *0\$'"
-check "write -n names it" "'$lkm' read -m 1 | '$lkm' write -m 4 -n mine && '$lkm' list | grep -q '^4   mine  *-  *2\$'"
+check "write -N names it" "'$lkm' read -m 1 | '$lkm' write -m 4 -N mine && '$lkm' list | grep -q '^4   mine  *-  *2\$'"
 check "config by number and name" "'$lkm' config -m 3 1 1 PROCESS_WAKEUP counter"
 check "config took effect" "'$lkm' read -m 3 | grep -q '^0x02 PROCESS_WAKEUP 7 counter\$'"
 check "write of edited text" "'$lkm' read -m 3 | sed 's/^0x01 .*/0x01 PROCESS_CONTEXTSWITCH 255 nothing/' | '$lkm' write -m 3 && '$lkm' read -m 3 | grep -q '^0x01 PROCESS_CONTEXTSWITCH 255 nothing'"
@@ -75,7 +75,7 @@ check "stat -e empty item" "'$lkm' stat -e process,,syscall; [ \$? -eq 1 ] && gr
 check "stat --reset prints, then zeroes" "'$lkm' stat --reset -e SYSCALL_ENTRY | grep -q '^0x30 SYSCALL_ENTRY  *50  *2\$' && '$lkm' stat | grep -q '^0x30 SYSCALL_ENTRY  *0  *0\$' && ! '$lkm' stat | grep -q '^0x01 .* 12 '"
 
 # config by category, before and after single events.
-check "config by category" "'$lkm' read -m 0 | '$lkm' write -m 6 -n bycat && '$lkm' config -m 6 process 1 && '$lkm' read -m 6 | grep -c ' 1 default\$' | grep -qx $(echo $procs | wc -w) && '$lkm' read -m 6 | grep -q '^0x02 PROCESS_WAKEUP 1 default\$'"
+check "config by category" "'$lkm' read -m 0 | '$lkm' write -m 6 -N bycat && '$lkm' config -m 6 process 1 && '$lkm' read -m 6 | grep -c ' 1 default\$' | grep -qx $(echo $procs | wc -w) && '$lkm' read -m 6 | grep -q '^0x02 PROCESS_WAKEUP 1 default\$'"
 check "a later pair overrides a category" "'$lkm' config -m 6 SYSCALL default && '$lkm' config -m 6 syscall counter SYSCALL_EXIT nothing && '$lkm' read -m 6 | grep -q '^0x30 SYSCALL_ENTRY 7 counter\$' && '$lkm' read -m 6 | grep -q '^0x31 SYSCALL_EXIT 255 nothing\$'"
 check "config with a bad category changes nothing" "'$lkm' config -m 6 tracer default procss default; [ \$? -eq 1 ] && grep -q \"unknown event or category 'procss'\" '$tmp/err' && '$lkm' read -m 6 | grep -q '^0xe0 USER_MARK 255 nothing\$'"
 [ -z "$empty" ] ||
