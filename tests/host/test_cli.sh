@@ -60,7 +60,7 @@ expect_fail 1 "$lkm" filter -c
 expect_fail 1 "$lkm" probe add -r p1 vfs_read
 expect_fail 1 "$lkm" agg set -m 3 -F count -r SYSCALL_ENTRY
 expect_fail 1 "$lkm" write -m 32
-expect_fail 1 "$lkm" write -m 3 -n 'bad"name'
+expect_fail 1 "$lkm" write -m 3 -N 'bad"name'
 expect_fail 1 "$lkm" write -m 3 -f "$tmp/nonexistent"
 expect_fail 1 "$lkm" config -m 3 NO_SUCH_EVENT default
 expect_fail 1 "$lkm" config -m 3 0x99 default
