@@ -9,23 +9,24 @@
 #include <string.h>
 
 #include "lkbuf_cmds.h"
+#include "lkbuf_print.h"
 #include "lkm_agg.h"
 #include "lkst_format.h"
 #include "lkst_report.h"
 
-static char *file, *sections_arg, *where;
+static char *sections_arg;
 static int csv;
 
 static struct poptOption report_options[] = {
-	{ "file", 'f', POPT_ARG_STRING, &file, 0, "log file to summarize", "FILE" },
+	{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, lkbuf_input_options, 0, NULL, NULL },
 	{ "csv", 'C', POPT_ARG_NONE, &csv, 0,
 	  "CSV rows as lkm agg print -C writes them (one per bucket of a quantize)", NULL },
 	{ "section", 's', POPT_ARG_STRING, &sections_arg, 0,
 	  "only these summaries (default all): events, tasks, cpus, syscalls, "
 	  "task_syscalls, syscall_lat, sched_lat, irq_lat, errors", "LIST" },
-	{ "where", 'w', POPT_ARG_STRING, &where, 0,
-	  "only records for which EXPR holds, in lkm filter's language "
-	  "('pid == 12 && arg1 > 0'; fields arg1..arg6, pid, cpu, ctx, comm)", "EXPR" },
+	{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, lkbuf_select_options, 0,
+	  "Selecting records (only these are summarized; the rest still name tasks):",
+	  NULL },
 	LKST_POPT_TAIL
 };
 
@@ -38,16 +39,9 @@ static void print_lost(const struct lkst_report_lost *l, unsigned int kind)
 		       lost_names[kind], l->unmatched, l->evicted, l->mismatch, l->negative);
 }
 
-static void check_sections(struct lkst_cmd *cmd)
-{
-	(void)cmd;
-	lkst_require(file, "-f FILE", "report");
-}
-
 static int run_report(struct lkst_cmd *cmd)
 {
 	unsigned int sections = LKST_REPORT_ALL, s;
-	struct lkst_trace_select sel = { 0 };
 	unsigned long long lost = 0;
 	const struct lkst_log *log;
 	struct lkst_trace_iter *it;
@@ -59,12 +53,8 @@ static int run_report(struct lkst_cmd *cmd)
 	(void)cmd;
 	if (sections_arg && lkst_report_parse_sections(sections_arg, &sections, &err))
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
-	trace = lkst_trace_open(file, 0, &err);
-	if (!trace)
-		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
-	sel.where = where;
-	if (lkst_trace_select(trace, &sel, &err))
-		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	trace = lkbuf_open_input("report", 0);
+	lkbuf_select_apply(trace);
 	if (lkst_report_init(&rep, sections, &err))
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 	/* The tasks' names: learned from switches and wakeups, in time order. */
@@ -79,7 +69,7 @@ static int run_report(struct lkst_cmd *cmd)
 	if (csv)
 		lkm_agg_csv_header(stdout);
 	else
-		printf("lkbuf report: %llu records of %s\n\n", rep.records, file);
+		printf("lkbuf report: %llu records of %s\n\n", rep.records, lkbuf_input_name());
 	for (s = 0; s < LKST_REPORT_NR; s++) {
 		struct lkst_report_table *t = &rep.table[s];
 
@@ -106,8 +96,8 @@ static int run_report(struct lkst_cmd *cmd)
 	lkst_report_free(&rep);
 	lkst_trace_iter_free(it);
 	lkst_trace_close(trace);
+	lkbuf_select_free();
 	return LKST_EXIT_OK;
 }
 
-const struct lkst_verb_ops lkbuf_report_ops = { report_options, NULL, check_sections,
-						run_report, NULL };
+const struct lkst_verb_ops lkbuf_report_ops = { report_options, NULL, NULL, run_report, NULL };
