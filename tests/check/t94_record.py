@@ -6,6 +6,7 @@ when the buffer is drained too rarely; recording goes on through a resize
 to blocks larger than its drain buffer."""
 import glob
 import os
+import re
 import sys
 
 from lkstcheck import EV_SYSCALL_ENTRY, NR_LSEEK, check, done, read_log
@@ -103,4 +104,88 @@ after_resize = sorted(r[5][2] - 0x94c10000 for recs in records_by_cpu(filesC).va
                       and 0x94c10000 <= r[5][2] < 0x94c10000 + 500)
 check(after_resize == list(range(500)),
       f"C: {len(after_resize)} of the 500 lseeks after the resize recorded")
+
+# D: a recording directory read as one trace (lkbuf print -f DIR).
+LINE = re.compile(r"^(\d+\.\d+) cpu=(\d+) ")
+
+
+def lines_of(name):
+    return text(name).splitlines()
+
+
+check(text("setB.rc").strip() == "0", f"print -f recB exited {text('setB.rc').strip()}: "
+      f"{text('setB.err')[-300:]}")
+first_b, end_b, held_b = {}, {}, {}
+for path in filesB:
+    for sec in read_log(path)[1]:
+        first_b.setdefault(sec["cpu"], sec["seq_start"])
+        end_b[sec["cpu"]] = sec["seq_end"]
+        held_b[sec["cpu"]] = held_b.get(sec["cpu"], 0) + len(sec["recs"])
+want_lost = sum(end_b[c] - first_b[c] - held_b[c] for c in held_b)
+check(len(lines_of("setB.txt")) == sum(held_b.values()),
+      f"B as one trace printed {len(lines_of('setB.txt'))} records, its files hold "
+      f"{sum(held_b.values())}")
+m = re.search(r"^total +(\d+) records of (\d+) CPUs, (\d+) lost$", text("infoB.txt"), re.M)
+check(m is not None and int(m.group(1)) == sum(held_b.values()) and
+      int(m.group(3)) == want_lost and want_lost > 0,
+      f"B as one trace: info says {m and m.group(0)}, the files hold "
+      f"{sum(held_b.values())} records and lose {want_lost}")
+check(want_lost == sum(c["lost"] for c in cpusB.values()),
+      f"B as one trace loses {want_lost}, lkbuf record reported "
+      f"{sum(c['lost'] for c in cpusB.values())}")
+check("records lost" in text("setB.err"), "B as one trace: its losses are not reported")
+
+# recD as one trace and the snapshot after it print the same records where
+# both have them: per CPU, from the later of their first records on.
+check(text("recD.rc").strip() == "0", f"record D exited {text('recD.rc').strip()}")
+filesD = sorted(glob.glob(os.path.join(d, "recD", "lkst-*.log")))
+check(len(filesD) > 1, f"D: {len(filesD)} files; rotation not exercised")
+check(text("setD.rc").strip() == "0", f"print -f recD exited {text('setD.rc').strip()}: "
+      f"{text('setD.err')[-300:]}")
+
+
+def by_cpu_from(lines, start):
+    """The lines whose CPU's start time (start[cpu]) they do not precede."""
+    out = []
+    for line in lines:
+        lm = LINE.match(line)
+        if lm and float(lm.group(1)) >= start.get(int(lm.group(2)), float("inf")):
+            out.append(line)
+    return out
+
+
+def firsts(lines):
+    f = {}
+    for line in lines:
+        lm = LINE.match(line)
+        if lm:
+            f.setdefault(int(lm.group(2)), float(lm.group(1)))
+    return f
+
+
+set_lines, snap_lines = lines_of("setD.txt"), lines_of("snapD.txt")
+fs, fn = firsts(set_lines), firsts(snap_lines)
+start = {c: max(fs[c], fn[c]) for c in fs if c in fn}
+common_set, common_snap = by_cpu_from(set_lines, start), by_cpu_from(snap_lines, start)
+check(len(common_set) > 1000, f"D: recording and snapshot share only {len(common_set)} records")
+check(common_set == common_snap,
+      f"D: the recording read as one trace and the snapshot differ where both hold records: "
+      f"{len(common_set)} and {len(common_snap)} lines, first difference at "
+      f"{next((i for i, (a, b) in enumerate(zip(common_set, common_snap)) if a != b), None)}")
+sel = lines_of("setDsel.txt")
+check(len(sel) > 0 and all(" SYSCALL_ENTRY " in x for x in sel) and
+      len(sel) == sum(1 for x in set_lines if " SYSCALL_ENTRY " in x),
+      f"D: -c 0-1 -e SYSCALL_ENTRY over the set selected {len(sel)} lines")
+
+# zstd: the same snapshot from a .zst file, from standard output through
+# standard input, and piped, prints exactly as the plain one.
+with open(os.path.join(d, "snapD.log.zst"), "rb") as f:
+    check(f.read(4) == b"\x28\xb5\x2f\xfd", "snapD.log.zst is not zstd")
+for name in ("snapDz", "snapDs", "snapDp"):
+    check(text(name + ".txt") == text("snapD.txt") and text(name + ".err") == text("snapD.err"),
+          f"{name}: a zstd snapshot prints differently from the plain one")
+plain = os.path.getsize(os.path.join(d, "snapD.log"))
+packed = os.path.getsize(os.path.join(d, "snapD.log.zst"))
+print(f"t94: zstd: {plain} bytes of log in {packed} ({plain / packed:.1f}x)")
+check(packed * 2 < plain, f"zstd: {plain} bytes compressed only to {packed}")
 done()

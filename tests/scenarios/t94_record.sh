@@ -1,7 +1,8 @@
 # lkbuf record: drain the buffers into rotating files while a workload
 # runs on both CPUs, stop with SIGINT; then again with a tiny block on
 # CPU 0 drained rarely, so records are lost, stopped with SIGTERM; then
-# while the buffers are resized.
+# while the buffers are resized; then the recordings read as one trace,
+# and zstd snapshots.
 . /scenarios/common.inc
 
 new_syscall_maskset 7
@@ -68,4 +69,35 @@ for f in recC/lkst-*.log; do
 	echo "$(basename "$f") $?" >>printsC.txt
 done
 step lkbuf resize -s "$boot_size"
-step lkm delete -m 7
+
+# D: logs that travel.  recB (every file kept, losses on cpu 0) read as one
+# trace; a new recording recD read as one and compared with a snapshot of
+# the buffers taken after it; zstd snapshots, to a file, to standard output
+# and read back from standard input.
+lkbuf print -S -f recB >setB.txt 2>setB.err
+echo $? >setB.rc
+lkbuf info -f recB >infoB.txt 2>&1
+step lkm set -m 7
+lkbuf record -o recD --rotate 64K -i 100 2>recD.report &
+rec=$!
+lkst_syscalls -c 0 -n 1500 -t 0x94d00000 >/dev/null &
+w0=$!
+lkst_syscalls -c 1 -n 1500 -t 0x94d10000 >/dev/null || { echo "FAIL: lkst_syscalls"; exit 1; }
+wait $w0 || { echo "FAIL: lkst_syscalls"; exit 1; }
+step lkm set -m 0
+kill -INT $rec
+wait $rec
+echo $? >recD.rc
+cat recD.report
+step lkbuf read -f snapD.log
+step lkbuf read -f snapD.log.zst
+lkbuf read -z -f - >snapD.stdout.zst 2>snapD.stdout.err || echo "FAIL: lkbuf read -z -f -"
+ls -l recD snapD.log snapD.log.zst snapD.stdout.zst
+lkbuf print -S -f recD >setD.txt 2>setD.err
+echo $? >setD.rc
+lkbuf print -S -f snapD.log >snapD.txt 2>snapD.err
+lkbuf print -S -f snapD.log.zst >snapDz.txt 2>snapDz.err
+lkbuf print -S -f - <snapD.stdout.zst >snapDs.txt 2>snapDs.err
+cat snapD.log.zst | lkbuf print -S -f - >snapDp.txt 2>snapDp.err
+lkbuf print -S -f recD -c 0-1 -e SYSCALL_ENTRY >setDsel.txt 2>/dev/null
+lkm delete -m 7
