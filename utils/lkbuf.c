@@ -41,7 +41,7 @@ static const struct lkst_verb verbs[] = {
 	LKST_VERB("convert", 0, &lkbuf_convert_ops,
 		  "convert a log file for other tools: CTF for babeltrace2 and Trace Compass, Chrome trace JSON for Perfetto (-f FILE --to ctf|json -o OUT)"),
 	LKST_VERB("report", 0, &lkbuf_report_ops,
-		  "summarize a log file as lkm agg would: counts by event, task, CPU and system call, latencies, errors (-f FILE [-C] [-s SECTIONS] [--where EXPR])"),
+		  "summarize a log file as lkm agg would: counts by event, task, CPU and system call, latencies, errors (-f FILE [-C] [--section LIST] [-e -p -n -t -c --where])"),
 	LKST_VERB_END
 };
 

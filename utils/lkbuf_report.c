@@ -21,7 +21,7 @@ static struct poptOption report_options[] = {
 	{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, lkbuf_input_options, 0, NULL, NULL },
 	{ "csv", 'C', POPT_ARG_NONE, &csv, 0,
 	  "CSV rows as lkm agg print -C writes them (one per bucket of a quantize)", NULL },
-	{ "section", 's', POPT_ARG_STRING, &sections_arg, 0,
+	{ "section", '\0', POPT_ARG_STRING, &sections_arg, 0,
 	  "only these summaries (default all): events, tasks, cpus, syscalls, "
 	  "task_syscalls, syscall_lat, sched_lat, irq_lat, errors", "LIST" },
 	{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, lkbuf_select_options, 0,

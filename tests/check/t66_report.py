@@ -186,7 +186,7 @@ check(ebadf and ebadf[0] >= prog["lseek"] > 0,
       f"errors: lseek EBADF {ebadf}, lkst_aggload made {prog['lseek']}")
 sec = read_agg("report-sections.csv")
 check(set(sec) == {"syscalls", "errors"} and sec["errors"] == errs,
-      f"-s syscalls,errors gave {sorted(sec)}")
+      f"--section syscalls,errors gave {sorted(sec)}")
 
 # 4. --where, evaluated here as the kernel's lkst_filter would.
 names = {}
@@ -234,5 +234,5 @@ check(sleeps and {k[0]: v["count"] for k, v in rw.get("events", {}).items()} == 
 with open(path("where-tgid.txt")) as f:
     check("tgid is not in a log" in f.read(), "--where tgid: no clear refusal")
 with open(path("section-bad.txt")) as f:
-    check("unknown section 'bogus'" in f.read(), "-s bogus: no clear refusal")
+    check("unknown section 'bogus'" in f.read(), "--section bogus: no clear refusal")
 done()

@@ -53,7 +53,7 @@ run lkbuf read -f trace.log
 lkbuf info -f trace.log >info.txt || fail "lkbuf info"
 lkbuf report -f trace.log >report.txt || fail "lkbuf report"
 lkbuf report -C -f trace.log >report.csv || fail "lkbuf report -C"
-lkbuf report -C -s syscalls,errors -f trace.log >report-sections.csv ||
+lkbuf report -C --section syscalls,errors -f trace.log >report-sections.csv ||
 	fail "lkbuf report -s"
 lkbuf print -r -C -f trace.log >trace.csv || fail "lkbuf print"
 # --where: the checker computes the same selection from trace.csv.
@@ -65,6 +65,6 @@ lkbuf report -C -f trace.log --where 'comm == "rsl*"' >report-where.csv ||
 	fail "lkbuf report --where"
 lkbuf print -f trace.log --where 'tgid == 1' >/dev/null 2>where-tgid.txt &&
 	fail "--where tgid accepted"
-lkbuf report -f trace.log -s bogus >/dev/null 2>section-bad.txt &&
-	fail "-s bogus accepted"
+lkbuf report -f trace.log --section bogus >/dev/null 2>section-bad.txt &&
+	fail "--section bogus accepted"
 cleanup
