@@ -315,7 +315,7 @@ int lkbuf_session_go(void)
 	while (waitpid(s.child, &s.status, 0) < 0 && errno == EINTR)
 		;
 	s.reaped = 1;
-	session_mark("lkbuf record: exit pid %d: cannot exec", (int)s.child);
+	session_mark("lkbuf record: exit pid %d cannot exec", (int)s.child);
 	fprintf(stderr, "%s: cannot execute %s: %s\n", lkst_progname, prog, strerror(e));
 	return -1;
 }
