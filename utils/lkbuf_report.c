@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lkbuf_cmds.h"
@@ -13,6 +14,7 @@
 #include "lkm_agg.h"
 #include "lkst_format.h"
 #include "lkst_report.h"
+#include "lkst_sysnames.h"
 
 static char *sections_arg;
 static int csv;
@@ -31,6 +33,38 @@ static struct poptOption report_options[] = {
 };
 
 static const char *const lost_names[LKST_AGG_NR_LAT] = { "syscall", "sched", "irq" };
+
+static int by_count_desc(const void *a, const void *b)
+{
+	const struct lkst_agg_entry *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return memcmp(x->key, y->key, sizeof(x->key));
+}
+
+/* Text: the most frequent failure first, the errno by name. */
+static void print_errors(struct lkst_report_table *t)
+{
+	char call[64], err[48], desc[256];
+	const char *name;
+	unsigned int i;
+
+	qsort(t->entries, t->n, sizeof(*t->entries), by_count_desc);
+	lkm_agg_describe(&t->cfg, desc, sizeof(desc));
+	printf("%s: %s returning < 0\n", t->cfg.name, desc);
+	if (t->n)
+		printf("\n  %-20s %-16s %10s\n", "syscall", "error", "count");
+	for (i = 0; i < t->n; i++) {
+		const struct lkst_agg_entry *e = &t->entries[i];
+
+		lkm_agg_format_key(&t->cfg, e->key, 0, call, sizeof(call));
+		name = lkst_errno_name((long long)e->key[1]);
+		snprintf(err, sizeof(err), "%lld%s%s", (long long)e->key[1], name ? " " : "",
+			 name ? name : "");
+		printf("  %-20s %-16s %10llu\n", call, err, (unsigned long long)e->count);
+	}
+}
 
 static void print_lost(const struct lkst_report_lost *l, unsigned int kind)
 {
@@ -75,7 +109,10 @@ static int run_report(struct lkst_cmd *cmd)
 
 		if (!(sections & (1u << s)))
 			continue;
-		lkm_agg_print(stdout, &t->cfg, t->entries, t->buckets, t->n, csv);
+		if (csv || s != LKST_REPORT_ERRORS)
+			lkm_agg_print(stdout, &t->cfg, t->entries, t->buckets, t->n, csv);
+		else
+			print_errors(t);
 		if (csv)
 			continue;
 		putchar('\n');
