@@ -21,7 +21,7 @@ HAVE_HANDLERS := $(wildcard handlers/Kbuild handlers/Makefile)
 # tests/run-all.sh builds the kernel once and clears this to skip re-checking it.
 KERNEL_DEP ?= kernel
 
-.PHONY: all deps events kernel kernel-tree kernel-kasan kernel-kcsan initramfs-kcsan kcsan kernel-bench bench-ablate initramfs-kasan patches docs count-hooks \
+.PHONY: all deps events sysnames kernel kernel-tree kernel-kasan kernel-kcsan initramfs-kcsan kcsan kernel-bench bench-ablate initramfs-kasan patches docs count-hooks \
 	utils handlers initramfs initramfs-kdump demo install uninstall \
 	test torture bench initramfs-bench checkpatch clean distclean help
 
@@ -237,6 +237,11 @@ checkpatch: kernel-tree
 # from the event definitions, kernel/kernel/lkst/events.def.
 events:
 	@python3 $(TOOLS)/gen-event-table.py
+
+# System call, errno and flag names (utils/lkst_sysnames_gen.h), made from
+# the kernel tree's own tables; committed, so utils builds without a tree.
+sysnames:
+	@python3 $(TOOLS)/gen-sysnames.py $(KSRC)
 
 # The events reference, generated from the event definitions and the hook
 # sites of the patched tree (make test fails when the committed copy is stale).

@@ -96,6 +96,10 @@ fi
 if [ $kernel_ok = 1 ]; then
 	check "events: lkst_events.h made from events.def (make events)" 60 \
 		python3 tools/build/gen-event-table.py --check
+	check "sysnames: lkst_sysnames_gen.h made from the kernel tables (make sysnames), a stale copy caught" 60 \
+		bash -c "python3 tools/build/gen-sysnames.py --check build/linux-6.12 &&
+			sed 's/\"lseek\"/\"lseek2\"/' utils/lkst_sysnames_gen.h >'$tmp/sysnames.h' &&
+			! python3 tools/build/gen-sysnames.py --check --header='$tmp/sysnames.h' build/linux-6.12 >/dev/null 2>&1"
 	check "docs: docs/events.md up to date (make docs)" 120 bash -c "
 		python3 tools/build/gen-events-doc.py build/linux-6.12 patches patches/series >'$tmp/events.md' &&
 		diff -u docs/events.md '$tmp/events.md'"

@@ -316,12 +316,15 @@ static unsigned int key_word(const struct lkst_agg_config *cfg,
 	return w;
 }
 
-/* Argument @index of a key, as the event table types it when all agree. */
+/*
+ * Argument @index of a key, as the event table types it when all agree;
+ * CSV as lkbuf print -C has it (system call numbers, not names).
+ */
 static void format_arg_key(const struct lkst_agg_config *cfg,
 			   unsigned int index, __u64 value, char *buf,
-			   size_t len)
+			   size_t len, int csv)
 {
-	struct lkst_format_opts opts = { 0 };
+	struct lkst_format_opts opts = { .csv = csv };
 	__u64 events[LKST_NR_EVENT_IDS / 64];
 	const struct lkst_event_info *first = NULL;
 	struct lkst_record rec;
@@ -351,9 +354,9 @@ static void format_arg_key(const struct lkst_agg_config *cfg,
 		snprintf(buf, len, "0x%llx", (unsigned long long)value);
 }
 
-void lkm_agg_format_key(const struct lkst_agg_config *cfg,
-			const __u64 key[LKST_AGG_KEY_WORDS],
-			unsigned int field, char *buf, size_t len)
+static void format_key(const struct lkst_agg_config *cfg,
+		       const __u64 key[LKST_AGG_KEY_WORDS],
+		       unsigned int field, char *buf, size_t len, int csv)
 {
 	unsigned int w = key_word(cfg, field), k = cfg->keys[field];
 	const struct lkst_event_info *ev;
@@ -380,10 +383,17 @@ void lkm_agg_format_key(const struct lkst_agg_config *cfg,
 		break;
 	default:
 		if (k >= LKST_AGG_KEY_ARG1 && k <= LKST_AGG_KEY_ARG6)
-			format_arg_key(cfg, k - LKST_AGG_KEY_ARG1, key[w], buf, len);
+			format_arg_key(cfg, k - LKST_AGG_KEY_ARG1, key[w], buf, len, csv);
 		else
 			snprintf(buf, len, "0x%llx", (unsigned long long)key[w]);
 	}
+}
+
+void lkm_agg_format_key(const struct lkst_agg_config *cfg,
+			const __u64 key[LKST_AGG_KEY_WORDS],
+			unsigned int field, char *buf, size_t len)
+{
+	format_key(cfg, key, field, buf, len, 0);
 }
 
 long long lkm_agg_result(__u32 func, const struct lkst_agg_entry *e)
@@ -509,7 +519,7 @@ static void csv_row(FILE *out, const struct lkst_agg_config *cfg,
 		for (i = 0; i < LKST_AGG_MAX_KEYS; i++) {
 			field[0] = '\0';
 			if (i < keys)
-				lkm_agg_format_key(cfg, e->key, i, field, sizeof(field));
+				format_key(cfg, e->key, i, field, sizeof(field), 1);
 			fputc(',', out);
 			lkst_csv_field(out, field);
 		}

@@ -53,7 +53,10 @@ const char *lkm_agg_value_name(__u32 value);
 void lkm_agg_describe(const struct lkst_agg_config *cfg, char *buf,
 		      size_t len);
 
-/* Key field @field (0..2) of @key, as text: names decoded, args by type. */
+/*
+ * Key field @field (0..2) of @key, as text: names decoded, args by type
+ * (system calls by name; lkm agg print -C keeps their numbers).
+ */
 void lkm_agg_format_key(const struct lkst_agg_config *cfg,
 			const __u64 key[LKST_AGG_KEY_WORDS],
 			unsigned int field, char *buf, size_t len);

@@ -198,6 +198,26 @@ int lkst_fmt_stack_slot_unused(const struct lkst_record *rec, unsigned int index
 	       !rec->arg[index];
 }
 
+size_t lkst_fmt_syscall_flags(const struct lkst_record *rec, unsigned int index,
+			      char *buf, size_t len)
+{
+	enum lkst_flagset set;
+	int n;
+
+	buf[0] = '\0';
+	/* The call's arguments from arg0 on: SYSCALL_ENTRY's 1-5, SYSCALL_ERROR's 3-5. */
+	if (rec->event == LKST_EV_SYSCALL_ENTRY && index >= 1)
+		set = lkst_syscall_arg_flags(rec->arg[0], index - 1, NULL);
+	else if (rec->event == LKST_EV_SYSCALL_ERROR && index >= 3)
+		set = lkst_syscall_arg_flags(rec->arg[0], index - 3, NULL);
+	else
+		return 0;
+	if (set == LKST_FLAGS_NONE)
+		return 0;
+	n = lkst_format_flags(set, rec->arg[index], buf, len);
+	return n > 0 && (size_t)n < len ? (size_t)n : strlen(buf);
+}
+
 void lkst_format_arg(const struct lkst_record *rec, unsigned int index,
 		     const struct lkst_format_opts *opts, char *buf, size_t len)
 {
@@ -227,9 +247,13 @@ void lkst_format_arg(const struct lkst_record *rec, unsigned int index,
 		snprintf(buf, len, "%llu", value);
 		break;
 	case LKST_ARG_SYSNR:
-		snprintf(buf, len, "%s%d",
-			 LKST_SYSCALL_ABI(value) == LKST_SYSCALL_ABI_IA32 ? "ia32:" : "",
-			 LKST_SYSCALL_NR(value));
+		/* CSV keeps the number for programs; text names the call. */
+		if (opts->csv)
+			snprintf(buf, len, "%s%d",
+				 LKST_SYSCALL_ABI(value) == LKST_SYSCALL_ABI_IA32 ? "ia32:" : "",
+				 LKST_SYSCALL_NR(value));
+		else
+			lkst_format_syscall(value, buf, len);
 		break;
 	case LKST_ARG_STATE:
 		lkst_format_state(value, buf, len);
@@ -257,9 +281,16 @@ void lkst_format_arg(const struct lkst_record *rec, unsigned int index,
 			snprintf(buf, len, "0x%llx", value);
 		break;
 	case LKST_ARG_HEX:
-	default:
-		snprintf(buf, len, "0x%llx", value);
+	default: {
+		int n = snprintf(buf, len, "0x%llx", value);
+		char flags[256];
+
+		/* Text shows the flags of the decoded calls' arguments. */
+		if (!opts->csv && n > 0 && (size_t)n < len &&
+		    lkst_fmt_syscall_flags(rec, index, flags, sizeof(flags)))
+			snprintf(buf + n, len - n, "(%s)", flags);
 		break;
+	}
 	}
 }
 

@@ -24,6 +24,13 @@ LKST_HIDDEN int lkst_fmt_stack_slot_unused(const struct lkst_record *rec, unsign
 /* Whether the options show argument index of ev. */
 LKST_HIDDEN int lkst_fmt_arg_is_shown(const struct lkst_event_info *ev, unsigned int index,
 				      const struct lkst_format_opts *opts);
+/*
+ * The decoded flags of argument index of a SYSCALL_ENTRY or SYSCALL_ERROR
+ * record ("O_RDONLY|O_CLOEXEC"), when its call has them there; the
+ * length, 0 (buf "") for an argument without.
+ */
+LKST_HIDDEN size_t lkst_fmt_syscall_flags(const struct lkst_record *rec, unsigned int index,
+					  char *buf, size_t len);
 /* A dynamic probe's argument key from its description. */
 LKST_HIDDEN size_t lkst_fmt_probe_key(const char *desc, unsigned int i, char *key);
 

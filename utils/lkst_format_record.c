@@ -343,6 +343,39 @@ put_stack_arg(struct lkst_outbuf *o, const struct lkst_record *rec, unsigned int
 		put_str(o, text);
 }
 
+/*
+ * A SYSNR argument: text names the call ("lseek", "ia32:lseek",
+ * "x32:readv"), CSV and calls without a name keep the number.
+ */
+static inline void put_sysnr(struct lkst_outbuf *o, unsigned long long value, int csv)
+{
+	unsigned int abi = LKST_SYSCALL_ABI(value);
+	int nr = LKST_SYSCALL_NR(value);
+	const char *name = csv ? NULL : lkst_syscall_name(abi, nr);
+
+	if (abi == LKST_SYSCALL_ABI_IA32)
+		put_mem(o, "ia32:", 5);
+	else if (name && (nr & LKST_X32_SYSCALL_BIT))
+		put_mem(o, "x32:", 4);
+	if (name)
+		put_str(o, name);
+	else
+		put_s64(o, nr);
+}
+
+/* The decoded flags of a system call's argument, "(O_RDONLY|O_CLOEXEC)". */
+static __attribute__((noinline)) void
+put_syscall_flags(struct lkst_outbuf *o, const struct lkst_record *rec, unsigned int index)
+{
+	char flags[256];
+
+	if (!lkst_fmt_syscall_flags(rec, index, flags, sizeof(flags)))
+		return;
+	put_char(o, '(');
+	put_str(o, flags);
+	put_char(o, ')');
+}
+
 /* One argument's value; csv quotes the fields that may need it. */
 static inline void put_arg(struct lkst_outbuf *o, const struct lkst_record *rec,
 			   const struct lkst_event_info *ev, unsigned int index,
@@ -374,9 +407,7 @@ static inline void put_arg(struct lkst_outbuf *o, const struct lkst_record *rec,
 		put_u64(o, value);
 		break;
 	case LKST_ARG_SYSNR:
-		if (LKST_SYSCALL_ABI(value) == LKST_SYSCALL_ABI_IA32)
-			put_mem(o, "ia32:", 5);
-		put_s64(o, LKST_SYSCALL_NR(value));
+		put_sysnr(o, value, csv);
 		break;
 	case LKST_ARG_STATE:
 		put_state(o, value);
@@ -392,6 +423,8 @@ static inline void put_arg(struct lkst_outbuf *o, const struct lkst_record *rec,
 	case LKST_ARG_HEX:
 	default:
 		put_hex(o, value, 1);
+		if (!csv && (rec->event == LKST_EV_SYSCALL_ENTRY || rec->event == LKST_EV_SYSCALL_ERROR))
+			put_syscall_flags(o, rec, index);
 		break;
 	}
 }

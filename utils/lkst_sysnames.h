@@ -17,6 +17,9 @@
  */
 const char *lkst_syscall_name(unsigned int abi, int nr);
 
+/* The kernel's __X32_SYSCALL_BIT (the generated tables check it). */
+#define LKST_X32_SYSCALL_BIT	0x40000000
+
 /*
  * A SYSNR argument (LKST_SYSCALL_NR_ABI() packed) as lkbuf print shows
  * it: "lseek", "ia32:lseek", "x32:readv", or the number ("999",

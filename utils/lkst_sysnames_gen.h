@@ -5,7 +5,8 @@
  * do not edit.  Included by lkst_sysnames.c only.
  */
 
-#define LKST_X32_SYSCALL_BIT	0x40000000
+_Static_assert(LKST_X32_SYSCALL_BIT == 0x40000000,
+	       "lkst_sysnames.h: LKST_X32_SYSCALL_BIT is not __X32_SYSCALL_BIT");
 #define LKST_ERRNO_KERNEL_BASE	512
 
 static const char *const lkst_syscalls_x86_64[] = {

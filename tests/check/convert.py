@@ -156,13 +156,21 @@ def bt2_as_csv(ts, name, blocks):
         names.append(fname)
         if typ == "SYSNR":
             nr, (abi, _) = values.get(fname), values.get(fname + "_abi", (None, 0))
-            names.append(fname + "_abi")
-            args[index] = ("ia32:" if abi == "ia32" else "") + str(nr)
+            names += [fname + "_abi", fname + "_name"]
+            # The call's name, "" for a number without one.
+            ok = isinstance(values.get(fname + "_name"), str)
+            args[index] = ("ia32:" if abi == "ia32" else "") + str(nr) + ("" if ok else "?")
         else:
             v = values.get(fname, "<missing>")
             args[index] = v.lower() if isinstance(v, str) and v.startswith("0x") else v
     return (str(ts), packet["cpu_id"], ctx["pid"], ctx["context"][0], name, args,
             [n for n, _ in payload], names)
+
+
+def json_nr(name, args):
+    """A syscall slice's number as lkbuf print -C shows it ("ia32:20"): the
+    slice is named by the call ("ia32:getpid"), its args hold the number."""
+    return ("ia32:" if name.startswith("ia32:") else "") + str(args.get("nr"))
 
 
 # ---- the checks ----
@@ -332,7 +340,7 @@ def check_json(log, lkbuf, tmp, rows, comm_prefix):
                 counts[name if name in counts else "running"] += 1
             elif cat == "syscall":
                 tid = key[1] % (10 ** (len(str(key[1])) - 1))    # B + tid
-                nr = name.split(" ", 1)[1]
+                nr = json_nr(name, args)
                 ok = (tid, start, nr) in entries
                 if ok and "unfinished" not in args:
                     ok = exits.get((tid, end)) == (nr, args.get("return"))
@@ -345,7 +353,7 @@ def check_json(log, lkbuf, tmp, rows, comm_prefix):
     for e in instants:
         if e.get("cat") != "syscall":
             continue
-        tid, nr = e["tid"] % (10 ** (len(str(e["tid"])) - 1)), e["name"].split(" ", 1)[1]
+        tid, nr = e["tid"] % (10 ** (len(str(e["tid"])) - 1)), json_nr(e["name"], e["args"])
         if e["args"].get("unfinished") == "entry not in the trace":
             ok = exits.get((tid, ns(e["ts"]))) == (nr, e["args"].get("return"))
         else:

@@ -148,8 +148,8 @@ check(re.search(r"^\s+value  ------------- Distribution ------------- count$", w
 with open(path("print1.txt")) as f:
     text = f.read()
 check(re.search(r"^calls: count\(\) by comm, arg1 of SYSCALL_ENTRY$", text, re.M)
-      and re.search(r"^  aggw\s+1\s+100$", text, re.M),
-      "lkm agg print: no 'calls' title or 'aggw 1 100' row")
+      and re.search(r"^  aggw\s+write\s+100$", text, re.M),
+      "lkm agg print: no 'calls' title or 'aggw write 100' row (the call by name)")
 
 # 2. clear -n calls, clear, and the same workload counted from zero.
 c1 = read_agg("cleared-calls.csv")

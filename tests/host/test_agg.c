@@ -223,10 +223,13 @@ static void test_keys_and_describe(void)
 	lkm_agg_format_key(&cfg, key, 0, buf, sizeof(buf));
 	CHECK_STR(buf, "aggw");
 	lkm_agg_format_key(&cfg, key, 1, buf, sizeof(buf));
-	CHECK_STR(buf, "ia32:4");
+	CHECK_STR(buf, "ia32:write");
 	key[2] = 110;
 	lkm_agg_format_key(&cfg, key, 1, buf, sizeof(buf));
-	CHECK_STR(buf, "110");
+	CHECK_STR(buf, "getppid");
+	key[2] = 999;			/* no such call: its number */
+	lkm_agg_format_key(&cfg, key, 1, buf, sizeof(buf));
+	CHECK_STR(buf, "999");
 	lkm_agg_describe(&cfg, buf, sizeof(buf));
 	CHECK_STR(buf, "count() by comm, arg1 of SYSCALL_ENTRY");
 
@@ -380,10 +383,10 @@ static void test_print(void)
 	CHECK_STR(out,
 		  "wavg: avg(arg4) by comm, arg1 of SYSCALL_ENTRY\n"
 		  "\n"
-		  "  comm            arg1  avg\n"
-		  "  aggw            8    -167\n"
-		  "  a_much_longer_n 0       7\n"
-		  "  aggw            1     640\n");
+		  "  comm            arg1   avg\n"
+		  "  aggw            lseek -167\n"
+		  "  a_much_longer_n read     7\n"
+		  "  aggw            write  640\n");
 	free(out);
 	CAPTURE(out, lkm_agg_csv_header(fp); lkm_agg_print(fp, &cfg, e, NULL, 3, 1));
 	CHECK_STR(out,

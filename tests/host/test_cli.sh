@@ -148,10 +148,10 @@ expect_fail 1 "$lkbuf" print -f "$tmp/ctx.lkst"
 
 # The default text: time of day from the header's anchor (0 and 0 here).
 cat >"$tmp/want" <<'END'
-00:00:00.000001  #1  0  ?  !SYSCALL_EXIT syscall_number=1 return_value=-14(EFAULT)
-00:00:00.000002  #0  10  ?  SYSCALL_EXIT syscall_number=0 return_value=5
+00:00:00.000001  #1  0  ?  !SYSCALL_EXIT syscall_number=write return_value=-14(EFAULT)
+00:00:00.000002  #0  10  ?  SYSCALL_EXIT syscall_number=read return_value=5
 00:00:00.000002  #1  20  ?  UNKNOWN_0x99 arg1=0x1 arg2=0x0 arg3=0x0 arg4=0x0 arg5=0x0 arg6=0x0
-00:00:00.000003  #0  11  ?  SYSCALL_EXIT syscall_number=2 return_value=0
+00:00:00.000003  #0  11  ?  SYSCALL_EXIT syscall_number=open return_value=0
 END
 expect_out env TZ=UTC "$lkbuf" print -f "$tmp/good.lkst"
 if grep -q "^lkbuf: cpu1: 5 records overwritten$" "$tmp/err" &&
@@ -173,10 +173,10 @@ expect_out "$lkbuf" print -f "$tmp/good.lkst" -C -S -V -r
 
 # -S without -C: the text with the trace clock's seconds.
 cat >"$tmp/want" <<'END'
-0.000001000 cpu=1 pid=0 ctx=irq !SYSCALL_EXIT syscall_number=1 return_value=-14(EFAULT)
-0.000002000 cpu=0 pid=10 ctx=task SYSCALL_EXIT syscall_number=0 return_value=5
+0.000001000 cpu=1 pid=0 ctx=irq !SYSCALL_EXIT syscall_number=write return_value=-14(EFAULT)
+0.000002000 cpu=0 pid=10 ctx=task SYSCALL_EXIT syscall_number=read return_value=5
 0.000002000 cpu=1 pid=20 ctx=softirq UNKNOWN_0x99 arg1=0x1 arg2=0x0 arg3=0x0 arg4=0x0 arg5=0x0 arg6=0x0
-0.000003000 cpu=0 pid=11 ctx=task SYSCALL_EXIT syscall_number=2 return_value=0
+0.000003000 cpu=0 pid=11 ctx=task SYSCALL_EXIT syscall_number=open return_value=0
 END
 expect_out "$lkbuf" print -S -f "$tmp/good.lkst"
 
@@ -184,8 +184,8 @@ expect_out "$lkbuf" print -S -f "$tmp/good.lkst"
 # text, numbers only in CSV.
 python3 "$here/make_log.py" "$tmp/errors.lkst" errors
 cat >"$tmp/want" <<'END'
-0.000001000 cpu=0 pid=30 ctx=task !SYSCALL_ERROR syscall_number=2 return_value=-2(ENOENT) duration_ns=4200 arg0=0x47c06a arg1=0x0 arg2=0x0
-0.000002000 cpu=0 pid=30 ctx=task !SYSCALL_ERROR syscall_number=ia32:3 return_value=-9(EBADF) duration_ns=18446744073709551615 arg0=0x0 arg1=0x0 arg2=0x0
+0.000001000 cpu=0 pid=30 ctx=task !SYSCALL_ERROR syscall_number=open return_value=-2(ENOENT) duration_ns=4200 arg0=0x47c06a arg1=0x0(O_RDONLY) arg2=0x0
+0.000002000 cpu=0 pid=30 ctx=task !SYSCALL_ERROR syscall_number=ia32:read return_value=-9(EBADF) duration_ns=18446744073709551615 arg0=0x0 arg1=0x0 arg2=0x0
 0.000003000 cpu=0 pid=31 ctx=task !EXCEPTION_FAULT_SIGNAL address=0x7f0000000123 error_code=0x4 ip=0x401b10 signal=11 si_code=1
 0.000004000 cpu=0 pid=30 ctx=task SYSCALL_EXIT syscall_number=-1 return_value=-4(EINTR)
 END
@@ -307,11 +307,11 @@ if [ -x "$bin/gen_log" ]; then
 fi
 
 # ---- print filters ----
-printf '0.000002000 cpu=0 pid=10 ctx=task SYSCALL_EXIT syscall_number=0 return_value=5\n' >"$tmp/want"
+printf '0.000002000 cpu=0 pid=10 ctx=task SYSCALL_EXIT syscall_number=read return_value=5\n' >"$tmp/want"
 expect_out "$lkbuf" print -S -f "$tmp/good.lkst" -p 10,99
 expect_out "$lkbuf" print -S -f "$tmp/good.lkst" -t 0.0000015,0.0000025 -e syscall
 expect_out "$lkbuf" print -S -f "$tmp/good.lkst" -e SYSCALL_EXIT,0x30 -t ,0.000002 -p 10
-printf '0.000003000 cpu=0 pid=11 ctx=task SYSCALL_EXIT syscall_number=2 return_value=0\n' >"$tmp/want"
+printf '0.000003000 cpu=0 pid=11 ctx=task SYSCALL_EXIT syscall_number=open return_value=0\n' >"$tmp/want"
 expect_out "$lkbuf" print -S -f "$tmp/good.lkst" -t 0.000002001,
 : >"$tmp/want"
 expect_out "$lkbuf" print -S -f "$tmp/good.lkst" -e process
@@ -320,10 +320,10 @@ expect_out "$lkbuf" print -S -f "$tmp/good.lkst" -n 'ba*'
 printf 'time,cpu,pid,context,event,id,arg1,arg2,arg3,arg4,arg5,arg6\n1000,1,0,irq,SYSCALL_EXIT,0x31,1,-14,,,,\n' >"$tmp/want"
 expect_out "$lkbuf" print -C -f "$tmp/good.lkst" -p 0
 # -c CPUS; -t as a time of day (the anchor is 0 and 0: the epoch's day).
-printf '0.000002000 cpu=0 pid=10 ctx=task SYSCALL_EXIT syscall_number=0 return_value=5\n' >"$tmp/want"
+printf '0.000002000 cpu=0 pid=10 ctx=task SYSCALL_EXIT syscall_number=read return_value=5\n' >"$tmp/want"
 expect_out env TZ=UTC "$lkbuf" print -S -f "$tmp/good.lkst" -c 0 -t 00:00:00.000002,00:00:00.000002
 expect_out env TZ=JST-9 "$lkbuf" print -S -f "$tmp/good.lkst" -c 0x0 -t 09:00:00.0000015,0.0000025
-printf '0.000001000 cpu=1 pid=0 ctx=irq !SYSCALL_EXIT syscall_number=1 return_value=-14(EFAULT)\n0.000002000 cpu=1 pid=20 ctx=softirq UNKNOWN_0x99 arg1=0x1 arg2=0x0 arg3=0x0 arg4=0x0 arg5=0x0 arg6=0x0\n' >"$tmp/want"
+printf '0.000001000 cpu=1 pid=0 ctx=irq !SYSCALL_EXIT syscall_number=write return_value=-14(EFAULT)\n0.000002000 cpu=1 pid=20 ctx=softirq UNKNOWN_0x99 arg1=0x1 arg2=0x0 arg3=0x0 arg4=0x0 arg5=0x0 arg6=0x0\n' >"$tmp/want"
 expect_out env TZ=UTC "$lkbuf" print -S -f "$tmp/good.lkst" -c 1,7 -t 00:00:00,
 for bad in "-e NO_SUCH" "-e 0x99" "-e syscall,,process" "-e ''" "-p x" "-p 1,-2" \
 	   "-p 99999999999" "-t 1" "-t 2,1" "-t a,b" "-t 1,2,3" "-t 1.1234567891," \

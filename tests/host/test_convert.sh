@@ -120,14 +120,14 @@ else
 fi
 cat >"$tmp/want" <<'EOF'
 [00000000001000000000] testhost PROCESS_CONTEXTSWITCH: { cpu_id = 0 }, { pid = 100, context = ( "task" : container = 0 ) }, { prev_pid = 100, next_pid = 101, prev_state = "TASK_INTERRUPTIBLE", next_prio = 120, next_comm = "lkw-a" }
-[00000000001000001000] testhost SYSCALL_ENTRY: { cpu_id = 0 }, { pid = 101, context = ( "task" : container = 0 ) }, { syscall_number = 20, syscall_number_abi = ( "ia32" : container = 1 ), arg0 = 0x1, arg1 = 0x2, arg2 = 0x3, arg3 = 0x4, arg4 = 0x5 }
+[00000000001000001000] testhost SYSCALL_ENTRY: { cpu_id = 0 }, { pid = 101, context = ( "task" : container = 0 ) }, { syscall_number = 20, syscall_number_abi = ( "ia32" : container = 1 ), syscall_number_name = "getpid", arg0 = 0x1, arg1 = 0x2, arg2 = 0x3, arg3 = 0x4, arg4 = 0x5 }
 [00000000001000003000] testhost INT_HARDWARE_ENTRY: { cpu_id = 0 }, { pid = 101, context = ( "irq" : container = 2 ) }, { irq = 11, handler = 0xFFFFFFFF81000000, dev_id = 0xFFFF888000001000 }
-[00000000001000008000] testhost SYSCALL_EXIT: { cpu_id = 0 }, { pid = 101, context = ( "task" : container = 0 ) }, { syscall_number = 20, syscall_number_abi = ( "ia32" : container = 1 ), return_value = -14 }
+[00000000001000008000] testhost SYSCALL_EXIT: { cpu_id = 0 }, { pid = 101, context = ( "task" : container = 0 ) }, { syscall_number = 20, syscall_number_abi = ( "ia32" : container = 1 ), syscall_number_name = "getpid", return_value = -14 }
 [00000000001000009000] testhost USER_MARK: { cpu_id = 0 }, { pid = 101, context = ( "task" : container = 0 ) }, { text = "say \"hi\", \\x5c ok\\x01" }
 [00000000001000013000] testhost UNKNOWN_0x99: { cpu_id = 0 }, { pid = 102, context = ( "softirq" : container = 1 ) }, { arg1 = 0x1, arg2 = 0x2, arg3 = 0x3, arg4 = 0x4, arg5 = 0x5, arg6 = 0x6 }
 [00000000001000015000] testhost PROCESS_CONTEXTSWITCH: { cpu_id = 0 }, { pid = 102, context = ( "task" : container = 0 ) }, { prev_pid = 102, next_pid = 0, prev_state = "TASK_DEAD", next_prio = 120, next_comm = "swapper/0" }
 [00000000001000016000] testhost PROCESS_WAKEUP: { cpu_id = 0 }, { pid = 0, context = ( "task" : container = 0 ) }, { target_pid = 300, target_state = "TASK_INTERRUPTIBLE|TASK_UNINTERRUPTIBLE|__TASK_STOPPED|__TASK_TRACED|EXIT_DEAD|EXIT_ZOMBIE|TASK_PARKED|TASK_DEAD|TASK_WAKEKILL|TASK_WAKING|TASK_NOLOAD|TASK_NEW|TASK_RTLOCK_WAIT|TASK_FREEZABLE|TASK_FROZEN|0xffffffffffff4000", last_cpu = 1, target_prio = 120, target_comm = "x\\x09ab" }
-[00000000001000020000] testhost SYSCALL_EXIT: { cpu_id = 1 }, { pid = 200, context = ( "task" : container = 0 ) }, { syscall_number = 1, syscall_number_abi = ( "native" : container = 0 ), return_value = 3 }
+[00000000001000020000] testhost SYSCALL_EXIT: { cpu_id = 1 }, { pid = 200, context = ( "task" : container = 0 ) }, { syscall_number = 1, syscall_number_abi = ( "native" : container = 0 ), syscall_number_name = "write", return_value = 3 }
 EOF
 while IFS= read -r line; do
 	if grep -Fxq "$line" "$tmp/bt"; then pass; else fail "babeltrace2 does not show: $line"; fi
@@ -209,10 +209,10 @@ checks = [
      find("X", "running", 102, 102, 1000011.0, 4.0) and
      not [e for e in ev if e["tid"] == 102 and e["ph"] == "X" and e["ts"] > 1000011.0]),
     ("the ia32 call with its arguments and result",
-     [e["args"] for e in find("X", "syscall ia32:20", 101, B + 101, 1000001.0, 7.0)] ==
+     [e["args"] for e in find("X", "ia32:getpid", 101, B + 101, 1000001.0, 7.0)] ==
      [{"nr": 20, "arg0": "0x1", "arg1": "0x2", "arg2": "0x3", "arg3": "0x4", "arg4": "0x5",
        "arg5": "0x66", "return": -14}]),
-    ("read by lkw-b", find("X", "syscall 0", 102, B + 102, 1000012.0, 2.0)),
+    ("read by lkw-b", find("X", "read", 102, B + 102, 1000012.0, 2.0)),
     ("IRQ 11 and NET_RX on CPU 0", find("X", "irq 11", CPU, CPU, 1000003.0, 2.0) and
      find("X", "softirq NET_RX", CPU, CPU, 1000006.0, 1.0)),
     ("the mark, escaped as lkbuf print shows it",

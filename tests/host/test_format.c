@@ -233,7 +233,7 @@ static void test_text_records(void)
 		 "arg6=0x0\n", (unsigned long long)w.arg[4]);
 	CHECK_FORMAT(&w, 1, 0, 1, 0, 0, want);
 	CHECK_FORMAT(&x, 3, 0, 0, 0, 0,
-		     "5 cpu=3 pid=7 ctx=irq !SYSCALL_EXIT syscall_number=60 return_value=-2(ENOENT)\n");
+		     "5 cpu=3 pid=7 ctx=irq !SYSCALL_EXIT syscall_number=exit return_value=-2(ENOENT)\n");
 	CHECK_FORMAT(&x, 3, 0, 1, 1, 0,
 		     "0.000000005 cpu=3 pid=7 ctx=irq !SYSCALL_EXIT syscall_number=0x3c "
 		     "return_value=0xfffffffffffffffe\n");
@@ -260,14 +260,14 @@ static void test_error_marks(void)
 
 	/* Exits: errno range only, number -1 (rt_sigreturn) never marked. */
 	x.arg[1] = (__u64)-516;
-	CHECK_FORMAT(&x, 0, 0, 0, 0, 0, "5 cpu=0 pid=7 ctx=irq !SYSCALL_EXIT syscall_number=60 "
+	CHECK_FORMAT(&x, 0, 0, 0, 0, 0, "5 cpu=0 pid=7 ctx=irq !SYSCALL_EXIT syscall_number=exit "
 		     "return_value=-516(ERESTART_RESTARTBLOCK)\n");
 	x.arg[1] = (__u64)-4096;
 	CHECK_FORMAT(&x, 0, 0, 0, 0, 0,
-		     "5 cpu=0 pid=7 ctx=irq SYSCALL_EXIT syscall_number=60 return_value=-4096\n");
+		     "5 cpu=0 pid=7 ctx=irq SYSCALL_EXIT syscall_number=exit return_value=-4096\n");
 	x.arg[1] = 0;
 	CHECK_FORMAT(&x, 0, 0, 0, 0, 0,
-		     "5 cpu=0 pid=7 ctx=irq SYSCALL_EXIT syscall_number=60 return_value=0\n");
+		     "5 cpu=0 pid=7 ctx=irq SYSCALL_EXIT syscall_number=exit return_value=0\n");
 	x.arg[0] = LKST_SYSCALL_NR_ABI(-1, LKST_SYSCALL_ABI_NATIVE);
 	x.arg[1] = (__u64)-4;
 	CHECK_FORMAT(&x, 0, 0, 0, 0, 0,
@@ -275,7 +275,7 @@ static void test_error_marks(void)
 	x.arg[0] = LKST_SYSCALL_NR_ABI(3, LKST_SYSCALL_ABI_IA32);
 	x.arg[1] = (__u64)-9;
 	CHECK_FORMAT(&x, 0, 0, 0, 0, 0, "5 cpu=0 pid=7 ctx=irq !SYSCALL_EXIT "
-		     "syscall_number=ia32:3 return_value=-9(EBADF)\n");
+		     "syscall_number=ia32:read return_value=-9(EBADF)\n");
 	CHECK_FORMAT(&x, 0, 1, 0, 0, 0, "5,0,7,irq,SYSCALL_EXIT,0x31,ia32:3,-9,,,,\n");
 	CHECK_FORMAT(&x, 0, 0, 1, 0, 0, "5 cpu=0 pid=7 ctx=irq !SYSCALL_EXIT "
 		     "syscall_number=0x100000003 return_value=0xfffffffffffffff7\n");
@@ -290,8 +290,8 @@ static void test_error_marks(void)
 	e.arg[2] = 12345;
 	e.arg[3] = 0x47c06a;
 	CHECK_FORMAT(&e, 1, 0, 0, 1, 0, "2.000000000 cpu=1 pid=99 ctx=task !SYSCALL_ERROR "
-		     "syscall_number=2 return_value=-2(ENOENT) duration_ns=12345 arg0=0x47c06a "
-		     "arg1=0x0 arg2=0x0\n");
+		     "syscall_number=open return_value=-2(ENOENT) duration_ns=12345 arg0=0x47c06a "
+		     "arg1=0x0(O_RDONLY) arg2=0x0\n");
 	CHECK_FORMAT(&e, 1, 1, 0, 1, 0,
 		     "2.000000000,1,99,task,SYSCALL_ERROR,0x33,2,-2,12345,0x47c06a,0x0,0x0\n");
 	e.arg[2] = ~0ull;		/* duration unknown */
@@ -439,7 +439,7 @@ static void test_human_format(void)
 	tzset();
 	x.time_ns = 1000000000ull + 1234567890ull;	/* 2.23456789 s after the anchor */
 	got = format_human(&x, 1, NULL, 0);
-	CHECK_STR(got, "22:13:21.234567  #1  7  ?  !SYSCALL_EXIT syscall_number=60 "
+	CHECK_STR(got, "22:13:21.234567  #1  7  ?  !SYSCALL_EXIT syscall_number=exit "
 		  "return_value=-2(ENOENT)\n");
 	free(got);
 	x.time_ns = 1000000000ull + 3600ull * 1000000000ull + 999999ull;
@@ -458,7 +458,7 @@ static void test_human_format(void)
 	x.pid = 43;
 	x.time_ns = 1000000000ull;
 	got = format_human(&x, 0, m, 0);
-	CHECK_STR(got, "22:13:20.000000  #0  43  bash  !SYSCALL_EXIT syscall_number=60 "
+	CHECK_STR(got, "22:13:20.000000  #0  43  bash  !SYSCALL_EXIT syscall_number=exit "
 		  "return_value=-2(ENOENT)\n");
 	free(got);
 	sw = switch_record(2000000000ull, 43, 44, "lkw-spin1");

@@ -25,7 +25,6 @@ import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OUT = os.path.join(REPO, "utils", "lkst_sysnames_gen.h")
-X32_SYSCALL_BIT = 0x40000000
 
 # Flag sets: (enum suffix in lkst_sysnames.h, headers, entries).  An entry is
 # a name, or (name, mask) for a value of a multi-bit field; a name whose value
@@ -143,6 +142,10 @@ def generate(ksrc):
     x86_64 = syscall_table(ksrc, tbl + "syscall_64.tbl", ("common", "64"))
     x32 = syscall_table(ksrc, tbl + "syscall_64.tbl", ("common", "x32"))
     ia32 = syscall_table(ksrc, tbl + "syscall_32.tbl", ("i386",))
+    m = re.search(r"^#define\s+__X32_SYSCALL_BIT\s+(0x[0-9a-fA-F]+)",
+                  read(ksrc, "arch/x86/include/uapi/asm/unistd.h"), re.M)
+    if not m:
+        sys.exit("gen-sysnames: no __X32_SYSCALL_BIT in arch/x86/include/uapi/asm/unistd.h")
     errnos = errno_names(ksrc)
     user = {k: v for k, v in errnos.items() if k < 512}
     kernel = {k - 512: v for k, v in errnos.items() if k >= 512}
@@ -154,7 +157,8 @@ def generate(ksrc):
            " * do not edit.  Included by lkst_sysnames.c only.",
            " */",
            "",
-           f"#define LKST_X32_SYSCALL_BIT\t{X32_SYSCALL_BIT:#x}",
+           "_Static_assert(LKST_X32_SYSCALL_BIT == " + m.group(1) + ",",
+           '\t       "lkst_sysnames.h: LKST_X32_SYSCALL_BIT is not __X32_SYSCALL_BIT");',
            "#define LKST_ERRNO_KERNEL_BASE\t512",
            ""]
     out += c_array("lkst_syscalls_x86_64", x86_64)
