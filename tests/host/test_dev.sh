@@ -98,7 +98,7 @@ check "mode needs a mode" "'$lkbuf' mode -a; [ \$? -eq 1 ] && grep -q 'give one 
 check "mode refuses an unknown mode" "'$lkbuf' mode -a wrap; [ \$? -eq 1 ] && grep -q \"unknown buffer mode 'wrap'; give overwrite or stop\" '$tmp/err'"
 check "mode needs -c or -a, not both" "'$lkbuf' mode stop; [ \$? -eq 1 ] && '$lkbuf' mode -a -c 0 stop; [ \$? -eq 1 ] && grep -q 'give either -c CPU or -a' '$tmp/err'"
 check "mode of a missing cpu" "'$lkbuf' mode -c 7 stop; [ \$? -eq 1 ] && grep -q 'cpu 7 does not exist' '$tmp/err'"
-check "create -m sets the mode" "'$lkbuf' create -c 0 -s 4K -m stop >/dev/null && '$lkbuf' list | grep -q '^cpu 0 (online, stop): 2 blocks' && '$lkbuf' mode -a overwrite"
+check "create --mode sets the mode" "'$lkbuf' create -c 0 -s 4K --mode stop >/dev/null && '$lkbuf' list | grep -q '^cpu 0 (online, stop): 2 blocks' && '$lkbuf' mode -a overwrite"
 check "resize" "'$lkbuf' resize -s 16K && [ \$('$lkbuf' list | grep -c 'size 16384, 4 pages') -eq 4 ]"
 check "resize refuses a bad size" "'$lkbuf' resize -s 100; [ \$? -eq 1 ] && grep -q \"bad block size '100'\" '$tmp/err' && '$lkbuf' resize; [ \$? -eq 1 ]"
 
