@@ -265,7 +265,7 @@ int lkst_log_create(struct lkst_log_writer *w, const char *path,
 {
 	memset(w, 0, sizeof(*w));
 	w->to_stdout = !strcmp(path, "-");
-	w->zstd = lkst_log_path_zstd(path);
+	w->zstd = logzst_path_zstd(path);
 	w->path = strdup(path);
 	if (!w->path || (w->to_stdout ? !(w->tmp_path = strdup("a temporary file for standard output")) :
 			 asprintf(&w->tmp_path, "%s.tmp", path) < 0)) {
@@ -275,7 +275,8 @@ int lkst_log_create(struct lkst_log_writer *w, const char *path,
 		return -1;
 	}
 	w->anon = w->zstd || w->to_stdout;
-	w->fp = w->anon ? open_anon(path) : fopen(w->tmp_path, "wb");
+	/* w+: read back if it is compressed at the commit (lkst_log_set_zstd). */
+	w->fp = w->anon ? open_anon(path) : fopen(w->tmp_path, "w+b");
 	if (!w->fp) {
 		lkst_seterr(err, "cannot create %s: %s; check the directory and its permissions",
 			    w->anon ? "a temporary file (TMPDIR)" : w->tmp_path, strerror(errno));
@@ -446,7 +447,7 @@ static int commit_stdout(struct lkst_log_writer *w, struct lkst_err *err)
 		return -1;
 	}
 	fflush(stdout);
-	return lkst_zstd_copy(w->fp, STDOUT_FILENO, w->zstd, "the log to standard output", err);
+	return logzst_copy(w->fp, STDOUT_FILENO, w->zstd, "the log to standard output", err);
 }
 
 /*
@@ -469,7 +470,7 @@ static int finish_anon(struct lkst_log_writer *w, struct lkst_err *err)
 			    w->tmp_path, strerror(errno));
 		return -1;
 	}
-	ret = lkst_zstd_copy(w->fp, fileno(out), w->zstd, w->tmp_path, err);
+	ret = logzst_copy(w->fp, fileno(out), w->zstd, w->tmp_path, err);
 	fclose(w->fp);
 	w->fp = out;
 	w->anon = 0;		/* from here on, abort removes path.tmp */
@@ -1141,7 +1142,7 @@ static int load_zstd(const void *src, size_t len, const char *path,
 {
 	struct lkst_err why;
 	size_t plain_len;
-	void *plain = lkst_zstd_decompress(src, len, &plain_len, path, err);
+	void *plain = logzst_decompress(src, len, &plain_len, path, err);
 
 	if (!plain)
 		return -1;
@@ -1174,7 +1175,7 @@ int lkst_log_load(const char *path, struct lkst_log *log, struct lkst_err *err)
 		return -1;
 	}
 	image = map_file(fd, &len);
-	if (image && lkst_log_is_zstd(image, len)) {
+	if (image && logzst_is_zstd(image, len)) {
 		if (!is_stdin)
 			close(fd);
 		ret = load_zstd(image, len, name, log, err);
@@ -1194,7 +1195,7 @@ int lkst_log_load(const char *path, struct lkst_log *log, struct lkst_err *err)
 		return 0;
 	}
 	image = read_stream(fd, name, &len, &endless, &walk, err);
-	if (image && walk.bad && lkst_log_is_zstd(image, len)) {
+	if (image && walk.bad && logzst_is_zstd(image, len)) {
 		image = read_all(fd, name, image, &len, err);
 		if (!is_stdin)
 			close(fd);

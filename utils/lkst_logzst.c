@@ -16,14 +16,14 @@
 /* Fast, and still about as small as the default level on records. */
 #define LKST_ZSTD_LEVEL	3
 
-int lkst_log_is_zstd(const void *bytes, size_t len)
+int logzst_is_zstd(const void *bytes, size_t len)
 {
 	static const unsigned char magic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
 
 	return len >= sizeof(magic) && !memcmp(bytes, magic, sizeof(magic));
 }
 
-int lkst_log_path_zstd(const char *path)
+int logzst_path_zstd(const char *path)
 {
 	size_t len = strlen(path);
 
@@ -47,7 +47,7 @@ static int write_out(int fd, const void *buf, size_t len)
 	return 0;
 }
 
-int lkst_zstd_copy(FILE *in, int out_fd, int compress, const char *what,
+int logzst_copy(FILE *in, int out_fd, int compress, const char *what,
 		   struct lkst_err *err)
 {
 	size_t in_size = ZSTD_CStreamInSize(), out_size = ZSTD_CStreamOutSize();
@@ -102,7 +102,7 @@ out:
 	return ret;
 }
 
-void *lkst_zstd_decompress(const void *src, size_t src_len, size_t *out_len,
+void *logzst_decompress(const void *src, size_t src_len, size_t *out_len,
 			   const char *path, struct lkst_err *err)
 {
 	ZSTD_DCtx *dctx = ZSTD_createDCtx();

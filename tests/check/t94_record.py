@@ -179,9 +179,10 @@ check(len(sel) > 0 and all(" SYSCALL_ENTRY " in x for x in sel) and
 
 # zstd: the same snapshot from a .zst file, from standard output through
 # standard input, and piped, prints exactly as the plain one.
-with open(os.path.join(d, "snapD.log.zst"), "rb") as f:
-    check(f.read(4) == b"\x28\xb5\x2f\xfd", "snapD.log.zst is not zstd")
-for name in ("snapDz", "snapDs", "snapDp"):
+for name in ("snapD.log.zst", "snapD.stdout.zst", "snapD.forced"):
+    with open(os.path.join(d, name), "rb") as f:
+        check(f.read(4) == b"\x28\xb5\x2f\xfd", f"{name} is not zstd")
+for name in ("snapDz", "snapDs", "snapDp", "snapDf"):
     check(text(name + ".txt") == text("snapD.txt") and text(name + ".err") == text("snapD.err"),
           f"{name}: a zstd snapshot prints differently from the plain one")
 plain = os.path.getsize(os.path.join(d, "snapD.log"))

@@ -92,6 +92,8 @@ cat recD.report
 step lkbuf read -f snapD.log
 step lkbuf read -f snapD.log.zst
 lkbuf read -z -f - >snapD.stdout.zst 2>snapD.stdout.err || echo "FAIL: lkbuf read -z -f -"
+step lkbuf read -z -f snapD.forced
+lkbuf print -S -f snapD.forced >snapDf.txt 2>snapDf.err
 ls -l recD snapD.log snapD.log.zst snapD.stdout.zst
 lkbuf print -S -f recD >setD.txt 2>setD.err
 echo $? >setD.rc
