@@ -146,8 +146,11 @@ extern struct poptOption lkst_exit_code_table[];
 int lkst_run_verb(int argc, char **argv, const struct lkst_verb *verbs);
 
 /*
- * Parses a verb's options, exiting with a one-line message on errors.
- * Returns the context, positional arguments left for poptGetArgs().
+ * Parses a verb's options, exiting with a one-line message on errors, a
+ * single-valued option given twice (or with its hidden alias) among them.
+ * Returns the context, positional arguments left for poptGetArgs().  With
+ * LKST_OPTIONS_TABLE=1 in the environment it prints the option table and
+ * exits instead (docs/options.md; "PROG" alone: every verb's).
  */
 poptContext lkst_parse_options(int argc, const char **argv,
 			       const struct poptOption *options,
