@@ -15,6 +15,8 @@
 
 /* Fast, and still about as small as the default level on records. */
 #define LKST_ZSTD_LEVEL	3
+/* Logs compress about 12x; a claimed size beyond this is allocated as it comes. */
+#define TRUSTED_RATIO	64
 
 int logzst_is_zstd(const void *bytes, size_t len)
 {
@@ -111,9 +113,14 @@ void *logzst_decompress(const void *src, size_t src_len, size_t *out_len,
 	size_t cap, used = 0, ret = 1, want;
 	unsigned char *buf = NULL, *bigger;
 
-	/* A size the frame claims is only a first guess: frames can lie. */
+	/*
+	 * The size a frame claims is only a first guess (frames can lie), and
+	 * no more than a log compresses to is taken on trust: the buffer
+	 * grows as the data really decompresses.
+	 */
 	cap = hint != ZSTD_CONTENTSIZE_UNKNOWN && hint != ZSTD_CONTENTSIZE_ERROR &&
-		hint && hint <= LKST_LOG_MAX_READ ? hint : 1 << 20;
+		hint && hint <= TRUSTED_RATIO * (unsigned long long)src_len + (1 << 20) ?
+		hint : 1 << 20;
 	if (dctx)
 		buf = malloc(cap);
 	if (!dctx || !buf)

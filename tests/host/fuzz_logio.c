@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target for the log reader: any bytes go to lkst_log_parse (in
- * memory, no file I/O); an accepted log is walked and formatted in every
+ * memory, no file I/O), zstd frames first decompressed; an accepted log is walked and formatted in every
  * mode, as lkbuf print would, so the records it vouches for are used, and
  * merged in time order, which must give every record once, in order.
  */
@@ -10,6 +10,7 @@
 
 #include "lkst_format.h"
 #include "lkst_logio.h"
+#include "lkst_logzst.h"
 #include "lkst_symbols.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
@@ -34,6 +35,17 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	if (!image)
 		return 0;
 	memcpy(image, data, size);
+	/* A zstd frame: decompressed as lkst_log_load() does, then parsed. */
+	if (logzst_is_zstd(data, size)) {
+		size_t plain_len;
+		void *plain = logzst_decompress(data, size, &plain_len, "fuzz", &err);
+
+		free(image);
+		if (!plain)
+			return 0;
+		image = plain;
+		size = plain_len;
+	}
 	if (lkst_log_parse(image, size, &log, &err)) {
 		free(image);		/* refused: the image stays the caller's */
 		return 0;
