@@ -115,7 +115,9 @@ static int run_report(struct lkst_cmd *cmd)
 			print_errors(t);
 		if (csv)
 			continue;
-		putchar('\n');
+		/* A quantize ends with its blank line already. */
+		if (t->cfg.func != LKST_AGG_F_QUANTIZE || !t->n)
+			putchar('\n');
 		if (LKST_AGG_IS_LAT(t->cfg.value))
 			print_lost(&rep.lost[t->cfg.value - LKST_AGG_VAL_LAT_SYSCALL],
 				   t->cfg.value - LKST_AGG_VAL_LAT_SYSCALL);
