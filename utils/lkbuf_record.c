@@ -264,7 +264,7 @@ static void record_option(poptContext con, enum poptCallbackReason reason,
 
 static struct poptOption record_options[] = {
 	{ NULL, '\0', POPT_ARG_CALLBACK, (void *)record_option, 0, NULL, NULL },
-	{ "events", 'e', POPT_ARG_STRING, NULL, 'e',
+	{ "event", 'e', POPT_ARG_STRING, NULL, 'e',
 	  "record only these events, in a maskset of its own: mnemonics, globs ('SYSCALL_*'), categories or all, comma-separated, each optionally =HANDLER (repeatable)",
 	  "LIST" },
 	{ "filter", '\0', POPT_ARG_STRING, NULL, 'F',
