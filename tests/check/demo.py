@@ -1,13 +1,35 @@
-"""The demo's CSV shows real context switches and wakeups of the workload,
+"""The README's tour (one-command recording, report, print, export) did
+what the README shows; the demo's CSV shows real context switches and wakeups of the workload,
 and its memory part the pages of lkst_pagemem: lkst_pagewalk.ko snapshots
 and, once the mm hooks are in the series, its allocations and frees."""
+import json
 import os
+import re
 import sys
 
 from lkstcheck import EV, REPO, check, done, events, read_csv, read_roles
 from process_checks import check_process_trace
 
 d = sys.argv[1]
+
+# ---- the tour ----
+with open(os.path.join(d, "tour.txt")) as f:
+    tour = f.read()
+with open(os.path.join(d, "progpids.txt")) as f:
+    reader = [int(w[1]) for w in (l.split() for l in f) if w and w[0] == "lkw-reader"]
+check(re.search(r"lkbuf: recorded \d+ records of \d+ CPUs in prog.log.zst", tour),
+      "lkbuf record did not report its log")
+for call in ("clock_nanosleep", "read", "write", "exit_group"):
+    check(re.search(rf"^  {call} +[1-9]\d*$", tour, re.M),
+          f"lkbuf report's syscalls of the lkw-* tasks lack {call}")
+check(reader and re.search(rf"  {reader[0]}  lkw-reader  SYSCALL_(ENTRY|EXIT) syscall_number=read ",
+                           tour),
+      f"lkbuf print did not show the reader (pid {reader}) reading, by name")
+with open(os.path.join(d, "prog.json")) as f:
+    slices = json.load(f)
+names = {e.get("name") for e in slices.get("traceEvents", slices) if isinstance(e, dict)}
+check({"read", "write", "clock_nanosleep"} <= names,
+      "the JSON export lacks the workload's system calls by name")
 rows = read_csv(os.path.join(d, "trace.csv"))
 with open(os.path.join(d, "trace.csv")) as f:
     header = f.readline().strip().split(",")

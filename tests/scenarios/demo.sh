@@ -1,8 +1,25 @@
-# The process-trace flow of LKST's demo (seed 004), exactly as a user types
-# it, around a small workload of sleeping, waking and spinning processes.
-# Then the memory demo: lkst_pagewalk.ko snapshots a process's pages every
-# second while the page allocator's events are traced.
+# The README's tour (trace a program in one command, summarise, print,
+# export), then the process-trace flow of LKST's demo (seed 004) exactly as
+# a user types it, around a small workload of sleeping, waking and spinning
+# processes; then the memory demo: lkst_pagewalk.ko snapshots a process's
+# pages every second while the page allocator's events are traced.
 . /scenarios/common.inc
+
+# ---- the README's tour: one command to trace a program, then its summary,
+# its records and an export. tour.txt keeps each command and what it
+# printed, for the README; tests/host/test_readme.sh checks that every
+# command the README shows is one of these.
+tour() {
+	echo "\$ $*" >>tour.txt
+	sh -c "$*" >>tour.txt 2>&1 || { echo "FAIL: '$*' exited $?"; exit 1; }
+}
+tour "lkbuf record -e process -e 'SYSCALL_*' -f prog.log.zst -- lkst_workload -o progpids.txt -t 300"
+tour "lkbuf report -f prog.log.zst -n 'lkw-*' --section syscalls,errors"
+tour "lkbuf report -f prog.log.zst -n lkw-reader --section syscall_lat"
+tour "lkbuf print -f prog.log.zst -n lkw-reader -e syscall | head -n 4"
+tour "lkbuf convert -f prog.log.zst -n 'lkw-*' --to json -o prog.json"
+tour "lkbuf info -f prog.log.zst"
+cat tour.txt
 
 lkm read -m 0 | lkm write -m 3 || { echo "FAIL: lkm read | lkm write"; exit 1; }
 step lkm config -m 3 1 1

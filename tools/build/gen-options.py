@@ -17,8 +17,8 @@ visualizer its own, so a new verb or option is seen without a change here.
 The visualizers are the PROGRAMS of tools/visualize/Makefile.
 
 usage: gen-options.py [--check] [--tables]
-  (none)    write docs/options.md and check the rules
-  --check   check the rules and that docs/options.md is current
+  (none)    write docs/options.md and README.md's letter table, check the rules
+  --check   check the rules and that docs/options.md and README.md's table are current
   --tables  print the tables as read (TOOL VERB SHORT LONG KIND HIDDEN SAME)
 Exit 1 when a rule is broken or the file is stale.  The programs must be
 built (make -C utils; make -C tools/visualize).
@@ -31,6 +31,10 @@ from collections import defaultdict
 
 REPO = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 DOC = os.path.join(REPO, "docs", "options.md")
+README = os.path.join(REPO, "README.md")
+# The README's compact letter table sits between these lines.
+README_BEGIN = "<!-- BEGIN letters (tools/build/gen-options.py) -->"
+README_END = "<!-- END letters -->"
 VIZ = os.path.join(REPO, "tools", "visualize")
 # popt's own --help/--usage, the same in every table.
 POPT_HELP = {"help", "usage"}
@@ -186,6 +190,33 @@ def render(rows):
     return "\n".join(out) + "\n"
 
 
+def readme_letters(rows):
+    """The README's table: every short letter and its long name, three
+    pairs a row, so a newcomer sees the whole command line at a glance."""
+    letters = {}
+    for r in rows:
+        if r["short"] and r["long"] not in POPT_HELP:
+            letters.setdefault(r["short"], r["long"])
+    cells = [f"`-{c}` | `--{letters[c]}`"
+             for c in sorted(letters, key=lambda c: (c.lower(), c))]
+    per = 3
+    out = ["| " + " | ".join(["letter | long name"] * per) + " |",
+           "|" + " --- |" * (2 * per)]
+    for i in range(0, len(cells), per):
+        row = cells[i:i + per] + [" | "] * (per - len(cells[i:i + per]))
+        out.append("| " + " | ".join(row) + " |")
+    return "\n".join(out) + "\n"
+
+
+def readme_with_letters(text, rows):
+    """README.md's text with its letter table replaced; None without markers."""
+    b, e = text.find(README_BEGIN), text.find(README_END)
+    if b < 0 or e < b:
+        return None
+    start = b + len(README_BEGIN) + 1
+    return text[:start] + readme_letters(rows) + text[e:]
+
+
 def main():
     args = sys.argv[1:]
     if args and args[0] not in ("--check", "--tables") or len(args) > 1:
@@ -206,6 +237,20 @@ def main():
                 current = f.read()
         except OSError:
             current = ""
+        with open(README) as f:
+            readme = f.read()
+        want = readme_with_letters(readme, rows)
+        if want is None:
+            print(f"gen-options.py: README.md lacks the {README_BEGIN} ... {README_END} table",
+                  file=sys.stderr)
+            return 1
+        if want != readme:
+            import difflib
+            sys.stderr.writelines(difflib.unified_diff(
+                readme.splitlines(True), want.splitlines(True), README, "from the tables"))
+            print("gen-options.py: README.md's letter table is stale; run tools/build/gen-options.py",
+                  file=sys.stderr)
+            return 1
         if current != text:
             import difflib
             sys.stderr.writelines(difflib.unified_diff(
@@ -218,6 +263,17 @@ def main():
     with open(DOC + ".tmp", "w") as f:
         f.write(text)
     os.rename(DOC + ".tmp", DOC)
+    with open(README) as f:
+        readme = f.read()
+    want = readme_with_letters(readme, rows)
+    if want is None:
+        print(f"gen-options.py: README.md lacks the {README_BEGIN} ... {README_END} table",
+              file=sys.stderr)
+        return 1
+    if want != readme:
+        with open(README + ".tmp", "w") as f:
+            f.write(want)
+        os.rename(README + ".tmp", README)
     return 1 if errs else 0
 
 
