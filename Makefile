@@ -142,6 +142,9 @@ demo: deps kernel utils handlers initramfs
 	@rm -rf out/demo
 	@KERNEL=$(BZIMAGE) INITRD=$(INITRAMFS) APPEND="lkst_run=demo" TIMEOUT=$(QEMU_TIMEOUT) \
 		tests/qemu/run.sh out/demo
+	@tour=out/demo/demo/tour.txt; \
+	if [ -f $$tour ]; then echo "----- the tour ($$tour) -----"; cat $$tour; \
+	else echo "demo: $$tour was not produced; see out/demo/demo/output.txt" >&2; exit 1; fi
 	@csv=out/demo/demo/trace.csv; \
 	if [ -f $$csv ]; then \
 		echo "----- $$csv (first 40 lines) -----"; head -n 40 $$csv; \
