@@ -217,6 +217,16 @@ def readme_with_letters(text, rows):
     return text[:start] + readme_letters(rows) + text[e:]
 
 
+def readme_wanted(rows):
+    """(current README text, the text it should have); exits without markers."""
+    with open(README) as f:
+        readme = f.read()
+    want = readme_with_letters(readme, rows)
+    if want is None:
+        sys.exit(f"gen-options.py: README.md lacks the {README_BEGIN} ... {README_END} table")
+    return readme, want
+
+
 def main():
     args = sys.argv[1:]
     if args and args[0] not in ("--check", "--tables") or len(args) > 1:
@@ -237,13 +247,7 @@ def main():
                 current = f.read()
         except OSError:
             current = ""
-        with open(README) as f:
-            readme = f.read()
-        want = readme_with_letters(readme, rows)
-        if want is None:
-            print(f"gen-options.py: README.md lacks the {README_BEGIN} ... {README_END} table",
-                  file=sys.stderr)
-            return 1
+        readme, want = readme_wanted(rows)
         if want != readme:
             import difflib
             sys.stderr.writelines(difflib.unified_diff(
@@ -263,13 +267,7 @@ def main():
     with open(DOC + ".tmp", "w") as f:
         f.write(text)
     os.rename(DOC + ".tmp", DOC)
-    with open(README) as f:
-        readme = f.read()
-    want = readme_with_letters(readme, rows)
-    if want is None:
-        print(f"gen-options.py: README.md lacks the {README_BEGIN} ... {README_END} table",
-              file=sys.stderr)
-        return 1
+    readme, want = readme_wanted(rows)
     if want != readme:
         with open(README + ".tmp", "w") as f:
             f.write(want)
