@@ -25,7 +25,7 @@ static void print_field(const char *label, const char *field, size_t size)
 /*
  * What a log holds without printing its records: where and when it was
  * taken (host, kernel, clock and its anchor to the time of day) and each
- * CPU's accounting.
+ * CPU's accounting, and how many task names it saved.
  */
 static int run_info(struct lkst_cmd *cmd)
 {
@@ -34,6 +34,8 @@ static int run_info(struct lkst_cmd *cmd)
 	const struct lkst_log *lp;
 	struct lkst_trace *trace;
 	unsigned int dynamic = 0;
+	struct lkst_tasks tasks;
+	struct lkst_err err;
 	char when[64] = "?";
 	struct tm tm;
 	time_t secs;
@@ -63,6 +65,14 @@ static int run_info(struct lkst_cmd *cmd)
 	if (dynamic)
 		printf(", %u of them dynamic probes", dynamic);
 	printf("\n");
+	if (lkst_log_tasks(lp, &tasks, &err))
+		lkst_die(LKST_EXIT_USAGE, "%s: %s", lkbuf_input_name(), err.msg);
+	if (tasks.nr)
+		printf("%-9s %zu names saved\n", "tasks", tasks.nr);
+	else
+		printf("%-9s no names saved%s\n", "tasks", h->version >= 3 ?
+		       " (only scheduler records name tasks)" : " (log format before version 3)");
+	lkst_tasks_free(&tasks);
 	printf("%-9s %s\n", "clock",
 	       h->clock == LKST_CLOCK_MONOTONIC ? "CLOCK_MONOTONIC" : "unknown");
 	printf("%-9s trace time %llu.%09llu was %s.%09llu UTC\n", "anchor",

@@ -85,6 +85,20 @@ static void commit_and_report(struct lkst_log_writer *w, const struct save_total
 			t->lost, lost);
 }
 
+/*
+ * Every thread's name now (LKST_META_TASKS), so that a log without
+ * scheduler records still names its tasks; the records matter more.
+ */
+static void save_tasks(struct lkst_log_writer *w)
+{
+	struct lkst_tasks tasks = { NULL, 0, 0 };
+	struct lkst_err err;
+
+	if (lkst_tasks_scan(&tasks, "/proc", &err) || lkst_log_add_tasks(w, &tasks, &err))
+		fprintf(stderr, "lkbuf: %s; the log is saved without task names\n", err.msg);
+	lkst_tasks_free(&tasks);
+}
+
 /* The live buffers of every CPU that has blocks, or of the -c CPUs only. */
 static void read_current(const struct lkst_cmd *cmd)
 {
@@ -131,6 +145,7 @@ static void read_current(const struct lkst_cmd *cmd)
 			save_cpu(fd, LKST_IOC_BUFFER_DRAIN, cpu, LKST_DRAIN_FROM_OLDEST,
 				 &writer, &totals);
 	lkbuf_save_ksyms(&writer);
+	save_tasks(&writer);
 	commit_and_report(&writer, &totals, "", "since boot", "were overwritten");
 	free(wanted);
 	lkst_filter_free(&cpus);

@@ -22,6 +22,10 @@
 #define RECORD_SOURCE "the running kernel's buffers (lkbuf record)"
 #define RECORD_NAME_FMT		"%s/lkst-%06u.log"
 #define RECORD_SLOT_BYTES	(sizeof(struct lkst_record) + sizeof(__u64))
+/* A task name in a file; the first also brings its section's headers. */
+#define RECORD_TASK_BYTES	sizeof(struct lkst_log_task)
+#define RECORD_TASKS_FIRST	(lkst_log_meta_bytes(sizeof(struct lkst_log_tasks)) + \
+				 RECORD_TASK_BYTES)
 
 static volatile sig_atomic_t record_signal;
 
@@ -57,9 +61,77 @@ struct recorder {
 	struct record_cpu *cpus;
 	unsigned int nr_cpus;
 	size_t per_file;	/* records that fit a file of the rotate size */
+	uint64_t room;		/* bytes a file has for records and task names */
 	unsigned int files, keep, kept;
 	struct lkbuf_drain_buf buf;
+	/*
+	 * Names of the pids records carried, read from /proc when first seen
+	 * (a file saves those of its records), and the pids found gone in
+	 * the current drain, not looked for again in it.
+	 */
+	struct lkst_tasks tasks;
+	__u32 *gone;
+	size_t nr_gone, cap_gone;
 };
+
+static void record_oom(const struct lkst_err *err)
+{
+	lkst_die(LKST_EXIT_DEVICE, "%s", err->msg);
+}
+
+/* Whether pid was found gone in this drain; else notes it (sorted). */
+static int record_gone(struct recorder *r, __u32 pid, int add)
+{
+	size_t lo = 0, hi = r->nr_gone, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (r->gone[mid] < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < r->nr_gone && r->gone[lo] == pid)
+		return 1;
+	if (!add)
+		return 0;
+	if (r->nr_gone == r->cap_gone) {
+		r->cap_gone = r->cap_gone ? r->cap_gone * 2 : 64;
+		r->gone = realloc(r->gone, r->cap_gone * sizeof(*r->gone));
+		if (!r->gone)
+			lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
+	}
+	memmove(&r->gone[lo + 1], &r->gone[lo], (r->nr_gone - lo) * sizeof(*r->gone));
+	r->gone[lo] = pid;
+	r->nr_gone++;
+	return 0;
+}
+
+/*
+ * The names of pids the drained records carry that are not known yet:
+ * one /proc read per new pid, so a task that lived between two drains is
+ * named if it still runs at the second.
+ */
+static void record_learn_tasks(struct recorder *r, const struct lkst_record *recs, size_t n)
+{
+	struct lkst_err err;
+	__u32 last = 0;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		__u32 pid = recs[i].pid;
+
+		if (!pid || pid == last || lkst_tasks_find(&r->tasks, pid) || record_gone(r, pid, 0))
+			continue;
+		last = pid;
+		ret = lkst_tasks_read_pid(&r->tasks, "/proc", pid, &err);
+		if (ret < 0)
+			record_oom(&err);
+		if (!ret)
+			record_gone(r, pid, 1);
+	}
+}
 
 static size_t record_pending(const struct recorder *r)
 {
@@ -119,6 +191,7 @@ static unsigned int record_drain(struct recorder *r, unsigned int flags)
 			c->dropped_start = req.dropped;
 		}
 		record_append(c, &r->buf, res.nr);
+		record_learn_tasks(r, r->buf.records, res.nr);
 		c->cursor = res.seq_end;
 		c->lost += res.lost;
 		c->dropped_now = req.dropped;
@@ -126,6 +199,7 @@ static unsigned int record_drain(struct recorder *r, unsigned int flags)
 		c->overwritten = req.overwritten;
 		stalled += res.stalled;
 	}
+	r->nr_gone = 0;
 	return stalled;
 }
 
@@ -143,23 +217,29 @@ static void record_remove_old(struct recorder *r)
 }
 
 /*
- * Writes the next file with up to per_file pending records, taken from the
- * CPUs in time order, so that every file covers about the same span.
+ * Writes the next file with the pending records that fit it, taken from
+ * the CPUs in time order, so that every file covers about the same span,
+ * and the names of their pids.
  */
 static void record_write_file(struct recorder *r)
 {
 	struct lkst_log_header header;
 	struct lkst_log_writer w;
 	struct lkst_log_cpu section;
+	struct lkst_tasks names = { NULL, 0, 0 };
+	const struct lkst_log_task *t;
 	struct lkst_err err;
-	size_t *take, total = 0;
+	size_t *take;
+	uint64_t used = 0, cost;
 	char path[4096];
 	unsigned int i, best;
 
 	take = calloc(r->nr_cpus, sizeof(*take));
 	if (!take)
 		lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
-	while (total < r->per_file) {
+	for (;;) {
+		const struct lkst_record *rec;
+
 		best = r->nr_cpus;
 		for (i = 0; i < r->nr_cpus; i++) {
 			struct record_cpu *c = &r->cpus[i];
@@ -172,8 +252,17 @@ static void record_write_file(struct recorder *r)
 		}
 		if (best == r->nr_cpus)
 			break;
+		rec = &r->cpus[best].records[r->cpus[best].head + take[best]];
+		cost = RECORD_SLOT_BYTES;
+		t = lkst_tasks_find(&r->tasks, rec->pid);
+		if (t && !lkst_tasks_find(&names, rec->pid))
+			cost += names.nr ? RECORD_TASK_BYTES : RECORD_TASKS_FIRST;
+		if (used + cost > r->room)
+			break;
+		if (t && lkst_tasks_put(&names, t->pid, t->tgid, t->comm, 0, &err))
+			record_oom(&err);
+		used += cost;
 		take[best]++;
-		total++;
 	}
 	r->files++;
 	if (r->file)
@@ -207,6 +296,9 @@ static void record_write_file(struct recorder *r)
 		c->file_start = section.seq_end;
 	}
 	lkbuf_save_ksyms(&w);
+	if (lkst_log_add_tasks(&w, &names, &err))
+		record_oom(&err);
+	lkst_tasks_free(&names);
 	lkbuf_commit_log(&w);
 	free(take);
 	r->kept++;
@@ -332,6 +424,27 @@ static void check_record(struct lkst_cmd *cmd)
 	lkbuf_session_check(&session);
 }
 
+/*
+ * Every thread's name at the start, and the command's as exec will make
+ * it (the basename of what it runs, cut to 15 bytes): until then /proc
+ * shows it as lkbuf.
+ */
+static void record_known_tasks(struct recorder *r)
+{
+	const char *prog, *slash;
+	struct lkst_err err;
+	int child = lkbuf_session_child();
+
+	if (lkst_tasks_scan(&r->tasks, "/proc", &err))
+		fprintf(stderr, "lkbuf: %s; tasks are named as they are first seen\n", err.msg);
+	if (!child)
+		return;
+	prog = session.command[0];
+	slash = strrchr(prog, '/');
+	if (lkst_tasks_put(&r->tasks, child, child, slash ? slash + 1 : prog, 1, &err))
+		record_oom(&err);
+}
+
 static unsigned long long now_ns(void)
 {
 	struct timespec ts;
@@ -414,14 +527,19 @@ static int run_record(struct lkst_cmd *cmd)
 	/* Each file carries the event table and where it came from. */
 	fixed = sizeof(struct lkst_log_header) + r.nr_cpus * sizeof(struct lkst_log_cpu) +
 		lkst_log_event_table_bytes() + lkst_log_meta_bytes(sizeof(RECORD_SOURCE));
-	if (file)
+	if (file) {
 		r.per_file = SIZE_MAX;
-	else if (rotate < fixed + RECORD_SLOT_BYTES)
+		r.room = UINT64_MAX;
+	} else if (rotate < fixed + RECORD_SLOT_BYTES + RECORD_TASKS_FIRST) {
 		lkst_die(LKST_EXIT_USAGE, "rotate size %llu cannot hold a record of %u CPUs; give at least %llu",
 			 (unsigned long long)rotate, r.nr_cpus,
-			 (unsigned long long)(fixed + RECORD_SLOT_BYTES));
-	else
-		r.per_file = (rotate - fixed) / RECORD_SLOT_BYTES;
+			 (unsigned long long)(fixed + RECORD_SLOT_BYTES + RECORD_TASKS_FIRST));
+	} else {
+		/* Task names take room too: a file may hold fewer records. */
+		r.room = rotate - fixed;
+		r.per_file = r.room / RECORD_SLOT_BYTES;
+	}
+	record_known_tasks(&r);
 
 	if (!session.command || !lkbuf_session_go())
 		record_loop(&r);
@@ -433,8 +551,11 @@ static int run_record(struct lkst_cmd *cmd)
 	status = lkbuf_session_end();
 	while (record_pending(&r) >= r.per_file)
 		record_write_file(&r);
+	/* Less than per_file may still need two files: their names take room. */
 	if (record_pending(&r) || !r.files)
-		record_write_file(&r);
+		do
+			record_write_file(&r);
+		while (record_pending(&r));
 	else
 		for (cpu = 0; cpu < r.nr_cpus; cpu++)
 			if (r.cpus[cpu].file_start < r.cpus[cpu].cursor) {
@@ -463,6 +584,8 @@ static int run_record(struct lkst_cmd *cmd)
 		fprintf(stderr, "lkbuf: recorded %llu records of %u CPUs in %u files, %u kept in %s; %llu lost in the kernel (overwritten before they were drained), %llu dropped\n",
 			saved, r.nr_cpus, r.files, r.kept, dir, lost, dropped);
 	lkbuf_drain_buf_free(&r.buf);
+	lkst_tasks_free(&r.tasks);
+	free(r.gone);
 	free(r.cpus);
 	lkbuf_rec_events_free(&events);
 	return status;

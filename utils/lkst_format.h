@@ -157,6 +157,11 @@ struct lkst_comm_map *lkst_comm_map_new(void);
 void lkst_comm_map_free(struct lkst_comm_map *m);
 void lkst_comm_map_learn(struct lkst_comm_map *m, const struct lkst_record *rec,
 			 unsigned int cpu);
+/*
+ * A name saved with the log (LKST_META_TASKS) for a pid (not 0) that no
+ * record has named yet; a name learned later replaces it.
+ */
+void lkst_comm_map_save(struct lkst_comm_map *m, __u32 pid, const char comm[16]);
 /* The escaped name, or NULL if not known yet. */
 const char *lkst_comm_map_name(const struct lkst_comm_map *m, __u32 pid,
 			       unsigned int cpu);

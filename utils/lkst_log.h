@@ -23,7 +23,10 @@
  * event, dynamic probes included), so that a log decodes by its own
  * table on any machine; where it came from (LKST_META_SOURCE); and the
  * kernel symbols its stack records need (LKST_META_SYMBOLS,
- * lkst_symbols.h).  A reader skips types it does not know.
+ * lkst_symbols.h); the names of the tasks that ran (LKST_META_TASKS).
+ * A reader skips types it does not know (lkst_logio.c's parse_meta()
+ * keeps them unread), so a section added later leaves older readers
+ * working: they only miss what it says.
  *
  * Version 2 (no metadata) and version 1 (before sequence numbers, with
  * struct lkst_log_cpu_v1 sections) are still read; they decode by the
@@ -75,6 +78,7 @@ struct lkst_log_header {
 #define LKST_META_EVENTS	1	/* struct lkst_log_events + events */
 #define LKST_META_SOURCE	2	/* text: where the records came from */
 #define LKST_META_SYMBOLS	3	/* kernel symbols, lkst_symbols.h */
+#define LKST_META_TASKS		4	/* struct lkst_log_tasks + tasks */
 
 struct lkst_log_meta {
 	__u32 type;			/* LKST_META_* */
@@ -100,6 +104,35 @@ struct lkst_log_event {
 	__u8 arg_type[LKST_NR_ARGS];	/* enum lkst_arg_type */
 	__u16 text_size;
 };
+
+/*
+ * LKST_META_TASKS: the command names of tasks (threads) as /proc showed
+ * them while the log was saved (lkbuf read: every thread at that time;
+ * lkbuf record: those whose pids its records carry, read when first
+ * seen), like trace-cmd's saved_cmdlines, so that a log of system calls
+ * alone names its tasks.  A reader names a pid by it only where the
+ * records themselves (PROCESS_CONTEXTSWITCH, PROCESS_WAKEUP) have not
+ * named it yet: those are exact in time, this is one name per pid.
+ *
+ * nr entries, pids strictly increasing, none 0 (the idle tasks are named
+ * per CPU by the records), nr at most LKST_LOG_TASKS_MAX; comm is the
+ * kernel's task comm, 1 to 15 bytes, NUL padded (comm[15] is NUL).  The
+ * section is exactly 8 + 24 * nr bytes; one that breaks any of this is
+ * refused with the log.  Optional: lkbuf extract and --previous-boot
+ * logs have none.
+ */
+struct lkst_log_tasks {
+	__u32 nr;
+	__u32 __pad;
+};
+
+struct lkst_log_task {
+	__u32 pid;			/* the thread's (what records carry) */
+	__u32 tgid;			/* its process's */
+	char comm[16];
+};
+
+#define LKST_LOG_TASKS_MAX	(1u << 22)	/* the kernel's PID_MAX_LIMIT */
 
 struct lkst_log_cpu {
 	__u32 cpu;

@@ -724,7 +724,7 @@ static int parse_meta(const unsigned char *image, size_t len, struct lkst_log *l
 {
 	size_t offset = log->header.meta_offset;
 	struct lkst_log_meta m;
-	unsigned int i, events = 0;
+	unsigned int i, events = 0, tasks = 0;
 
 	log->nr_meta = log->header.nr_meta;
 	log->meta = calloc(log->nr_meta ? log->nr_meta : 1, sizeof(*log->meta));
@@ -748,6 +748,17 @@ static int parse_meta(const unsigned char *image, size_t len, struct lkst_log *l
 		log->meta[i].data = image + offset;
 		log->meta[i].len = m.size;
 		offset += (m.size + 7) / 8 * 8;
+		/* Task names are checked whole here, so every tool may trust them. */
+		if (m.type == LKST_META_TASKS) {
+			if (tasks++) {
+				lkst_seterr(err, "two task name tables; the file is damaged");
+				return -1;
+			}
+			if (lkst_tasks_load(log->meta[i].data, m.size, NULL, err))
+				return -1;
+			continue;
+		}
+		/* Other types (later versions' too) are kept unread. */
 		if (m.type != LKST_META_EVENTS)
 			continue;
 		if (events++) {

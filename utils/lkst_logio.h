@@ -129,7 +129,8 @@ void lkst_log_free(struct lkst_log *log);
  * CPU one section, its records those of the files in order, seq_start
  * the first file's, seq_end the last's, lost the losses and gaps, the
  * counters since boot the last file's.  The header and metadata are the
- * first file's, but the kernel symbols of all files, merged.  The joined
+ * first file's, but the kernel symbols and task names of all files, merged
+ * (a pid or address the first file to have it names).  The joined
  * image is in memory: at most LKST_LOG_MAX_READ bytes.
  *
  * load_files: paths in their order (one path: lkst_log_load()).
@@ -167,6 +168,47 @@ const void *lkst_log_meta(const struct lkst_log *log, __u32 type, size_t *len);
 int lkst_log_use_events(const struct lkst_log *log, struct lkst_err *err);
 /* LKST_META_SOURCE's text, or NULL. */
 const char *lkst_log_source(const struct lkst_log *log);
+
+/* ---- Task names (LKST_META_TASKS, lkst_logtasks.c) ------------------- */
+
+/* A table of task names, sorted by pid, one entry per pid. */
+struct lkst_tasks {
+	struct lkst_log_task *ent;
+	size_t nr, cap;
+};
+
+/*
+ * Adds pid's name (comm: its first 15 bytes; an empty one is not kept);
+ * an entry the pid has already is replaced only when replace is set.  A
+ * table holding LKST_LOG_TASKS_MAX entries takes no more.  0, or -1 with
+ * err set when out of memory.
+ */
+int lkst_tasks_put(struct lkst_tasks *t, __u32 pid, __u32 tgid, const char *comm,
+		   int replace, struct lkst_err *err);
+const struct lkst_log_task *lkst_tasks_find(const struct lkst_tasks *t, __u32 pid);
+void lkst_tasks_free(struct lkst_tasks *t);
+/*
+ * From a proc file system mounted at proc ("/proc"): read_pid adds one
+ * thread (PROC/PID/comm, its Tgid from PROC/PID/status), keeping an entry
+ * it has: 1 when added or known, 0 when it is gone (or proc hides it),
+ * -1 with err set when out of memory.  scan adds every thread of every
+ * process (PROC/PID/task/TID); -1 with err set when proc cannot be read.
+ */
+int lkst_tasks_read_pid(struct lkst_tasks *t, const char *proc, __u32 pid,
+			struct lkst_err *err);
+int lkst_tasks_scan(struct lkst_tasks *t, const char *proc, struct lkst_err *err);
+/*
+ * Validates a section strictly (lkst_log.h) and, when t is not NULL,
+ * copies its entries into t (emptied first).  0, or -1 with err saying
+ * what is wrong.
+ */
+int lkst_tasks_load(const void *blob, size_t len, struct lkst_tasks *t,
+		    struct lkst_err *err);
+/* A log's saved names: t empty when it has none.  0, or -1 with err. */
+int lkst_log_tasks(const struct lkst_log *log, struct lkst_tasks *t, struct lkst_err *err);
+/* Adds t as the log's LKST_META_TASKS; nothing when t is empty. */
+int lkst_log_add_tasks(struct lkst_log_writer *w, const struct lkst_tasks *t,
+		       struct lkst_err *err);
 
 /*
  * Losses of a section, exactly where its sequence numbers put them: a gap

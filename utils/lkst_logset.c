@@ -171,6 +171,53 @@ out:
 	return ret;
 }
 
+/*
+ * The task names of every file, one table as a section (*blob NULL when
+ * none has any): a pid's name is the first file's that has one, as it is
+ * the first file's symbol.
+ */
+static int merge_tasks(const struct lkst_log *logs, unsigned int n, void **blob,
+		       size_t *len, struct lkst_err *err)
+{
+	struct lkst_tasks all = { NULL, 0, 0 }, one;
+	struct lkst_log_tasks head = { 0, 0 };
+	unsigned char *b;
+	unsigned int f;
+	size_t i;
+
+	*blob = NULL;
+	*len = 0;
+	for (f = 0; f < n; f++) {
+		if (lkst_log_tasks(&logs[f], &one, err))
+			goto fail;
+		for (i = 0; i < one.nr; i++)
+			if (lkst_tasks_put(&all, one.ent[i].pid, one.ent[i].tgid,
+					   one.ent[i].comm, 0, err)) {
+				lkst_tasks_free(&one);
+				goto fail;
+			}
+		lkst_tasks_free(&one);
+	}
+	if (!all.nr)
+		return 0;
+	head.nr = all.nr;
+	*len = sizeof(head) + all.nr * sizeof(*all.ent);
+	b = malloc(*len);
+	if (!b) {
+		lkst_seterr(err, "out of memory; free some memory");
+		goto fail;
+	}
+	memcpy(b, &head, sizeof(head));
+	memcpy(b + sizeof(head), all.ent, all.nr * sizeof(*all.ent));
+	*blob = b;
+	lkst_tasks_free(&all);
+	return 0;
+fail:
+	lkst_tasks_free(&all);
+	*len = 0;
+	return -1;
+}
+
 /* One CPU's sections over the files, in file order. */
 struct cpu_join {
 	unsigned int cpu;
@@ -227,8 +274,8 @@ int lkst_log_join(const struct lkst_log *logs, const char *const *paths,
 	struct cpu_join *cpus = NULL;
 	unsigned int *file_of = NULL, nr_cpus = 0, f, s, c, i;
 	struct lkst_log_header h;
-	void *syms = NULL;
-	size_t syms_len = 0, size, off;
+	void *syms = NULL, *tasks = NULL;
+	size_t syms_len = 0, tasks_len = 0, size, off;
 	unsigned char *img = NULL;
 	struct lkst_err why;
 	struct lkst_log_meta m;
@@ -268,7 +315,8 @@ int lkst_log_join(const struct lkst_log *logs, const char *const *paths,
 		}
 	}
 	qsort(cpus, nr_cpus, sizeof(*cpus), compare_cpus);
-	if (merge_symbols(logs, n, &syms, &syms_len, err))
+	if (merge_symbols(logs, n, &syms, &syms_len, err) ||
+	    merge_tasks(logs, n, &tasks, &tasks_len, err))
 		goto fail;
 
 	/* Sizes first: the image must fit what a log may be. */
@@ -289,10 +337,13 @@ int lkst_log_join(const struct lkst_log *logs, const char *const *paths,
 			cpus[c].info.nr_records * (sizeof(struct lkst_record) + sizeof(__u64));
 	}
 	for (i = 0; i < logs[0].nr_meta; i++)
-		if (logs[0].meta[i].type != LKST_META_SYMBOLS)
+		if (logs[0].meta[i].type != LKST_META_SYMBOLS &&
+		    logs[0].meta[i].type != LKST_META_TASKS)
 			size += lkst_log_meta_bytes(logs[0].meta[i].len);
 	if (syms)
 		size += lkst_log_meta_bytes(syms_len);
+	if (tasks)
+		size += lkst_log_meta_bytes(tasks_len);
 	if (size > LKST_LOG_MAX_READ) {
 		lkst_seterr(err, "the %u files hold %zu MiB, more than the %llu MiB lkbuf reads as one; give fewer files",
 			    n, size >> 20, LKST_LOG_MAX_READ >> 20);
@@ -324,12 +375,18 @@ int lkst_log_join(const struct lkst_log *logs, const char *const *paths,
 	if (h.version >= 3) {
 		h.meta_offset = off;
 		h.nr_meta = 0;
-		for (i = 0; i <= logs[0].nr_meta; i++) {
-			const void *data = i < logs[0].nr_meta ? logs[0].meta[i].data : syms;
-			size_t len = i < logs[0].nr_meta ? logs[0].meta[i].len : syms_len;
-			__u32 type = i < logs[0].nr_meta ? logs[0].meta[i].type : LKST_META_SYMBOLS;
+		/* The first file's sections, then the merged symbols and names. */
+		for (i = 0; i < logs[0].nr_meta + 2; i++) {
+			int own = i < logs[0].nr_meta;
+			int merged_type = i == logs[0].nr_meta ? LKST_META_SYMBOLS : LKST_META_TASKS;
+			const void *data = own ? logs[0].meta[i].data :
+					   merged_type == LKST_META_SYMBOLS ? syms : tasks;
+			size_t len = own ? logs[0].meta[i].len :
+				     merged_type == LKST_META_SYMBOLS ? syms_len : tasks_len;
+			__u32 type = own ? logs[0].meta[i].type : (__u32)merged_type;
 
-			if ((i < logs[0].nr_meta && type == LKST_META_SYMBOLS) || !data)
+			if ((own && (type == LKST_META_SYMBOLS || type == LKST_META_TASKS)) ||
+			    !data)
 				continue;
 			memset(&m, 0, sizeof(m));
 			m.type = type;
@@ -351,6 +408,7 @@ int lkst_log_join(const struct lkst_log *logs, const char *const *paths,
 	}
 	img = NULL;
 	free(syms);
+	free(tasks);
 	for (c = 0; c < total_secs; c++)
 		free(cpus[c].secs);
 	free(cpus);
@@ -361,6 +419,7 @@ oom:
 fail:
 	free(img);
 	free(syms);
+	free(tasks);
 	for (c = 0; cpus && c < total_secs; c++)
 		free(cpus[c].secs);
 	free(cpus);

@@ -174,6 +174,24 @@ int lkst_trace_selecting(const struct lkst_trace *t)
 
 /* ---- Iterators ------------------------------------------------------- */
 
+/*
+ * Names the log saved (LKST_META_TASKS) for pids its records never name;
+ * the records' own names replace them as they are learned.
+ */
+static int seed_comms(struct lkst_comm_map *m, const struct lkst_log *log,
+		      struct lkst_err *err)
+{
+	struct lkst_tasks tasks;
+	size_t i;
+
+	if (lkst_log_tasks(log, &tasks, err))
+		return -1;
+	for (i = 0; i < tasks.nr; i++)
+		lkst_comm_map_save(m, tasks.ent[i].pid, tasks.ent[i].comm);
+	lkst_tasks_free(&tasks);
+	return 0;
+}
+
 struct lkst_trace_iter *lkst_trace_iter_new(struct lkst_trace *t, unsigned int flags,
 					    struct lkst_err *err)
 {
@@ -190,6 +208,11 @@ struct lkst_trace_iter *lkst_trace_iter_new(struct lkst_trace *t, unsigned int f
 		if (!it->comms) {
 			free(it);
 			lkst_seterr(err, "out of memory; free some memory");
+			return NULL;
+		}
+		if (seed_comms(it->comms, t->use, err)) {
+			lkst_comm_map_free(it->comms);
+			free(it);
 			return NULL;
 		}
 	}

@@ -110,6 +110,20 @@ void lkst_comm_map_learn(struct lkst_comm_map *m, const struct lkst_record *rec,
 		comm_set(m, comm_key(rec->arg[0], rec->arg[2]), &rec->arg[4]);
 }
 
+void lkst_comm_map_save(struct lkst_comm_map *m, __u32 pid, const char comm[16])
+{
+	struct comm_slot *s;
+	__u64 raw[2];
+
+	if (!pid || (m->used * 2 >= m->cap && comm_grow(m)))
+		return;
+	s = comm_find(m->slots, m->cap, comm_key(pid, 0));
+	if (s->key)
+		return;			/* learned from a record: exact in time */
+	memcpy(raw, comm, sizeof(raw));
+	comm_set(m, comm_key(pid, 0), raw);
+}
+
 const char *lkst_comm_map_name(const struct lkst_comm_map *m, __u32 pid,
 			       unsigned int cpu)
 {

@@ -209,6 +209,7 @@ kernel    6.12.0
 tracer    lkst ABI 1, 256 event IDs
 source    not said (log format before version 3)
 events    NR_EVENTS, this lkbuf's built-in table (the log has none)
+tasks     no names saved (log format before version 3)
 clock     CLOCK_MONOTONIC
 anchor    trace time 0.000000000 was 1970-01-01 00:00:00.000000000 UTC
 cpu 0     2 records; kernel counters: written 2, overwritten 0, dropped 2
