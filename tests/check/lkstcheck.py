@@ -44,7 +44,7 @@ TASK_DEAD = 0x80
 LOG_HEADER = struct.Struct("<8sIIIIIIII QQ 96s 65s 65s 6x")
 LOG_HEADER_V3 = struct.Struct("<QQII")    # version 3: + meta_offset, meta_size, nr_meta
 LOG_META = struct.Struct("<IIQ")          # type, pad, size; payload padded to 8
-META_EVENTS, META_SOURCE, META_SYMBOLS = 1, 2, 3
+META_EVENTS, META_SOURCE, META_SYMBOLS, META_TASKS = 1, 2, 3, 4
 # struct lkst_log_event: id, category, flags, arg_type[6], text_size; then
 # text_size bytes of 8 NUL-terminated strings (mnemonic, description, args)
 LOG_EVENT = struct.Struct("<HBB6sH")
@@ -137,8 +137,9 @@ def read_log(path):
     dropped, seq_start, seq_end, lost, and recs: a list of
     (seq, time, pid, event, context, args) (seq None in version 1).  A
     version 3 header also has events ({id: (mnemonic, category, flags,
-    [arg descriptions])}, the log's own table), source and meta
-    ({type: payload bytes})."""
+    [arg descriptions])}, the log's own table), source, tasks ({pid:
+    (tgid, comm)}, the saved task names) and meta ({type: payload
+    bytes})."""
     with open(path, "rb") as f:
         data = f.read()
     header = LOG_HEADER.unpack_from(data, 0)
@@ -193,7 +194,12 @@ def read_log(path):
             name, _desc, *argd = table[pos:pos + text_size].split(b"\0")[:8]
             pos += text_size
             events[eid] = (name.decode(), cat, flags, [a.decode() for a in argd])
-        info.update(events=events, meta=meta,
+        tasks = {}
+        blob = meta.get(META_TASKS, b"")
+        for i in range(struct.unpack_from("<I", blob, 0)[0] if blob else 0):
+            pid, tgid, comm = struct.unpack_from("<II16s", blob, 8 + 24 * i)
+            tasks[pid] = (tgid, comm.rstrip(b"\0").decode(errors="replace"))
+        info.update(events=events, meta=meta, tasks=tasks,
                     source=meta.get(META_SOURCE, b"").split(b"\0")[0].decode())
     assert offset == len(data), f"{path}: {len(data) - offset} trailing bytes"
     return info, sections

@@ -4,7 +4,8 @@ checker (real kernel) and the host test against the fake device.
 verify(dir, report_text, rotate, keep) returns a list of failure messages:
 the numbered files are the newest `keep` of those written; each is a
 complete log file of at most `rotate` bytes and all but the newest are
-full; for every CPU the files follow each other (a file starts at the
+full (could not take the record it stopped at, with its task name when
+this file does not have it); for every CPU the files follow each other (a file starts at the
 sequence number where the previous one ended) and hold strictly
 increasing numbers with no gap other than the numbers they declare lost;
 with every file kept, what they hold and lose adds up to what lkbuf
@@ -17,6 +18,26 @@ import re
 from lkstcheck import read_log
 
 SLOT = 64 + 8           # a record and its sequence number
+TASK = 24               # a task name; the first also brings 24 of headers
+
+
+def next_cost(header, following):
+    """The most bytes the record this file stopped at may have needed: it
+    is one CPU's first in the following file (the earliest pending then;
+    another CPU's earlier ones may have come after), with its task name
+    when the following file has it and this one does not."""
+    cost = SLOT
+    for s in following[1]:
+        if not s["recs"]:
+            continue
+        pid = s["recs"][0][2]
+        if pid in following[0].get("tasks", {}) and pid not in header.get("tasks", {}):
+            cost = max(cost, SLOT + (TASK if header.get("tasks") else 2 * TASK))
+    return cost
+    pid = min(firsts)[2]
+    if pid in following[0].get("tasks", {}) and pid not in header.get("tasks", {}):
+        return SLOT + (TASK if header.get("tasks") else 2 * TASK)
+    return SLOT
 
 
 def parse_report(text):
@@ -58,20 +79,26 @@ def verify(directory, report_text, rotate, keep):
     held = {c: 0 for c in per_cpu}
     lost = {c: 0 for c in per_cpu}
     first = {}
+    logs = []
+    for path in paths:
+        try:
+            logs.append(read_log(path))
+        except Exception as e:  # noqa: BLE001 - any parse failure is a finding
+            logs.append(None)
+            fails.append(f"{os.path.basename(path)}: not a valid log file: {e}")
     for i, path in enumerate(paths):
         name = os.path.basename(path)
-        try:
-            header, sections = read_log(path)
-        except Exception as e:  # noqa: BLE001 - any parse failure is a finding
-            fails.append(f"{name}: not a valid log file: {e}")
+        if logs[i] is None:
             continue
+        header, sections = logs[i]
         if header["version"] != 3 or "SYSCALL_EXIT" not in [e[0] for e in header["events"].values()]:
             fails.append(f"{name}: version {header['version']}")
         if header["size"] > rotate:
             fails.append(f"{name}: {header['size']} bytes, more than the rotate size {rotate}")
-        if i < len(paths) - 1 and header["size"] + SLOT <= rotate:
+        cost = next_cost(header, logs[i + 1]) if i < len(paths) - 1 and logs[i + 1] else SLOT
+        if i < len(paths) - 1 and header["size"] + cost <= rotate:
             fails.append(f"{name}: {header['size']} bytes, not full for rotate size {rotate} "
-                         f"(a record takes {SLOT})")
+                         f"(the next record takes {cost})")
         if sorted(s["cpu"] for s in sections) != sorted(per_cpu):
             fails.append(f"{name}: CPU sections {[s['cpu'] for s in sections]}")
         for s in sections:

@@ -186,11 +186,26 @@ static int mark_ioctl(const struct lkst_mark *m)
 	return 0;
 }
 
+/* FAKE_LKST_PIDS=A,B: records by these pids in turn (a live one's name is read). */
+static __u32 fake_pid(__u64 seq)
+{
+	const char *list = getenv("FAKE_LKST_PIDS");
+	unsigned long pids[8];
+	unsigned int n = 0;
+	char *end;
+
+	while (list && *list && n < 8) {
+		pids[n++] = strtoul(list, &end, 10);
+		list = *end == ',' ? end + 1 : end + strlen(end);
+	}
+	return n ? pids[seq % n] : 100 + seq % 50;
+}
+
 static void fake_record(struct lkst_record *r, __u64 seq, __u32 cpu)
 {
 	memset(r, 0, sizeof(*r));
 	r->time_ns = 1000 * (seq + 1) + cpu;
-	r->pid = 100 + seq % 50;
+	r->pid = fake_pid(seq);
 	r->event = 0x31;
 	r->context = cpu;
 	r->arg[0] = seq;

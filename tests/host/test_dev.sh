@@ -125,6 +125,23 @@ check "record SIGTERM" "FAKE_LKST_RATE=1 '$lkbuf' record -o '$tmp/rec3' -i 5 2>'
 check "record refuses a used directory" "'$lkbuf' record -o '$tmp/rec3'; [ \$? -eq 1 ] && grep -q 'already holds lkst-000001.log from an earlier recording' '$tmp/err'"
 check "record refuses a tiny rotate size" "'$lkbuf' record -o '$tmp/rec4' --rotate 100; [ \$? -eq 1 ] && grep -q \"bad rotate size '100'\" '$tmp/err'"
 check "record needs -o" "'$lkbuf' record; [ \$? -eq 1 ] && grep -q 'needs -o DIR' '$tmp/err'"
+# Task names (LKST_META_TASKS): the fake's records carry the pids of a
+# live process of a name of its own and of one that does not exist; each
+# file, sized with its names, names the live one, the set too.
+cp "$(command -v sleep)" "$tmp/lkst-named"
+"$tmp/lkst-named" 30 &
+named=$!
+FAKE_LKST_PIDS=$named,4194303 record "$tmp/rec5" --rotate 11300; echo $? >"$tmp/rec5.rc"
+kill $named
+check "record names the pids its records carry" "[ \$(cat '$tmp/rec5.rc') = 0 ] && python3 '$here/check_record.py' '$tmp/rec5' '$tmp/rec5.report' 11300 0 && python3 -c \"import glob, sys; sys.path.insert(0, '$here/../check'); from lkstcheck import read_log
+for f in glob.glob('$tmp/rec5/*.log'):
+    h, secs = read_log(f)
+    pids = {r[2] for s in secs for r in s['recs']}
+    want = {$named: ($named, 'lkst-named')} if $named in pids else {}
+    assert h['tasks'] == want, (f, h['tasks'], pids)\""
+check "a recorded set prints the saved name, ? for the gone pid" "'$lkbuf' print -f '$tmp/rec5' 2>/dev/null | awk '{ print \$3, \$4 }' | sort -u >'$tmp/rec5.names' && printf '%s lkst-named\\n4194303 ?\\n' $named | sort | cmp - '$tmp/rec5.names'"
+check "-n selects by the saved name" "[ \$('$lkbuf' print -f '$tmp/rec5' -n lkst-named -C 2>/dev/null | grep -v '^time,' | grep -vc ',$named,') -eq 0 ] && [ \$('$lkbuf' print -f '$tmp/rec5' -n lkst-named -C 2>/dev/null | wc -l) -gt 1 ]"
+check "read saves every thread's name" "'$lkbuf' read -f '$tmp/tasks.log' && '$lkbuf' info -f '$tmp/tasks.log' | grep -q '^tasks     [1-9][0-9]* names saved\$'"
 
 # read --previous-boot: the fake keeps a previous boot's trace of 3 CPUs
 # (fake_lkst.c, prev_*), anchored at trace time 0.123456789, with record n
