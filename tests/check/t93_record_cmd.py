@@ -1,6 +1,6 @@
 """lkbuf record -e ... -- COMMAND: the log holds exactly the command's
-system calls and marks carrying its pid from exec to exit; only the chosen
-events are recorded; the previous maskset is active again and the private
+system calls and marks carrying its pid from exec to exit, named by the
+task names the log saved (print, -n); only the chosen events are recorded; the previous maskset is active again and the private
 one gone after a normal end, SIGINT, a command exiting 3 and one that
 cannot run (exit 130, 3, 127); a second recorder is refused and changes
 nothing while the first completes; -d ends the recording by itself;
@@ -88,6 +88,23 @@ ptimes = [int(r["time"]) for r in raw if r["pid"] == pid]
 check(ptimes and mtime.get("lkbuf record: exec", 1 << 64) < min(ptimes) and
       max(ptimes) < mtime.get("lkbuf record: exit", 0),
       "one: the command's records are not between its exec and exit marks")
+
+# (2) Task names saved with the log: the command's records print with its
+# name, and -n NAME selects exactly them, in a log without scheduler events.
+named = [ln.split() for ln in text("one.txt").splitlines() if ln.strip()]
+mine = [f for f in named if len(f) > 3 and f[2] == str(pid)]
+check(mine and all(f[3] == "lkst_syscalls" for f in mine),
+      f"one: the command's records print as {sorted({f[3] for f in mine})}, want lkst_syscalls")
+check(len(mine) == len([r for r in raw if r["pid"] == pid]),
+      f"one: {len(mine)} text lines of pid {pid}, the CSV has "
+      f"{len([r for r in raw if r['pid'] == pid])}")
+sel = csv("one.n.csv")
+check(sel and [(r["time"], r["cpu"]) for r in sel] ==
+      [(r["time"], r["cpu"]) for r in rows if r["pid"] == pid],
+      f"one: print -n lkst_syscalls gave {len(sel)} records, the command has "
+      f"{len([r for r in rows if r['pid'] == pid])}")
+check(re.search(r"^tasks +[1-9]\d* names saved$", text("one.info"), re.M),
+      f"one: lkbuf info does not count saved names:\n{text('one.info')}")
 
 # (3) SIGINT: passed on to the command; a failing command; a missing one.
 check(rc("int") == "130", f"record int exited {rc('int')}, want 130 (128 + SIGINT)")

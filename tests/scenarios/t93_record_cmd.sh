@@ -19,6 +19,12 @@ echo $? >one.rc
 lkm list >ms_after1.txt
 print_log one
 print_log one -r
+# (2) a log of system calls alone names its tasks (LKST_META_TASKS): the
+# text names the command, -n selects its records.
+lkbuf print -f one.log >one.txt 2>one.txt.err || echo "FAIL: lkbuf print -f one.log"
+lkbuf print -C -n lkst_syscalls -f one.log >one.n.csv 2>one.n.err ||
+	echo "FAIL: lkbuf print -n lkst_syscalls"
+lkbuf info -f one.log >one.info || echo "FAIL: lkbuf info -f one.log"
 
 # (3a) SIGINT during a long command: it goes to the command, whose end
 # ends the recording; lkbuf exits 128+2.  ms_during shows the switch.
