@@ -271,6 +271,38 @@ static int learn(struct json_export *j, const struct lkst_record *r)
 	return 0;
 }
 
+/*
+ * After the records: the names the log saved (LKST_META_TASKS) for the
+ * threads no record named, and their processes; the records' win.
+ */
+static int learn_saved(struct json_export *j)
+{
+	struct lkst_tasks tasks;
+	struct thread *t;
+	size_t i;
+
+	if (lkst_log_tasks(lkst_trace_log(j->x->trace), &tasks, j->err))
+		return -1;
+	for (i = 0; i < tasks.nr; i++) {
+		const struct lkst_log_task *e = &tasks.ent[i];
+		__u64 comm[2];
+
+		t = get_thread(&j->threads, e->pid);
+		if (!t) {
+			lkst_tasks_free(&tasks);
+			return out_of_memory(j);
+		}
+		if (!t->comm[0]) {
+			memcpy(comm, e->comm, sizeof(comm));
+			lkst_format_comm(comm[0], comm[1], t->comm, sizeof(t->comm));
+		}
+		if (!t->tgid && e->tgid != e->pid)
+			t->tgid = e->tgid;
+	}
+	lkst_tasks_free(&tasks);
+	return 0;
+}
+
 /* ---- Pass 2: states, system calls, interrupts, marks, flows ---------- */
 
 static struct slice *new_slice(struct json_export *j)
@@ -1126,7 +1158,8 @@ static int init_cpus(struct json_export *j)
 
 /*
  * Two passes over the records in time order: learn names from every
- * record, then feed the selected ones (all without a selection).
+ * record (and the log's saved ones), then feed the selected ones (all
+ * without a selection).
  */
 static int run_passes(struct json_export *j)
 {
@@ -1150,6 +1183,10 @@ static int run_passes(struct json_export *j)
 			j->x->written += pass;
 			if (!(n & 0xffff))
 				lkst_export_step(j->x, 0x10000);
+		}
+		if (!pass && learn_saved(j)) {
+			lkst_trace_iter_free(all);
+			return -1;
 		}
 	}
 	lkst_trace_iter_free(all);

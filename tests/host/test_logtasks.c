@@ -4,7 +4,8 @@
  * lkst_logtasks.c): the table and its bound, reading a proc tree, the
  * section written and read back, every kind of bad section refused with
  * its message, the reader naming pids by it where no record has named
- * them (a record's name wins), -n and --where comm over it, and a
+ * them (a record's name wins), -n and --where comm over it, the JSON
+ * export's thread names, and a
  * rotated set's tables merged.
  */
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "lkst_export.h"
 #include "lkst_format.h"
 #include "lkst_logio.h"
 
@@ -266,6 +268,36 @@ static void test_reader(void)
 	lkst_trace_close(tr);
 }
 
+static unsigned char *read_image(const char *path, size_t *len);
+
+/* The JSON export names threads as print does: records first, then saved names. */
+static void test_json(void)
+{
+	char path[256], out[256];
+	struct lkst_export x;
+	struct lkst_log log;
+	struct lkst_err err;
+	unsigned char *text;
+	size_t len;
+
+	snprintf(path, sizeof(path), "%s/named.log", dir);
+	snprintf(out, sizeof(out), "%s/named.json", dir);
+	CHECK(!lkst_log_load(path, &log, &err));
+	CHECK(!lkst_export_init(&x, &log, &err));
+	CHECK(!lkst_export_json(&x, out, &err));
+	lkst_export_free(&x);
+	lkst_log_free(&log);
+	text = read_image(out, &len);
+	CHECK(text != NULL);
+	if (!text)
+		return;
+	text[len - 1] = 0;
+	CHECK_HAS((char *)text, "\"thread_name\",\"pid\":300,\"tid\":300,\"args\":{\"name\":\"saved300\"}");
+	CHECK_HAS((char *)text, "\"thread_name\",\"pid\":301,\"tid\":301,\"args\":{\"name\":\"learned\"}");
+	CHECK_HAS((char *)text, "{\"name\":\"saved300 syscalls\"}");
+	free(text);
+}
+
 static unsigned char *read_image(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
@@ -428,6 +460,7 @@ int main(void)
 	test_table();
 	test_proc();
 	test_reader();
+	test_json();
 	test_refused();
 	test_set();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
