@@ -5,8 +5,7 @@
  * section written and read back, every kind of bad section refused with
  * its message, the reader naming pids by it where no record has named
  * them (a record's name wins), -n and --where comm over it, the JSON
- * export's thread names, and a
- * rotated set's tables merged.
+ * export's thread names, and a rotated set's tables merged.
  */
 #include <stdlib.h>
 #include <sys/stat.h>
