@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Writes a synthetic lkst log for the print benchmark and the fuzz seed:
- * gen_log FILE RECORDS [CPUS].  Each CPU gets a time-ordered mix of context
- * switches, wakeups, system call entries and exits, and a few USER_MARKs.
+ * gen_log FILE RECORDS [CPUS [NAMES]].  Each CPU gets a time-ordered mix of
+ * context switches, wakeups, system call entries and exits, and a few
+ * USER_MARKs.  NAMES 1: saved task names (LKST_META_TASKS) for pids 100-109.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -74,10 +75,12 @@ int main(int argc, char **argv)
 	struct lkst_record *recs;
 	struct lkst_err err;
 	unsigned long long n, per, i;
-	unsigned int cpus, cpu;
+	unsigned int cpus, cpu, pid;
+	struct lkst_tasks names = { NULL, 0, 0 };
+	char name[16];
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: gen_log FILE RECORDS [CPUS]\n");
+		fprintf(stderr, "usage: gen_log FILE RECORDS [CPUS [NAMES]]\n");
 		return 1;
 	}
 	n = strtoull(argv[2], NULL, 0);
@@ -108,10 +111,16 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (lkst_log_commit(&w, &err)) {
+	for (pid = 100; argc > 4 && atoi(argv[4]) && pid < 110; pid++) {
+		snprintf(name, sizeof(name), "gen-%u", pid);
+		if (lkst_tasks_put(&names, pid, 100, name, 0, &err))
+			break;
+	}
+	if (lkst_log_add_tasks(&w, &names, &err) || lkst_log_commit(&w, &err)) {
 		fprintf(stderr, "%s\n", err.msg);
 		return 1;
 	}
+	lkst_tasks_free(&names);
 	free(recs);
 	return 0;
 }

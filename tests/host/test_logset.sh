@@ -48,10 +48,11 @@ same_print() {
 	fi
 }
 
-"$bin/gen_log" "$tmp/a.log" 40000 4 || { echo "gen_log failed"; exit 1; }
+# With saved task names: each file of a set split from it carries them.
+"$bin/gen_log" "$tmp/a.log" 40000 4 1 || { echo "gen_log failed"; exit 1; }
 
 # ---- zstd ----------------------------------------------------------------
-"$bin/gen_log" "$tmp/b.log.zst" 40000 4
+"$bin/gen_log" "$tmp/b.log.zst" 40000 4 1
 check '[ "$(head -c 4 "$tmp/b.log.zst" | od -An -tx1 | tr -d " ")" = 28b52ffd ]' \
 	"a .zst name does not write a zstd frame"
 check '[ ! -e "$tmp/b.log.zst.tmp" ]' "the .zst writer left its tmp file"
@@ -102,6 +103,10 @@ same_print "$tmp/a.log" "$tmp/setz"
 same_print "$tmp/a.log" "$tmp/one"
 same_print "$tmp/a.log" "$tmp/set" -S -C
 same_print "$tmp/a.log" "$tmp/set" -e syscall -c 1-2
+same_print "$tmp/a.log" "$tmp/set" -n 'gen-10*'
+check '"$lkbuf" info -f "$tmp/set" | grep -qx "tasks     10 names saved" &&
+	[ "$("$lkbuf" print -f "$tmp/set" -n gen-100 2>/dev/null | wc -l)" -eq 1600 ]' \
+	"a set's saved task names: $("$lkbuf" info -f "$tmp/set" 2>&1 | grep tasks)"
 # Several -f: the files in the order given.
 "$lkbuf" print -f "$tmp/set/lkst-000001.log" -f "$tmp/set/lkst-000002.log" \
 	-f "$tmp/set/lkst-000003.log" -f "$tmp/set/lkst-000004.log" \
