@@ -11,7 +11,7 @@ import struct
 import sys
 
 from lkstcheck import (EV, EVENTS, EV_CONTEXTSWITCH, EV_SYSCALL_EXIT, EV_WAKEUP,
-                       check, done, read_csv, read_log_cpus, signed64)
+                       check, done, read_csv, read_log, read_log_cpus, signed64)
 
 d = sys.argv[1]
 HEADER = ["aggregation", "function", "key1", "key2", "key3", "count", "sum",
@@ -188,8 +188,10 @@ sec = read_agg("report-sections.csv")
 check(set(sec) == {"syscalls", "errors"} and sec["errors"] == errs,
       f"--section syscalls,errors gave {sorted(sec)}")
 
-# 4. --where, evaluated here as the kernel's lkst_filter would.
-names = {}
+# 4. --where, evaluated here as the kernel's lkst_filter would; a pid is
+# named by the log's saved task names until a record names it.
+names = {pid: comm.encode() for pid, (_tgid, comm) in
+         read_log(path("trace.log"))[0].get("tasks", {}).items()}
 comm_of = []
 for r in trace:
     if r["id"] == EV_CONTEXTSWITCH:
