@@ -10,6 +10,10 @@ print_log() {
 		{ echo "FAIL: lkbuf print -C ${2:-} -f $1.log"; exit 1; }
 }
 
+# RDEFAULT current, whatever the scenarios before left: "the previous
+# maskset is back" then means a maskset that records, not RNOTHING.
+found=$(lkm list | awk '$3 ~ /active/ { print $1 }')
+step lkm set -m 1
 lkm list >ms_before.txt
 
 # (1) exactly the command's lseek() calls, entries and exits.
@@ -88,3 +92,5 @@ lkm filter --list >filt.list
 lkm list >ms_after6.txt
 print_log filt -r
 step rmmod lkst_filter
+
+step lkm set -m "$found"
