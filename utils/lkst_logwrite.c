@@ -1,0 +1,393 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lkst log files, writing: the header and event table, CPU sections and
+ * metadata into path.tmp renamed at the commit (or an unnamed file
+ * compressed with zstd, or copied to standard output, at the commit).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lkst_logio.h"
+#include "lkst_logio_int.h"
+#include "lkst_logzst.h"
+
+void lkst_log_header_init(struct lkst_log_header *h)
+{
+	memset(h, 0, sizeof(*h));
+	memcpy(h->magic, LKST_LOG_MAGIC, LKST_LOG_MAGIC_LEN);
+	h->byte_order = LKST_LOG_BYTE_ORDER;
+	h->version = LKST_LOG_VERSION;
+	h->header_size = sizeof(*h);
+	h->record_size = sizeof(struct lkst_record);
+	h->nr_event_ids = LKST_NR_EVENT_IDS;
+	h->clock = LKST_CLOCK_MONOTONIC;
+	h->abi_version = LKST_ABI_VERSION;
+	strncpy(h->layout, LKST_LOG_LAYOUT, sizeof(h->layout) - 1);
+}
+
+/* ---- Writing -------------------------------------------------------- */
+
+static int write_all(struct lkst_log_writer *w, const void *buf, size_t len,
+		     struct lkst_err *err)
+{
+	if (len && fwrite(buf, len, 1, w->fp) != 1) {
+		lkst_seterr(err, "cannot write %s: %s; check free space", w->tmp_path,
+			    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* The active event table, packed (lkst_log.h); the caller frees *out. */
+static int encode_events(unsigned char **out, size_t *out_len, struct lkst_err *err)
+{
+	struct lkst_event_desc *descs = malloc(LKST_NR_EVENT_IDS * sizeof(*descs));
+	struct lkst_log_events head = { 0 };
+	struct lkst_log_event ev;
+	unsigned char *buf = NULL, *p;
+	unsigned int i, a;
+	size_t len;
+
+	if (descs) {
+		head.nr = lkst_events_describe(descs);
+		buf = malloc(sizeof(head) + (size_t)head.nr * (sizeof(ev) + sizeof(descs[0])));
+	}
+	if (!buf) {
+		free(descs);
+		lkst_seterr(err, "out of memory; free some memory");
+		return -1;
+	}
+	memcpy(buf, &head, sizeof(head));
+	p = buf + sizeof(head);
+	for (i = 0; i < head.nr; i++) {
+		const struct lkst_event_desc *d = &descs[i];
+		unsigned char *text = p + sizeof(ev);
+
+		memset(&ev, 0, sizeof(ev));
+		ev.id = d->id;
+		ev.category = d->category;
+		ev.flags = d->flags;
+		memcpy(ev.arg_type, d->arg_type, sizeof(ev.arg_type));
+		len = strlen(d->mnemonic) + 1;
+		memcpy(text, d->mnemonic, len);
+		text += len;
+		len = strlen(d->description) + 1;
+		memcpy(text, d->description, len);
+		text += len;
+		for (a = 0; a < LKST_NR_ARGS; a++) {
+			len = strlen(d->arg_desc[a]) + 1;
+			memcpy(text, d->arg_desc[a], len);
+			text += len;
+		}
+		ev.text_size = text - (p + sizeof(ev));
+		memcpy(p, &ev, sizeof(ev));
+		p = text;
+	}
+	free(descs);
+	*out = buf;
+	*out_len = p - buf;
+	return 0;
+}
+
+size_t lkst_log_meta_bytes(size_t payload)
+{
+	return sizeof(struct lkst_log_meta) + (payload + 7) / 8 * 8;
+}
+
+size_t lkst_log_event_table_bytes(void)
+{
+	struct lkst_err err;
+	unsigned char *buf;
+	size_t len;
+
+	if (encode_events(&buf, &len, &err))
+		return 0;
+	free(buf);
+	return lkst_log_meta_bytes(len);
+}
+
+static int add_event_table(struct lkst_log_writer *w, struct lkst_err *err)
+{
+	unsigned char *buf;
+	size_t len;
+	int ret;
+
+	if (encode_events(&buf, &len, err))
+		return -1;
+	ret = lkst_log_add_meta(w, LKST_META_EVENTS, buf, len, err);
+	free(buf);
+	return ret;
+}
+
+/* The plain log of a compressed one or of standard output: an unnamed file. */
+static FILE *open_anon(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = NULL;
+	FILE *fp = NULL;
+	int fd;
+
+	if (strcmp(path, "-")) {
+		dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) :
+			strdup(".");
+		fd = dir ? open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600) : -1;
+		free(dir);
+		if (fd >= 0 && !(fp = fdopen(fd, "w+b")))
+			close(fd);
+	}
+	return fp ? fp : tmpfile();
+}
+
+int lkst_log_create(struct lkst_log_writer *w, const char *path,
+		    const struct lkst_log_header *h, struct lkst_err *err)
+{
+	memset(w, 0, sizeof(*w));
+	w->to_stdout = !strcmp(path, "-");
+	w->zstd = logzst_path_zstd(path);
+	w->path = strdup(path);
+	if (!w->path || (w->to_stdout ? !(w->tmp_path = strdup("a temporary file for standard output")) :
+			 asprintf(&w->tmp_path, "%s.tmp", path) < 0)) {
+		free(w->path);
+		free(w->tmp_path);
+		lkst_seterr(err, "out of memory; free some memory");
+		return -1;
+	}
+	w->anon = w->zstd || w->to_stdout;
+	/* w+: read back if it is compressed at the commit (lkst_log_set_zstd). */
+	w->fp = w->anon ? open_anon(path) : fopen(w->tmp_path, "w+b");
+	if (!w->fp) {
+		lkst_seterr(err, "cannot create %s: %s; check the directory and its permissions",
+			    w->anon ? "a temporary file (TMPDIR)" : w->tmp_path, strerror(errno));
+		free(w->path);
+		free(w->tmp_path);
+		return -1;
+	}
+	w->header = *h;
+	if (write_all(w, h, sizeof(*h), err) || add_event_table(w, err)) {
+		lkst_log_abort(w);
+		return -1;
+	}
+	return 0;
+}
+
+void lkst_log_set_zstd(struct lkst_log_writer *w, int on)
+{
+	w->zstd = on;
+}
+
+int lkst_log_add_meta(struct lkst_log_writer *w, __u32 type, const void *data,
+		      size_t len, struct lkst_err *err)
+{
+	struct lkst_log_pending_meta *m;
+
+	m = realloc(w->meta, (w->nr_meta + 1) * sizeof(*m));
+	if (!m) {
+		lkst_seterr(err, "out of memory; free some memory");
+		return -1;
+	}
+	w->meta = m;
+	m = &w->meta[w->nr_meta];
+	m->type = type;
+	m->len = len;
+	m->data = malloc(len ? len : 1);
+	if (!m->data) {
+		lkst_seterr(err, "out of memory; free some memory");
+		return -1;
+	}
+	memcpy(m->data, data, len);
+	w->nr_meta++;
+	return 0;
+}
+
+/* Metadata after the last CPU section; then the header says where. */
+static int write_meta(struct lkst_log_writer *w, struct lkst_err *err)
+{
+	static const char zeros[8];
+	struct lkst_log_meta m = { 0 };
+	off_t start = ftello(w->fp);
+	unsigned int i;
+
+	if (start < 0) {
+		lkst_seterr(err, "cannot write %s: %s", w->tmp_path, strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < w->nr_meta; i++) {
+		m.type = w->meta[i].type;
+		m.size = w->meta[i].len;
+		if (write_all(w, &m, sizeof(m), err) ||
+		    write_all(w, w->meta[i].data, m.size, err) ||
+		    write_all(w, zeros, (8 - m.size % 8) % 8, err))
+			return -1;
+	}
+	w->header.meta_offset = start;
+	w->header.meta_size = ftello(w->fp) - start;
+	w->header.nr_meta = w->nr_meta;
+	if (fseeko(w->fp, 0, SEEK_SET) ||
+	    write_all(w, &w->header, sizeof(w->header), err)) {
+		lkst_seterr(err, "cannot write %s: %s; check free space", w->tmp_path,
+			    strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* The section's numbers account for its range (see lkst_log.h). */
+static int check_seq_range(const struct lkst_log_cpu *c, const __u64 *seqs,
+			   struct lkst_err *err)
+{
+	if (check_seq_count(c, err))
+		return -1;
+	return seqs ? check_seqs(c, seqs, 0, c->nr_records, err) : 0;
+}
+
+int lkst_log_write_cpu_seqs(struct lkst_log_writer *w, const struct lkst_log_cpu *cpu,
+			    const struct lkst_record *records, const __u64 *seqs,
+			    struct lkst_err *err)
+{
+	struct lkst_log_cpu c = *cpu;
+	uint64_t i, seq;
+
+	if (!seqs && !c.seq_end && !c.lost)
+		c.seq_end = c.seq_start + c.nr_records;
+	if (check_seq_range(&c, seqs, err) ||
+	    write_all(w, &c, sizeof(c), err) ||
+	    write_all(w, records, c.nr_records * sizeof(*records), err))
+		return -1;
+	if (seqs)
+		return write_all(w, seqs, c.nr_records * sizeof(*seqs), err);
+	for (i = 0; i < c.nr_records; i++) {
+		seq = c.seq_start + i;
+		if (write_all(w, &seq, sizeof(seq), err))
+			return -1;
+	}
+	return 0;
+}
+
+int lkst_log_write_cpu(struct lkst_log_writer *w, const struct lkst_log_cpu *cpu,
+		       const struct lkst_record *records, struct lkst_err *err)
+{
+	return lkst_log_write_cpu_seqs(w, cpu, records, NULL, err);
+}
+
+static void writer_release(struct lkst_log_writer *w)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->nr_meta; i++)
+		free(w->meta[i].data);
+	free(w->meta);
+	free(w->path);
+	free(w->tmp_path);
+	memset(w, 0, sizeof(*w));
+}
+
+/* Standard output gets the log, compressed or not, at the commit. */
+static int commit_stdout(struct lkst_log_writer *w, struct lkst_err *err)
+{
+	if (fflush(w->fp)) {
+		lkst_seterr(err, "cannot write %s: %s; check free space", w->tmp_path,
+			    strerror(errno));
+		return -1;
+	}
+	fflush(stdout);
+	return logzst_copy(w->fp, STDOUT_FILENO, w->zstd, "the log to standard output", err);
+}
+
+/*
+ * A plain log written to an unnamed file (lkst_log_set_zstd() turned on
+ * later, or a .zst name): compressed, or copied, into path.tmp.
+ */
+static int finish_anon(struct lkst_log_writer *w, struct lkst_err *err)
+{
+	FILE *out;
+	int ret;
+
+	if (fflush(w->fp)) {
+		lkst_seterr(err, "cannot write %s: %s; check free space", w->tmp_path,
+			    strerror(errno));
+		return -1;
+	}
+	out = fopen(w->tmp_path, "wb");
+	if (!out) {
+		lkst_seterr(err, "cannot create %s: %s; check the directory and its permissions",
+			    w->tmp_path, strerror(errno));
+		return -1;
+	}
+	ret = logzst_copy(w->fp, fileno(out), w->zstd, w->tmp_path, err);
+	fclose(w->fp);
+	w->fp = out;
+	w->anon = 0;		/* from here on, abort removes path.tmp */
+	return ret;
+}
+
+/* A plain path.tmp made compressed later: its name goes, its data stays open. */
+static int finish_anon_or_compress(struct lkst_log_writer *w, struct lkst_err *err)
+{
+	if (!w->anon) {
+		if (fflush(w->fp) || unlink(w->tmp_path)) {
+			lkst_seterr(err, "cannot write %s: %s; check free space", w->tmp_path,
+				    strerror(errno));
+			return -1;
+		}
+		w->anon = 1;
+	}
+	return finish_anon(w, err);
+}
+
+int lkst_log_commit(struct lkst_log_writer *w, struct lkst_err *err)
+{
+	if (write_meta(w, err)) {
+		lkst_log_abort(w);
+		return -1;
+	}
+	if (w->to_stdout) {
+		if (commit_stdout(w, err)) {
+			lkst_log_abort(w);
+			return -1;
+		}
+		fclose(w->fp);
+		writer_release(w);
+		return 0;
+	}
+	if ((w->anon || w->zstd) && finish_anon_or_compress(w, err)) {
+		lkst_log_abort(w);
+		return -1;
+	}
+	/* Data must be on disk before the rename makes it the real file. */
+	if (fflush(w->fp) || fsync(fileno(w->fp))) {
+		lkst_seterr(err, "cannot write %s: %s; check free space", w->tmp_path,
+			    strerror(errno));
+		lkst_log_abort(w);
+		return -1;
+	}
+	if (fclose(w->fp)) {
+		w->fp = NULL;
+		lkst_seterr(err, "cannot write %s: %s; check free space", w->tmp_path,
+			    strerror(errno));
+		lkst_log_abort(w);
+		return -1;
+	}
+	w->fp = NULL;
+	if (rename(w->tmp_path, w->path)) {
+		lkst_seterr(err, "cannot rename %s to %s: %s; check the directory",
+			    w->tmp_path, w->path, strerror(errno));
+		lkst_log_abort(w);
+		return -1;
+	}
+	writer_release(w);
+	return 0;
+}
+
+void lkst_log_abort(struct lkst_log_writer *w)
+{
+	if (w->fp)
+		fclose(w->fp);
+	if (w->tmp_path && !w->anon && !w->to_stdout)
+		unlink(w->tmp_path);
+	writer_release(w);
+}
