@@ -533,18 +533,18 @@ static void agg_lat_end(const struct agg_state *st, unsigned int kind,
 	agg_feed_mask(st, st->lat_aggs[kind], event, args, now - t, subj);
 }
 
-static void agg_handle(struct lkst_handler *handler, unsigned int event,
-		       const u64 args[LKST_NR_ARGS])
+/* now: the event's time, or 0 to read the clock if a latency needs it. */
+static void agg_account(unsigned int event, const u64 args[LKST_NR_ARGS],
+			u64 now)
 {
 	const struct agg_state *st = rcu_dereference_sched(agg_state);
 	const struct agg_route *r;
 	unsigned int mask, kind;
-	u64 now = 0;
 
 	if (unlikely(!st) || event >= LKST_NR_EVENT_IDS)
 		return;
 	r = &st->route[event];
-	if (r->starts | r->ends)
+	if ((r->starts | r->ends) && !now)
 		now = ktime_get_mono_fast_ns();
 	for (mask = r->ends; mask; mask &= mask - 1) {
 		kind = __ffs(mask);
@@ -564,12 +564,22 @@ static void agg_handle(struct lkst_handler *handler, unsigned int event,
 	}
 }
 
+static void agg_handle(struct lkst_handler *handler, unsigned int event,
+		       const u64 args[LKST_NR_ARGS])
+{
+	agg_account(event, args, 0);
+}
+
+/*
+ * Recorded first, and measured at the time the record carries, so that a
+ * summary of the log (lkbuf report) gives the same histograms as the
+ * live aggregation.  A dropped record (0) falls back to the clock.
+ */
 static void agg_record_handle(struct lkst_handler *handler,
 			      unsigned int event,
 			      const u64 args[LKST_NR_ARGS])
 {
-	agg_handle(handler, event, args);
-	lkst_handler_pass(LKST_HANDLER_DEFAULT, event, args);
+	agg_account(event, args, lkst_record_event(event, args));
 }
 
 /* ---- Control side ------------------------------------------------------ */

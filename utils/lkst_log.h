@@ -24,7 +24,7 @@
  * table on any machine; where it came from (LKST_META_SOURCE); and the
  * kernel symbols its stack records need (LKST_META_SYMBOLS,
  * lkst_symbols.h); the names of the tasks that ran (LKST_META_TASKS).
- * A reader skips types it does not know (lkst_logio.c's parse_meta()
+ * A reader skips types it does not know (lkst_logload.c's parse_meta()
  * keeps them unread), so a section added later leaves older readers
  * working: they only miss what it says.
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * zstd frames around a log (lkst_logzst.c), for lkst_logio.c: the
+ * zstd frames around a log (lkst_logzst.c), for lkst_logwrite.c and lkst_logload.c: the
  * library's inside, not its surface.
  */
 #ifndef LKST_LOGZST_H

@@ -238,9 +238,11 @@ void lkst_handler_pass(unsigned int id, unsigned int event,
  * The only way to record: write one record into this CPU's current block
  * (what DEFAULT does).  Call with preemption off, as handlers are; a
  * preemptible caller is refused with a warning, as it could move to
- * another CPU mid-record.
+ * another CPU mid-record.  Returns the record's time (CLOCK_MONOTONIC ns),
+ * or 0 when it was dropped, so that a handler which also measures (lkst_agg)
+ * uses exactly the time the record carries.
  */
-void lkst_record_event(unsigned int event, const u64 args[LKST_NR_ARGS]);
+u64 lkst_record_event(unsigned int event, const u64 args[LKST_NR_ARGS]);
 
 /*
  * From a handler: the context level of the code that raised the event

@@ -188,45 +188,48 @@ EXPORT_SYMBOL_NS_GPL(lkst_event_context, LKST);
  * lkst_slot_put_args(), shared with the host's benchmark and tests); the
  * clock is read last, right before the record is completed.
  */
-static __always_inline void lkst_write(unsigned int event, unsigned int ctx,
-				       u64 a1, u64 a2, u64 a3, u64 a4,
-				       u64 a5, u64 a6)
+static __always_inline u64 lkst_write(unsigned int event, unsigned int ctx,
+				      u64 a1, u64 a2, u64 a3, u64 a4,
+				      u64 a5, u64 a6)
 {
 	struct lkst_cpu_buffer *cb = this_cpu_ptr(&lkst_cpu_buffers);
 	/* Filled by the reservation: not zeroed first (INIT_STACK_ALL_ZERO). */
 	struct lkst_slot slot __uninitialized;
 	u32 pid = current->pid;
 	u32 nr_args, wide, len, info;
+	u64 now;
 
 	len = lkst_brec_layout_args(a1, a2, a3, a4, a5, a6, &nr_args, &wide);
 	/* Packed first: one register, not four, lives across the reserve. */
 	info = LKST_BREC_INFO(event, ctx, nr_args, wide);
 	if (unlikely(!lkst_buf_reserve_inline(cb, len, pid, true, &slot))) {
 		this_cpu_inc(lkst_counters.dropped[LKST_BREC_EVENT(info)]);
-		return;
+		return 0;
 	}
 	lkst_slot_put_args(&slot, pid, nr_args, a1, a2, a3, a4, a5, a6);
-	lkst_slot_put_time(&slot, lkst_clock_ns());
+	now = lkst_clock_ns();
+	lkst_slot_put_time(&slot, now);
 	lkst_buf_commit(cb, &slot, info);
+	return now;
 }
 
-void lkst_record_event(unsigned int event, const u64 args[LKST_NR_ARGS])
+u64 lkst_record_event(unsigned int event, const u64 args[LKST_NR_ARGS])
 {
 	/* Writers of a CPU's buffer must not migrate off it mid-record. */
 	if (WARN_ON_ONCE(preemptible()))
-		return;
+		return 0;
 	/* Exported: an ID past the table would index the counters. */
 	if (unlikely(event >= LKST_NR_EVENT_IDS)) {
 		local64_inc(&this_cpu_ptr(&lkst_cpu_buffers)->dropped);
-		return;
+		return 0;
 	}
 	if (unlikely(!lkst_cpu_may_record())) {
 		local64_inc(&this_cpu_ptr(&lkst_cpu_buffers)->dropped);
 		this_cpu_inc(lkst_counters.dropped[event]);
-		return;
+		return 0;
 	}
-	lkst_write(event, lkst_context_level(), args[0], args[1],
-		   args[2], args[3], args[4], args[5]);
+	return lkst_write(event, lkst_context_level(), args[0], args[1],
+			  args[2], args[3], args[4], args[5]);
 }
 EXPORT_SYMBOL_NS_GPL(lkst_record_event, LKST);
 

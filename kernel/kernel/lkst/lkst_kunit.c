@@ -874,7 +874,7 @@ out:
 
 /*
  * lkst_record_event() is exported: an event ID past the table is refused
- * and counted dropped, never recorded nor used to index a counter.
+ * (time 0) and counted dropped, never recorded nor used to index a counter.
  */
 static void lkst_ms_record_event_refuses_bad_id(struct kunit *test)
 {
@@ -894,8 +894,8 @@ static void lkst_ms_record_event_refuses_bad_id(struct kunit *test)
 	cb = this_cpu_ptr(&lkst_cpu_buffers);
 	pos = local64_read(&cb->pos);
 	dropped = local64_read(&cb->dropped);
-	lkst_record_event(LKST_NR_EVENT_IDS + 44, args);
-	lkst_record_event(U32_MAX, args);
+	KUNIT_EXPECT_EQ(test, lkst_record_event(LKST_NR_EVENT_IDS + 44, args), 0);
+	KUNIT_EXPECT_EQ(test, lkst_record_event(U32_MAX, args), 0);
 	KUNIT_EXPECT_EQ(test, local64_read(&cb->pos), pos);
 	KUNIT_EXPECT_EQ(test, local64_read(&cb->dropped), dropped + 2);
 	local_irq_restore(flags);
