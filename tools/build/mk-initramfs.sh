@@ -73,6 +73,15 @@ for c in "$guest"/*.c; do
 		-o "$root/bin/$p" "$c" -lpthread ||
 		{ echo "mk-initramfs: failed to compile guest program $c" >&2; exit 1; }
 done
+# A program of several files is a directory: tests/guest/NAME/*.c -> bin/NAME.
+for d in "$guest"/*/; do
+	srcs=("$d"*.c)
+	[ ${#srcs[@]} -gt 0 ] || continue
+	p=$(basename "$d")
+	gcc -static -O2 -Wall -Wextra -Werror -I"$repo/kernel/include/uapi" \
+		-o "$root/bin/$p" "${srcs[@]}" -lpthread ||
+		{ echo "mk-initramfs: failed to compile guest program $d" >&2; exit 1; }
+done
 
 # Scenarios are the *.sh files; other files there (shared includes such as
 # common.inc) are copied along so scenarios can source them.
