@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "lkbuf_cmds.h"
+#include "lkst_logboot.h"
 #include "lkst_vmcore.h"
 
 static char *file, *vmcore, *vmlinux;
@@ -125,6 +126,9 @@ static void extract_vmcore(const char *vmcore, const char *vmlinux, const char *
 	vmcore_log_header(&vc, n, &header);
 	snprintf(source, sizeof(source), "a kdump vmcore, %s (lkbuf extract)", vmcore);
 	lkbuf_create_log(&writer, file, &header, source);
+	/* The crashed boot cannot be asked: an ID its saved anchor names. */
+	if (lkst_log_add_boot_of(&writer, &header, 1, &err))
+		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 	for (i = 0; i < n; i++)
 		if (lkst_log_write_cpu_seqs(&writer, &cpus[i].info, cpus[i].records,
 					    cpus[i].seqs, &err))

@@ -10,6 +10,7 @@
 #include "lkbuf_cmds.h"
 #include "lkbuf_print.h"
 #include "lkst_format.h"
+#include "lkst_logboot.h"
 
 static struct poptOption info_options[] = {
 	{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, lkbuf_input_options, 0, NULL, NULL },
@@ -34,8 +35,10 @@ static int run_info(struct lkst_cmd *cmd)
 	const struct lkst_log *lp;
 	struct lkst_trace *trace;
 	unsigned int dynamic = 0;
+	struct lkst_log_boot boot;
 	struct lkst_tasks tasks;
 	struct lkst_err err;
+	int ret;
 	char when[64] = "?";
 	struct tm tm;
 	time_t secs;
@@ -54,6 +57,13 @@ static int run_info(struct lkst_cmd *cmd)
 	print_field("layout", h->layout, sizeof(h->layout));
 	print_field("host", h->nodename, sizeof(h->nodename));
 	print_field("kernel", h->release, sizeof(h->release));
+	ret = lkst_log_boot(lp, &boot, &err);
+	if (ret < 0)
+		lkst_die(LKST_EXIT_USAGE, "%s: %s", lkbuf_input_name(), err.msg);
+	printf("%-9s %s (%s)\n", "boot", boot.id,
+	       !ret ? "not saved: derived from the host and clock anchor" :
+	       boot.how == LKST_BOOT_ID_KERNEL ? "the recording boot's boot_id" :
+	       "derived from the saved boot's host and clock anchor");
 	printf("%-9s lkst ABI %u, %u event IDs\n", "tracer", h->abi_version, h->nr_event_ids);
 	printf("%-9s %s\n", "source", lkst_log_source(lp) ? lkst_log_source(lp) :
 	       h->version >= 3 ? "not said" : "not said (log format before version 3)");

@@ -10,6 +10,7 @@
 
 #include "lkbuf_cmds.h"
 #include "lkst_format.h"
+#include "lkst_logboot.h"
 
 static char *file, *cpu_arg;
 static int previous, release, zstd;
@@ -102,6 +103,7 @@ static void save_tasks(struct lkst_log_writer *w)
 /* The live buffers of every CPU that has blocks, or of the -c CPUs only. */
 static void read_current(const struct lkst_cmd *cmd)
 {
+	struct lkst_err err;
 	struct save_totals totals = { 0, 0, 0, 0, 0 };
 	const struct lkst_version *version = &cmd->version;
 	struct lkst_log_header header;
@@ -138,6 +140,8 @@ static void read_current(const struct lkst_cmd *cmd)
 	}
 	lkbuf_init_log_header(fd, version, NULL, nr_cpus, &header);
 	lkbuf_create_log(&writer, file, &header, "the running kernel's buffers (lkbuf read)");
+	if (lkst_log_add_boot_of(&writer, &header, 0, &err))
+		fprintf(stderr, "lkbuf: %s; the log is saved without its boot ID\n", err.msg);
 	if (zstd)
 		lkst_log_set_zstd(&writer, 1);
 	for (cpu = 0; cpu <= last; cpu++)
@@ -158,6 +162,7 @@ static void read_current(const struct lkst_cmd *cmd)
  */
 static void read_previous(const struct lkst_cmd *cmd)
 {
+	struct lkst_err err;
 	struct save_totals totals = { 0, 0, 0, 0, 0 };
 	struct lkst_previous_info prev;
 	struct lkst_log_header header;
@@ -174,6 +179,9 @@ static void read_previous(const struct lkst_cmd *cmd)
 	lkbuf_init_log_header(fd, &cmd->version, &prev, prev.nr_cpus, &header);
 	lkbuf_create_log(&writer, file, &header,
 		   "the previous boot's persistent buffers (lkbuf read --previous-boot)");
+	/* Not this boot's ID: one that boot's saved anchor names. */
+	if (lkst_log_add_boot_of(&writer, &header, 1, &err))
+		fprintf(stderr, "lkbuf: %s; the log is saved without its boot ID\n", err.msg);
 	if (zstd)
 		lkst_log_set_zstd(&writer, 1);
 	/* Nothing is in flight in a stopped boot's trace: no waiting for it. */

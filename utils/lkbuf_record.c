@@ -18,6 +18,7 @@
 #include "lkbuf_cmds.h"
 #include "lkbuf_record.h"
 #include "lkst_format.h"
+#include "lkst_logboot.h"
 
 #define RECORD_SOURCE "the running kernel's buffers (lkbuf record)"
 #define RECORD_NAME_FMT		"%s/lkst-%06u.log"
@@ -271,6 +272,8 @@ static void record_write_file(struct recorder *r)
 		snprintf(path, sizeof(path), RECORD_NAME_FMT, r->dir, r->files);
 	lkbuf_init_log_header(r->fd, &r->version, NULL, r->nr_cpus, &header);
 	lkbuf_create_log(&w, path, &header, RECORD_SOURCE);
+	if (lkst_log_add_boot_of(&w, &header, 0, &err))
+		fprintf(stderr, "lkbuf: %s; the log is saved without its boot ID\n", err.msg);
 	for (i = 0; i < r->nr_cpus; i++) {
 		struct record_cpu *c = &r->cpus[i];
 		size_t at = c->head + take[i];

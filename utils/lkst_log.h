@@ -23,7 +23,8 @@
  * event, dynamic probes included), so that a log decodes by its own
  * table on any machine; where it came from (LKST_META_SOURCE); and the
  * kernel symbols its stack records need (LKST_META_SYMBOLS,
- * lkst_symbols.h); the names of the tasks that ran (LKST_META_TASKS).
+ * lkst_symbols.h); the names of the tasks that ran (LKST_META_TASKS);
+ * the boot the records belong to (LKST_META_BOOT).
  * A reader skips types it does not know (lkst_logload.c's parse_meta()
  * keeps them unread), so a section added later leaves older readers
  * working: they only miss what it says.
@@ -79,6 +80,7 @@ struct lkst_log_header {
 #define LKST_META_SOURCE	2	/* text: where the records came from */
 #define LKST_META_SYMBOLS	3	/* kernel symbols, lkst_symbols.h */
 #define LKST_META_TASKS		4	/* struct lkst_log_tasks + tasks */
+#define LKST_META_BOOT		5	/* struct lkst_log_boot */
 
 struct lkst_log_meta {
 	__u32 type;			/* LKST_META_* */
@@ -134,6 +136,29 @@ struct lkst_log_task {
 
 #define LKST_LOG_TASKS_MAX	(1u << 22)	/* the kernel's PID_MAX_LIMIT */
 
+/*
+ * LKST_META_BOOT: which boot of its host recorded the log, so that a
+ * host's reboots stay apart when logs of many machines are put together
+ * (docs/fleet.md).  id is a UUID in its 36-character text form, NUL
+ * padded.  how says where it came from: LKST_BOOT_ID_KERNEL, the
+ * recording boot's own /proc/sys/kernel/random/boot_id (lkbuf read,
+ * record); LKST_BOOT_ID_DERIVED, a UUID (version 8) hashed from the
+ * header's host name and clock anchor, for a boot that can no longer be
+ * asked (lkbuf read --previous-boot: the anchor is the one the previous
+ * boot wrote into its persistent region; lkbuf extract: the vmcore's),
+ * the same for every log of that boot's saved trace and never the current
+ * boot's.  Exactly sizeof(struct lkst_log_boot) bytes.
+ */
+#define LKST_BOOT_ID_KERNEL	1
+#define LKST_BOOT_ID_DERIVED	2
+#define LKST_BOOT_ID_LEN	36
+
+struct lkst_log_boot {
+	char id[40];			/* LKST_BOOT_ID_LEN chars, NUL padded */
+	__u32 how;			/* LKST_BOOT_ID_* */
+	__u32 __pad;
+};
+
 struct lkst_log_cpu {
 	__u32 cpu;
 	__u32 __pad;
@@ -155,5 +180,9 @@ struct lkst_log_cpu_v1 {
 	__u64 overwritten;
 	__u64 dropped;
 };
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LKST_LOG_H */
