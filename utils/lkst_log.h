@@ -181,8 +181,4 @@ struct lkst_log_cpu_v1 {
 	__u64 dropped;
 };
 
-#ifdef __cplusplus
-}
-#endif
-
 #endif /* LKST_LOG_H */
