@@ -33,6 +33,7 @@ static DEFINE_MUTEX(lkst_buf_mutex);
 
 /* Size of the first block of a CPU that comes online; follows resize. */
 static unsigned int lkst_first_block_size;
+static int lkst_cpuhp_state;
 
 static struct lkst_cpu_buffer *lkst_cpu_buffer(unsigned int cpu)
 {
@@ -113,10 +114,16 @@ static struct lkst_block *lkst_block_alloc(unsigned int cpu, unsigned int id,
 	blk->nr_pages = size / LKST_PAGE_SIZE;
 	blk->next = next;
 	/* Zeroed: every page's generation 0, never used (I5). */
+#ifdef MODULE
+	/* __vmalloc_node() is not exported; vmalloc is page aligned anyway. */
+	blk->pages = __vmalloc(lkst_block_bytes(size),
+			       LKST_BLOCK_GFP | __GFP_ZERO);
+#else
 	blk->pages = __vmalloc_node(lkst_block_bytes(size), LKST_PAGE_SIZE,
 				    LKST_BLOCK_GFP | __GFP_ZERO,
 				    cpu_to_node(cpu),
 				    __builtin_return_address(0));
+#endif
 	if (!blk->pages) {
 		kfree(blk);
 		return NULL;
@@ -212,6 +219,7 @@ int __init lkst_buffers_init(unsigned int block_size)
 	ret = cpuhp_setup_state_nocalls_cpuslocked(CPUHP_BP_PREPARE_DYN,
 						   "lkst:prepare",
 						   lkst_cpu_prepare, NULL);
+	lkst_cpuhp_state = ret;
 	ret = ret < 0 ? ret : 0;
 unlock:
 	cpus_read_unlock();
@@ -908,3 +916,28 @@ int lkst_buffer_jump(unsigned int block)
 	return ret;
 }
 EXPORT_SYMBOL_NS_GPL(lkst_buffer_jump, LKST);
+
+#ifdef MODULE
+/* At unload, once no probe can run (lkst_tracepoints_exit()). */
+void lkst_buffers_exit(void)
+{
+	struct lkst_block *blk;
+	unsigned int cpu, id;
+
+	if (lkst_cpuhp_state > 0)
+		cpuhp_remove_state_nocalls(lkst_cpuhp_state);
+	mutex_lock(&lkst_buf_mutex);
+	for_each_possible_cpu(cpu) {
+		struct lkst_cpu_buffer *cb = per_cpu_ptr(&lkst_cpu_buffers, cpu);
+
+		for (id = 0; id < LKST_MAX_BLOCKS; id++) {
+			blk = lkst_block_get(cb, id);
+			if (!blk)
+				continue;
+			RCU_INIT_POINTER(cb->blocks[id], NULL);
+			lkst_block_free(blk);
+		}
+	}
+	mutex_unlock(&lkst_buf_mutex);
+}
+#endif

@@ -63,6 +63,13 @@ int lkst_clock_init(void)
 	return pvclock_gtod_register_notifier(&lkst_clock_nb);
 }
 
+#ifdef MODULE
+void lkst_clock_exit(void)
+{
+	pvclock_gtod_unregister_notifier(&lkst_clock_nb);
+}
+#endif
+
 /* Whether records are being timed from the TSC inline (KUnit). */
 bool lkst_clock_is_inline(void)
 {

@@ -20,7 +20,9 @@
 #include <linux/timekeeping.h>
 #include <linux/types.h>
 
-#if defined(CONFIG_X86_TSC) && defined(CONFIG_GENERIC_GETTIMEOFDAY)
+/* lkst.ko (MODULE) cannot see timekeeping_suspended: the fast read. */
+#if defined(CONFIG_X86_TSC) && defined(CONFIG_GENERIC_GETTIMEOFDAY) && \
+	!defined(MODULE)
 #include <asm/msr.h>
 #define LKST_CLOCK_INLINE_TSC 1
 
@@ -75,6 +77,7 @@ static __always_inline u64 lkst_clock_ns(void)
 }
 
 int lkst_clock_init(void);
+void lkst_clock_exit(void);	/* lkst.ko's unload */
 bool lkst_clock_is_inline(void);
 #else
 static __always_inline u64 lkst_clock_ns(void)
@@ -85,6 +88,10 @@ static __always_inline u64 lkst_clock_ns(void)
 static inline int lkst_clock_init(void)
 {
 	return 0;
+}
+
+static inline void lkst_clock_exit(void)
+{
 }
 
 static inline bool lkst_clock_is_inline(void)

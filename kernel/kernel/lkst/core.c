@@ -454,6 +454,8 @@ static void lkst_sync_keys(void)
 		else
 			static_branch_disable(&lkst_syscall_entry_key);
 	}
+	/* Without the patch, tracepoint probes follow the keys. */
+	lkst_tracepoints_sync();
 }
 
 static void lkst_sync_keys_work_fn(struct work_struct *work)
@@ -818,6 +820,7 @@ static void lkst_fill_event_desc(struct lkst_event_desc *desc,
 	lockdep_assert_held(&lkst_mutex);
 	desc->category = info->category;
 	desc->flags = desc->id >= LKST_EV_PROBE_FIRST ? LKST_EVENT_DYNAMIC : 0;
+	desc->flags |= lkst_event_site_flags(desc->id);
 	memset(desc->arg_type, 0, sizeof(desc->arg_type));
 	memset(desc->arg_desc, 0, sizeof(desc->arg_desc));
 	strscpy_pad(desc->mnemonic, info->mnemonic, sizeof(desc->mnemonic));
@@ -1024,7 +1027,7 @@ static int __init lkst_set_boot_maskset(char *str)
 		lkst_boot_maskset = LKST_MASKSET_RNOTHING;
 	return 1;
 }
-__setup("lkst.maskset=", lkst_set_boot_maskset);
+lkst_setup(maskset, lkst_set_boot_maskset);
 
 static int __init lkst_set_boot_bufsize(char *str)
 {
@@ -1038,7 +1041,7 @@ static int __init lkst_set_boot_bufsize(char *str)
 		lkst_boot_bufsize = size;
 	return 1;
 }
-__setup("lkst.bufsize=", lkst_set_boot_bufsize);
+lkst_setup(bufsize, lkst_set_boot_bufsize);
 
 static unsigned int lkst_boot_mode __initdata = LKST_MODE_OVERWRITE;
 
@@ -1052,7 +1055,7 @@ static int __init lkst_set_boot_mode(char *str)
 		pr_warn("lkst.mode=%s: use overwrite or stop\n", str);
 	return 1;
 }
-__setup("lkst.mode=", lkst_set_boot_mode);
+lkst_setup(mode, lkst_set_boot_mode);
 
 /* Kept as given; parsed by lkst_init(), once the event table is indexed. */
 static char *lkst_boot_events __initdata;
@@ -1062,7 +1065,7 @@ static int __init lkst_set_boot_events(char *str)
 	lkst_boot_events = str;
 	return 1;
 }
-__setup("lkst.events=", lkst_set_boot_events);
+lkst_setup(events, lkst_set_boot_events);
 
 /* Route @name (an event mnemonic or a category), @len bytes, in @ms. */
 static bool __init lkst_route_boot_item(struct lkst_maskset *ms,
@@ -1133,7 +1136,7 @@ static bool __init lkst_init_boot_events(const char *list)
 }
 
 /* Early, so that tracing selected on the command line starts before init. */
-static int __init lkst_init(void)
+int __init lkst_init(void)
 {
 	unsigned int i, first_kib = lkst_boot_bufsize >> 10;
 	u32 first_pages;
@@ -1180,4 +1183,18 @@ static int __init lkst_init(void)
 		lkst_masksets[lkst_boot_maskset].name);
 	return 0;
 }
+#ifdef MODULE
+/* Route nothing: every key off and every probe unregistered. */
+void lkst_exit(void)
+{
+	mutex_lock(&lkst_mutex);
+	rcu_assign_pointer(lkst_active, &lkst_masksets[LKST_MASKSET_RNOTHING]);
+	lkst_sync_keys();
+	mutex_unlock(&lkst_mutex);
+	irq_work_sync(&lkst_sync_keys_irq_work);
+	cancel_work_sync(&lkst_sync_keys_work);
+	unregister_die_notifier(&lkst_die_nb);
+}
+#else
 early_initcall(lkst_init);
+#endif

@@ -220,8 +220,15 @@ static struct miscdevice lkst_miscdev = {
 	.mode = 0600,
 };
 
-static int __init lkst_dev_init(void)
+int __init lkst_dev_init(void)
 {
 	return misc_register(&lkst_miscdev);
 }
+#ifdef MODULE
+void lkst_dev_exit(void)
+{
+	misc_deregister(&lkst_miscdev);
+}
+#else
 device_initcall(lkst_dev_init);
+#endif

@@ -4,9 +4,58 @@
 #define _LKST_INTERNAL_H
 
 #include <linux/lkst.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include "lkst_buf.h"
+
+/*
+ * A boot option lkst.NAME=; built as a module (a kernel without the patch),
+ * the module parameter NAME, which modprobe also takes from the command
+ * line as lkst.NAME=.  The parser returns 1 as __setup() wants.
+ */
+#ifdef MODULE
+#define lkst_setup(name, fn)						\
+	static int __ref fn##_param(const char *val,			\
+				    const struct kernel_param *kp)	\
+	{								\
+		return fn((char *)val) == 1 ? 0 : -EINVAL;		\
+	}								\
+	static const struct kernel_param_ops fn##_ops = {		\
+		.set = fn##_param,					\
+	};								\
+	module_param_cb(name, &fn##_ops, NULL, 0)
+#else
+#define lkst_setup(name, fn)	__setup("lkst." #name "=", fn)
+#endif
+
+/* The init functions, each an initcall in the patched kernel. */
+int lkst_init(void);
+int lkst_dev_init(void);
+int lkst_panic_dump_init(void);
+
+#ifdef MODULE
+/* Tracepoints feed the events (tracepoints.c); the module's exit path. */
+int lkst_tracepoints_init(void);
+void lkst_tracepoints_sync(void);
+void lkst_tracepoints_exit(void);
+u32 lkst_event_site_flags(unsigned int event);
+void lkst_exit(void);
+void lkst_dev_exit(void);
+void lkst_panic_dump_exit(void);
+void lkst_persist_exit(void);
+void lkst_buffers_exit(void);
+#else
+static inline void lkst_tracepoints_sync(void)
+{
+}
+
+/* The patch's hook sites: every event has its sites. */
+static inline u32 lkst_event_site_flags(unsigned int event)
+{
+	return 0;
+}
+#endif
 
 struct lkst_maskset {
 	bool in_use;

@@ -28,7 +28,7 @@ static int __init lkst_set_panic_dump(char *str)
 	}
 	return 1;
 }
-__setup("lkst.panic_dump=", lkst_set_panic_dump);
+lkst_setup(panic_dump, lkst_set_panic_dump);
 
 static bool lkst_arg_is_text(const struct lkst_event_info *info, int i)
 {
@@ -161,10 +161,17 @@ void lkst_save_clock_anchor(void)
 	lkst_saved_clock_anchor.realtime_ns = ktime_get_real_fast_ns();
 }
 
-static int __init lkst_panic_dump_init(void)
+int __init lkst_panic_dump_init(void)
 {
 	lkst_save_clock_anchor();
 	atomic_notifier_chain_register(&panic_notifier_list, &lkst_panic_nb);
 	return 0;
 }
+#ifdef MODULE
+void lkst_panic_dump_exit(void)
+{
+	atomic_notifier_chain_unregister(&panic_notifier_list, &lkst_panic_nb);
+}
+#else
 early_initcall(lkst_panic_dump_init);
+#endif

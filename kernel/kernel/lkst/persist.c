@@ -20,6 +20,7 @@
 #include <linux/io.h>
 #include <linux/mm.h>
 #include <linux/notifier.h>
+#include <linux/utsname.h>
 #include <linux/panic_notifier.h>
 #include <linux/slab.h>
 #include <linux/sort.h>
@@ -72,7 +73,7 @@ static int __init lkst_set_persist(char *str)
 	strscpy(lkst_persist_name, str, sizeof(lkst_persist_name));
 	return 1;
 }
-__setup("lkst.persist=", lkst_set_persist);
+lkst_setup(persist, lkst_set_persist);
 
 /*
  * Most pages a CPU's share can have: the write position's page field
@@ -101,7 +102,15 @@ static u32 lkst_head_crc(struct lkst_persist_head *head)
 
 static u32 lkst_build_crc(void)
 {
+#ifdef MODULE
+	/* linux_banner is not exported; the build's uts strings say as much. */
+	const struct new_utsname *uts = init_utsname();
+
+	return crc32_le(crc32_le(~0, uts->release, strlen(uts->release)),
+			uts->version, strlen(uts->version));
+#else
 	return crc32_le(~0, linux_banner, strlen(linux_banner));
+#endif
 }
 
 static void *lkst_region_cpu_pages(const struct lkst_persist_head *head,
@@ -473,3 +482,15 @@ void __init lkst_persist_init(void)
 	pr_info("lkst: persist: tracing into region %s: %u KiB per CPU\n",
 		lkst_persist_name, head->pages_per_cpu * (LKST_PAGE_SIZE >> 10));
 }
+
+#ifdef MODULE
+/* The region stays reserved: a later load of the module finds it again. */
+void lkst_persist_exit(void)
+{
+	if (lkst_region)
+		atomic_notifier_chain_unregister(&panic_notifier_list,
+						 &lkst_persist_panic_nb);
+	lkst_region = NULL;
+	lkst_previous_free();
+}
+#endif

@@ -362,7 +362,12 @@ unsigned int lkst_probe_stack(unsigned long *store, unsigned int size)
 	if (WARN_ON_ONCE(preemptible()))
 		return 0;
 	regs = this_cpu_read(lkst_probe_regs.level[lkst_event_context()]);
+#ifdef MODULE
+	/* stack_trace_save_regs() is not exported: lkst.ko has no such stack. */
+	return 0;
+#else
 	return regs ? stack_trace_save_regs(regs, store, size, 0) : 0;
+#endif
 }
 EXPORT_SYMBOL_NS_GPL(lkst_probe_stack, LKST);
 NOKPROBE_SYMBOL(lkst_probe_stack);

@@ -300,6 +300,16 @@ struct lkst_mark {
  * ID with no event.  Strings are NUL terminated and cut to fit.
  */
 #define LKST_EVENT_DYNAMIC	(1u << 0)	/* a probe made at run time */
+/*
+ * lkst.ko on a kernel without the lkst patch (docs/stock.md): ABSENT, never
+ * recorded here, because NO_TWIN (no upstream tracepoint beside its hooks)
+ * or TWIN_MISSING (this kernel lacks its tracepoints); TWIN_PARTIAL,
+ * recorded from a tracepoint that carries less, the missing arguments 0.
+ */
+#define LKST_EVENT_ABSENT	(1u << 1)
+#define LKST_EVENT_NO_TWIN	(1u << 2)
+#define LKST_EVENT_TWIN_MISSING	(1u << 3)
+#define LKST_EVENT_TWIN_PARTIAL	(1u << 4)
 #define LKST_DESC_LEN		128
 #define LKST_ARG_DESC_LEN	64
 
