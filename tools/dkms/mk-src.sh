@@ -12,7 +12,7 @@ ver=${2:-$(git -C "$repo" describe --always 2>/dev/null || echo 0)}
 rm -rf "$dest"
 mkdir -p "$dest/lkst" "$dest/include/linux" "$dest/include/uapi/linux"
 cp "$repo"/kernel/kernel/lkst/*.[ch] "$dest/lkst/"
-rm -f "$dest/lkst/lkst_kunit.c"
+rm -f "$dest"/lkst/lkst_kunit*.[ch]
 cp "$repo"/kernel/include/linux/lkst.h "$dest/include/linux/"
 cp "$repo"/kernel/include/uapi/linux/lkst_*.h "$dest/include/uapi/linux/"
 cp "$repo"/handlers/*.[ch] "$dest/"

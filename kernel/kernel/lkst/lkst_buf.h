@@ -9,7 +9,7 @@
  *
  * docs/buffer-design.md is the design: a glossary, the bits of the
  * position, commit and info words, the invariants I1..I15 that comments
- * here and in lkst_buf.c and buffers.c cite by number, and the writer,
+ * here and in lkst_buf.c and buffers*.c cite by number, and the writer,
  * reader, jump, resize and delete protocols step by step.
  */
 #ifndef _LKST_BUF_H

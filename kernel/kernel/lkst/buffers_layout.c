@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lkst buffer management, changing the blocks while hooks write into them:
+ * resizing every CPU's buffer, creating, linking and deleting a block, and
+ * moving a CPU's write position to another block (jump).  The protocols
+ * ("Resize", "Delete", "Jump") are in docs/buffer-design.md; the buffers
+ * and the helpers used here: buffers.c.
+ */
+#include <linux/cpu.h>
+#include <linux/mm.h>
+#include <linux/nospec.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/vmalloc.h>
+#include "buffers.h"
+
+struct lkst_resize_request {
+	struct lkst_cpu_buffer *cb;
+	struct lkst_block **blocks;	/* by ID: new blocks in, old ones out */
+	int ret;
+};
+
+/*
+ * On the buffer's own CPU (I1), with interrupts off: hold the write
+ * position (writers of NMIs drop meanwhile, I9), put the new blocks in
+ * place and continue at the first page of the current one, numbered on,
+ * in a new epoch (I10).  -EBUSY in rr->ret: the IPI interrupted a writer
+ * moving to another page; the caller tries again.
+ */
+static void lkst_resize_on_cpu(void *arg)
+{
+	struct lkst_resize_request *rr = arg;
+	u64 old, first_seq;
+	unsigned int id;
+
+	rr->ret = lkst_buf_begin_switch(rr->cb, &old, &first_seq);
+	if (rr->ret)
+		return;
+	for (id = 0; id < LKST_MAX_BLOCKS; id++)
+		if (rr->blocks[id])
+			rr->blocks[id] = rcu_replace_pointer(rr->cb->blocks[id],
+							     rr->blocks[id], true);
+	id = lkst_pos_block(old);
+	lkst_buf_end_switch(rr->cb, rcu_dereference_sched(rr->cb->blocks[id]),
+			    first_seq);
+}
+
+/* Nothing writes on an offline CPU; preemption off for the RCU reads. */
+static void lkst_resize_on_cpu_offline(struct lkst_resize_request *rr)
+{
+	preempt_disable();
+	lkst_resize_on_cpu(rr);
+	preempt_enable();
+}
+
+/*
+ * Allocate all the new blocks first, then swap them in CPU by CPU; writers
+ * still in an old block finish there before synchronize_rcu() returns and
+ * the old blocks are freed (I11).  The steps: "Resize" in
+ * docs/buffer-design.md.
+ */
+int lkst_buffer_resize(const struct lkst_buffer_resize *req)
+{
+	struct lkst_resize_request rr;
+	struct lkst_block **swap, *old;
+	unsigned int cpu, id, i;
+	u64 bytes = 0;
+	int ret = 0;
+
+	if (req->size < LKST_BLOCK_MIN_SIZE ||
+	    req->size > LKST_BLOCK_MAX_SIZE || req->__pad)
+		return -EINVAL;
+	swap = kvcalloc(nr_cpu_ids * LKST_MAX_BLOCKS, sizeof(*swap),
+			GFP_KERNEL);
+	if (!swap)
+		return -ENOMEM;
+
+	mutex_lock(&lkst_buf_mutex);
+	/* lkst_buf_mutex before cpu_hotplug_lock, as in lkst_block_jump() */
+	cpus_read_lock();
+	/*
+	 * Persistent buffers are the reserve_mem region, whose size the next
+	 * boot finds them by: replacing them would end crash survival silently.
+	 */
+	if (lkst_persisting()) {
+		ret = -EPERM;
+		goto free;
+	}
+	for_each_possible_cpu(cpu)
+		for (id = 0; id < LKST_MAX_BLOCKS; id++)
+			if (lkst_block_get(lkst_cpu_buffer(cpu), id))
+				bytes += lkst_block_bytes(req->size);
+	/* The old blocks are freed only after the new ones are in place. */
+	ret = lkst_check_memory(bytes);
+	if (ret)
+		goto free;
+	for_each_possible_cpu(cpu) {
+		for (id = 0; id < LKST_MAX_BLOCKS; id++) {
+			old = lkst_block_get(lkst_cpu_buffer(cpu), id);
+			if (!old)
+				continue;
+			i = cpu * LKST_MAX_BLOCKS + id;
+			swap[i] = lkst_block_alloc(cpu, id, req->size,
+						   READ_ONCE(old->next));
+			if (!swap[i]) {
+				ret = -ENOMEM;
+				goto free;
+			}
+		}
+	}
+	for_each_possible_cpu(cpu) {
+		rr.cb = lkst_cpu_buffer(cpu);
+		rr.blocks = &swap[cpu * LKST_MAX_BLOCKS];
+		/*
+		 * No block, nothing to replace: its first block, when it
+		 * comes, has the new size.  (Its position names no block, so
+		 * lkst_buf_begin_switch() would say -EBUSY for ever.)
+		 */
+		if (!lkst_cpu_has_blocks(rr.cb))
+			continue;
+		do {
+			if (cpu_online(cpu))
+				smp_call_function_single(cpu, lkst_resize_on_cpu,
+							 &rr, 1);
+			else
+				lkst_resize_on_cpu_offline(&rr);
+		} while (rr.ret == -EBUSY);
+	}
+	WRITE_ONCE(lkst_first_block_size, req->size);
+	synchronize_rcu();
+	/* swap[] holds the old blocks now: count what they held. */
+	for_each_possible_cpu(cpu)
+		for (id = 0; id < LKST_MAX_BLOCKS; id++)
+			if (swap[cpu * LKST_MAX_BLOCKS + id])
+				lkst_block_discard(lkst_cpu_buffer(cpu),
+						   swap[cpu * LKST_MAX_BLOCKS + id]);
+free:
+	cpus_read_unlock();
+	for (i = 0; i < nr_cpu_ids * LKST_MAX_BLOCKS; i++)
+		if (swap[i])
+			lkst_block_free(swap[i]);
+	mutex_unlock(&lkst_buf_mutex);
+	kvfree(swap);
+	return ret;
+}
+
+static int lkst_check_next(struct lkst_cpu_buffer *cb, unsigned int next)
+{
+	if (next == LKST_NO_NEXT)
+		return 0;
+	if (next >= LKST_MAX_BLOCKS)
+		return -EINVAL;
+	return lkst_block_get(cb, next) ? 0 : -ENOENT;
+}
+
+struct lkst_start_request {
+	struct lkst_cpu_buffer *cb;
+	struct lkst_block *blk;
+};
+
+/* The position first, then the block: no writer finds one before (I11). */
+static void lkst_start_on_cpu(void *arg)
+{
+	struct lkst_start_request *sr = arg;
+
+	lkst_buf_init_first_page(sr->cb, sr->blk);
+	rcu_assign_pointer(sr->cb->blocks[sr->blk->id], sr->blk);
+}
+
+/*
+ * The first block of a CPU that has none (never online, or its first
+ * block could not be had): page 0 empty and current, as coming online
+ * makes it, which then keeps it.  The position changes only on its own
+ * CPU (I1); nothing writes on an offline one, and it cannot come up
+ * meanwhile (the caller holds the hotplug lock).
+ */
+static void lkst_buffer_start(unsigned int cpu, struct lkst_cpu_buffer *cb,
+			      struct lkst_block *blk)
+{
+	struct lkst_start_request sr = { .cb = cb, .blk = blk };
+
+	if (cpu_online(cpu)) {
+		smp_call_function_single(cpu, lkst_start_on_cpu, &sr, 1);
+	} else {
+		preempt_disable();
+		lkst_start_on_cpu(&sr);
+		preempt_enable();
+	}
+}
+
+int lkst_block_create(struct lkst_block_create *req)
+{
+	struct lkst_cpu_buffer *cb = lkst_cpu_buffer(req->cpu);
+	struct lkst_block *blk;
+	unsigned int id;
+	int ret;
+
+	if (!cb || req->size < LKST_BLOCK_MIN_SIZE ||
+	    req->size > LKST_BLOCK_MAX_SIZE)
+		return -EINVAL;
+	mutex_lock(&lkst_buf_mutex);
+	cpus_read_lock();	/* no first block appears meanwhile */
+	ret = lkst_check_next(cb, req->next);
+	if (!ret)
+		ret = lkst_check_memory(lkst_block_bytes(req->size));
+	if (ret)
+		goto unlock;
+	for (id = 0; id < LKST_MAX_BLOCKS; id++)
+		if (!lkst_block_get(cb, id))
+			break;
+	if (id == LKST_MAX_BLOCKS) {
+		ret = -ENOSPC;
+		goto unlock;
+	}
+	blk = lkst_block_alloc(req->cpu, id, req->size, req->next);
+	if (!blk) {
+		ret = -ENOMEM;
+		goto unlock;
+	}
+	if (lkst_cpu_has_blocks(cb))
+		rcu_assign_pointer(cb->blocks[id], blk);
+	else
+		lkst_buffer_start(req->cpu, cb, blk);
+	req->block = id;
+unlock:
+	cpus_read_unlock();
+	mutex_unlock(&lkst_buf_mutex);
+	return ret;
+}
+
+int lkst_block_link(const struct lkst_block_link *req)
+{
+	struct lkst_cpu_buffer *cb = lkst_cpu_buffer(req->cpu);
+	struct lkst_block *blk;
+	int ret;
+
+	if (!cb || req->block >= LKST_MAX_BLOCKS || req->__pad)
+		return -EINVAL;
+	mutex_lock(&lkst_buf_mutex);
+	blk = lkst_block_get(cb, req->block);
+	ret = blk ? lkst_check_next(cb, req->next) : -ENOENT;
+	if (!ret)
+		WRITE_ONCE(blk->next, req->next);
+	mutex_unlock(&lkst_buf_mutex);
+	return ret;
+}
+
+static bool lkst_block_is_current(struct lkst_cpu_buffer *cb, unsigned int id)
+{
+	return lkst_pos_block(local64_read(&cb->pos)) == id;
+}
+
+/*
+ * Unlink and unpublish the block, wait until no writer can still be moving
+ * into it, then free it, unless a writer that had read an old link made it
+ * current meanwhile: then it is put back as it was (I11).  The steps:
+ * "Delete" in docs/buffer-design.md.
+ */
+int lkst_block_delete(const struct lkst_block_link *req)
+{
+	struct lkst_cpu_buffer *cb = lkst_cpu_buffer(req->cpu);
+	DECLARE_BITMAP(linked_to_it, LKST_MAX_BLOCKS);
+	struct lkst_block *blk, *other;
+	unsigned int id;
+	int ret = 0;
+
+	if (!cb || req->block >= LKST_MAX_BLOCKS || req->next || req->__pad)
+		return -EINVAL;
+	mutex_lock(&lkst_buf_mutex);
+	cpus_read_lock();
+	blk = lkst_block_get(cb, req->block);
+	if (!blk) {
+		ret = -ENOENT;
+		goto unlock;
+	}
+	/* The region stays the CPU's buffer: crash survival depends on it. */
+	if (blk->persistent) {
+		ret = -EPERM;
+		goto unlock;
+	}
+	if (lkst_block_is_current(cb, req->block)) {
+		ret = -EBUSY;
+		goto unlock;
+	}
+	bitmap_zero(linked_to_it, LKST_MAX_BLOCKS);
+	for (id = 0; id < LKST_MAX_BLOCKS; id++) {
+		other = lkst_block_get(cb, id);
+		if (other && other != blk && READ_ONCE(other->next) == req->block) {
+			__set_bit(id, linked_to_it);
+			WRITE_ONCE(other->next, LKST_NO_NEXT);
+		}
+	}
+	rcu_assign_pointer(cb->blocks[req->block], NULL);
+	synchronize_rcu();
+	if (lkst_block_is_current(cb, req->block)) {
+		rcu_assign_pointer(cb->blocks[req->block], blk);
+		for_each_set_bit(id, linked_to_it, LKST_MAX_BLOCKS)
+			WRITE_ONCE(lkst_block_get(cb, id)->next, req->block);
+		ret = -EBUSY;
+		goto unlock;
+	}
+	lkst_block_discard(cb, blk);
+	lkst_block_free(blk);
+unlock:
+	cpus_read_unlock();
+	mutex_unlock(&lkst_buf_mutex);
+	return ret;
+}
+
+struct lkst_jump_request {
+	struct lkst_cpu_buffer *cb;
+	struct lkst_block *target;
+	int ret;
+};
+
+static void lkst_jump_on_cpu(void *arg)
+{
+	struct lkst_jump_request *jr = arg;
+
+	jr->ret = lkst_buf_jump(jr->cb, jr->target);
+}
+
+/* Nothing writes on an offline CPU; preemption off for the RCU reads. */
+static void lkst_jump_on_cpu_offline(struct lkst_jump_request *jr)
+{
+	preempt_disable();
+	lkst_jump_on_cpu(jr);
+	preempt_enable();
+}
+
+/* The write position changes only on its own CPU (I1): jump there by IPI. */
+int lkst_block_jump(const struct lkst_block_link *req)
+{
+	struct lkst_jump_request jr = {
+		.cb = lkst_cpu_buffer(req->cpu),
+	};
+	int ret = 0;
+
+	if (!jr.cb || req->block >= LKST_MAX_BLOCKS || req->next || req->__pad)
+		return -EINVAL;
+	/* lkst_buf_mutex before cpu_hotplug_lock, as in resize and delete */
+	mutex_lock(&lkst_buf_mutex);
+	cpus_read_lock();
+	jr.target = lkst_block_get(jr.cb, req->block);
+	if (!jr.target) {
+		ret = -ENOENT;
+		goto unlock;
+	}
+	/* -EBUSY: the IPI came while a writer was moving; it soon is done. */
+	do {
+		ret = 0;
+		if (cpu_online(req->cpu))
+			ret = smp_call_function_single(req->cpu,
+						       lkst_jump_on_cpu, &jr, 1);
+		else
+			lkst_jump_on_cpu_offline(&jr);
+		ret = ret ?: jr.ret;
+	} while (ret == -EBUSY);
+unlock:
+	cpus_read_unlock();
+	mutex_unlock(&lkst_buf_mutex);
+	return ret;
+}
+
+/*
+ * For handlers: jump this CPU's buffer, from hook context.  -EBUSY when
+ * the hook interrupted a writer of this CPU moving to another page (I9),
+ * or when a resize replaced the block (its IPI can land between the lookup
+ * and the jump) or a delete holds it unpublished (I11): lkst_buf_jump()
+ * checks.
+ */
+int lkst_buffer_jump(unsigned int block)
+{
+	struct lkst_cpu_buffer *cb;
+	struct lkst_block *target;
+	int ret;
+
+	if (block >= LKST_MAX_BLOCKS)
+		return -EINVAL;
+	preempt_disable_notrace();
+	cb = this_cpu_ptr(&lkst_cpu_buffers);
+	target = rcu_dereference_sched(cb->blocks[block]);
+	ret = target ? lkst_buf_jump(cb, target) : -ENOENT;
+	preempt_enable_notrace();
+	return ret;
+}
+EXPORT_SYMBOL_NS_GPL(lkst_buffer_jump, LKST);
