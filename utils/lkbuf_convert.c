@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lkbuf convert -f LOG --to ctf|json -o OUT: the verb around liblkst's
- * exporters (lkst_export.h).
+ * lkbuf convert -f LOG --to ctf|json|perfetto -o OUT: the verb around
+ * liblkst's exporters (lkst_export.h) and lkbuf's Perfetto writer
+ * (lkst_export_perfetto.h: it needs libprotobuf-c, which liblkst does not).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -9,17 +10,24 @@
 #include "lkbuf_cmds.h"
 #include "lkbuf_print.h"
 #include "lkst_export.h"
+#include "lkst_export_perfetto.h"
 
-static char *format, *out;
+static char *format, *out, *layout;
 
 static struct poptOption convert_options[] = {
 	{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, lkbuf_input_options, 0, NULL, NULL },
 	{ "to", '\0', POPT_ARG_STRING, &format, 0,
 	  "ctf: CTF 1.8 directory (babeltrace2, Trace Compass); json: Chrome "
-	  "trace JSON (Perfetto, chrome://tracing)", "ctf|json" },
+	  "trace JSON (Perfetto, chrome://tracing); perfetto: Perfetto's native "
+	  "protobuf trace (ui.perfetto.dev, trace_processor)", "ctf|json|perfetto" },
+	{ "layout", '\0', POPT_ARG_STRING, &layout, 0,
+	  "ctf only: lkst (default: lkst's events and fields) or lttng "
+	  "(lttng-modules' names, which Trace Compass's kernel views read)",
+	  "lkst|lttng" },
 	{ "output", 'o', POPT_ARG_STRING, &out, 0,
 	  "ctf: directory, created if missing (an empty one, or one an earlier "
-	  "conversion wrote, is replaced); json: file, - for standard output",
+	  "conversion wrote, is replaced); json, perfetto: file, - for standard "
+	  "output",
 	  "OUT" },
 	{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, lkbuf_select_options, 0,
 	  "Selecting records (the output holds only these; the rest still "
@@ -33,15 +41,22 @@ static int run_convert(struct lkst_cmd *cmd)
 	struct lkst_trace *trace;
 	struct lkst_export x;
 	struct lkst_err err;
-	int ctf, ret;
+	const char *what;
+	int ctf, lttng = 0, ret;
 
 	(void)cmd;
-	lkst_require(format, "--to ctf|json", "convert");
+	lkst_require(format, "--to ctf|json|perfetto", "convert");
 	lkst_require(out, "-o OUT", "convert");
-	if (strcmp(format, "ctf") && strcmp(format, "json"))
-		lkst_die(LKST_EXIT_USAGE, "unknown output format '%s'; give --to ctf or --to json",
+	if (strcmp(format, "ctf") && strcmp(format, "json") && strcmp(format, "perfetto"))
+		lkst_die(LKST_EXIT_USAGE, "unknown output format '%s'; give --to ctf, --to json or --to perfetto",
 			 format);
 	ctf = !strcmp(format, "ctf");
+	if (layout && !ctf)
+		lkst_die(LKST_EXIT_USAGE, "--layout is for --to ctf only");
+	if (layout && strcmp(layout, "lkst") && strcmp(layout, "lttng"))
+		lkst_die(LKST_EXIT_USAGE, "unknown CTF layout '%s'; give --layout lkst or --layout lttng",
+			 layout);
+	lttng = layout && !strcmp(layout, "lttng");
 	if (ctf && !strcmp(out, "-"))
 		lkst_die(LKST_EXIT_USAGE, "a CTF trace is a directory, not standard output; give -o DIR");
 	trace = lkbuf_open_input("convert", 0);
@@ -49,14 +64,22 @@ static int run_convert(struct lkst_cmd *cmd)
 	log = lkst_trace_log(trace);
 	if (lkst_export_trace(&x, trace, &err))
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
-	ret = ctf ? lkst_export_ctf(&x, out, &err) : lkst_export_json(&x, out, &err);
+	if (ctf) {
+		ret = lttng ? lkst_export_ctf_lttng(&x, out, &err) : lkst_export_ctf(&x, out, &err);
+		what = lttng ? "CTF 1.8, LTTng layout" : "CTF 1.8";
+	} else if (!strcmp(format, "json")) {
+		ret = lkst_export_json(&x, out, &err);
+		what = "Chrome trace JSON";
+	} else {
+		ret = lkst_export_perfetto(&x, out, &err);
+		what = "Perfetto protobuf trace";
+	}
 	lkst_export_end_progress(&x);
 	if (ret)
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 	fprintf(stderr, "lkbuf: converted %llu %srecords of %u CPUs to %s (%s%s%s)\n",
 		x.written, lkst_trace_selecting(trace) ? "selected " : "", log->nr_sections,
-		out, ctf ? "CTF 1.8" : "Chrome trace JSON", x.summary[0] ? ": " : "",
-		x.summary);
+		out, what, x.summary[0] ? ": " : "", x.summary);
 	lkst_export_free(&x);
 	lkst_trace_close(trace);
 	lkbuf_select_free();

@@ -47,8 +47,10 @@ void lkst_export_end_progress(const struct lkst_export *x);
 /* Counts n units of work done, redrawing the percentage when it moves. */
 void lkst_export_step(struct lkst_export *x, unsigned long long n);
 
-/* Both return 0, or -1 with err set (then the output is incomplete). */
+/* Each returns 0, or -1 with err set (then the output is incomplete). */
 int lkst_export_ctf(struct lkst_export *x, const char *dir, struct lkst_err *err);
+/* CTF in lttng-modules' layout, for Trace Compass (lkst_export_ctf_lttng.c). */
+int lkst_export_ctf_lttng(struct lkst_export *x, const char *dir, struct lkst_err *err);
 int lkst_export_json(struct lkst_export *x, const char *path, struct lkst_err *err);
 
 #endif /* LKST_EXPORT_H */

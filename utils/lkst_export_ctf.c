@@ -15,6 +15,10 @@
  * carries the loss in its events_discarded counter: readers report the
  * difference between the two packets' counters as discarded between their
  * ends, which are the records around the gap.
+ *
+ * lkst_export_ctf_lttng() writes the same streams in LTTng's layout
+ * (lkst_export_ctf_lttng.c): the events Trace Compass's kernel analysis
+ * knows under lttng-modules' names and fields, lkst's for the rest.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -23,44 +27,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lkst_export.h"
-#include "lkst_format.h"
+#include "lkst_export_ctf_int.h"
+#include "lkst_export_kernel.h"
 
-#define CTF_MAGIC		0xc1fc1fc1u
 #define PACKET_HEADER_SIZE	(4 + 16 + 4)
 #define PACKET_CONTEXT_SIZE	(6 * 8 + 4)
 #define PACKET_MAX		(1u << 20)	/* bytes of events in a packet */
-/* An event at most: header, context, six 8-byte numbers or strings. */
-#define EVENT_MAX		(2 + 8 + 4 + 1 + LKST_NR_ARGS * LKST_FIELD_TEXT_LEN)
 #define NR_IDS			65536		/* record event IDs are __u16 */
-
-struct ctf_class {
-	int in_table;
-	unsigned int nr;
-	struct lkst_field fields[LKST_NR_ARGS];
-};
-
-struct ctf_stream {
-	FILE *fp;
-	char path[4096];
-	unsigned int cpu;
-	__u64 seq_num, discarded;
-	/* The packet being built: its events only. */
-	unsigned char *buf;
-	size_t len, cap;
-	__u64 events, begin, end;
-};
-
-struct ctf_writer {
-	struct lkst_export *x;
-	const char *dir;
-	unsigned char uuid[16];
-	struct ctf_class known[LKST_NR_EVENT_IDS];	/* by ID */
-	struct ctf_class unknown;
-	unsigned char *seen_unknown;			/* NR_IDS flags */
-	__u64 last_ns;					/* of the whole log */
-	struct lkst_err *err;
-};
 
 /* ---- Output directory ----------------------------------------------- */
 
@@ -141,7 +114,7 @@ static int prepare_dir(const char *dir, struct lkst_err *err)
 	return 0;
 }
 
-static int write_failed(const char *path, int errnum, struct lkst_err *err)
+int ctf_write_failed(const char *path, int errnum, struct lkst_err *err)
 {
 	lkst_seterr(err, "cannot write %s: %s; check the space and permissions there",
 		    path, strerror(errnum));
@@ -149,34 +122,6 @@ static int write_failed(const char *path, int errnum, struct lkst_err *err)
 }
 
 /* ---- Streams -------------------------------------------------------- */
-
-static int put_reserve(struct ctf_stream *s, size_t n, struct lkst_err *err)
-{
-	unsigned char *p;
-	size_t cap;
-
-	if (s->len + n <= s->cap)
-		return 0;
-	cap = s->cap ? s->cap * 2 : 1 << 16;
-	while (cap < s->len + n)
-		cap *= 2;
-	p = realloc(s->buf, cap);
-	if (!p) {
-		lkst_seterr(err, "out of memory for a packet of cpu %u; free some memory", s->cpu);
-		return -1;
-	}
-	s->buf = p;
-	s->cap = cap;
-	return 0;
-}
-
-static inline void put_bytes(struct ctf_stream *s, const void *p, size_t n)
-{
-	memcpy(s->buf + s->len, p, n);
-	s->len += n;
-}
-
-#define PUT(s, type, v)	do { type v_ = (v); put_bytes((s), &v_, sizeof(v_)); } while (0)
 
 /* Writes the packet built so far (possibly without events) and starts the next. */
 static int flush_packet(struct ctf_writer *w, struct ctf_stream *s)
@@ -199,14 +144,14 @@ static int flush_packet(struct ctf_writer *w, struct ctf_stream *s)
 	memcpy(p + sizeof(v), &cpu, 4);
 	if (fwrite(head, sizeof(head), 1, s->fp) != 1 ||
 	    (s->len && fwrite(s->buf, s->len, 1, s->fp) != 1))
-		return write_failed(s->path, errno, w->err);
+		return ctf_write_failed(s->path, errno, w->err);
 	s->len = 0;
 	s->events = 0;
 	s->begin = s->end;	/* an empty packet after it spans no time */
 	return 0;
 }
 
-static const struct ctf_class *class_of(const struct ctf_writer *w, unsigned int id)
+const struct ctf_class *ctf_class_of(const struct ctf_writer *w, unsigned int id)
 {
 	if (id < LKST_NR_EVENT_IDS && w->known[id].in_table)
 		return &w->known[id];
@@ -220,23 +165,12 @@ static void put_sysname(struct ctf_stream *s, __u64 value)
 	put_bytes(s, name ? name : "", name ? strlen(name) + 1 : 1);
 }
 
-static int put_event(struct ctf_writer *w, struct ctf_stream *s,
-		     const struct lkst_record *r)
+void ctf_put_fields(struct ctf_stream *s, const struct ctf_class *c,
+		    const struct lkst_record *r)
 {
-	const struct ctf_class *c = class_of(w, r->event);
 	char text[LKST_FIELD_TEXT_LEN];
 	unsigned int i;
 
-	if (put_reserve(s, EVENT_MAX, w->err))
-		return -1;
-	if (!s->events)
-		s->begin = r->time_ns;
-	s->end = r->time_ns;
-	s->events++;
-	PUT(s, __u16, r->event);
-	PUT(s, __u64, r->time_ns);
-	PUT(s, __u32, r->pid);
-	PUT(s, __u8, r->context);
 	for (i = 0; i < c->nr; i++) {
 		const struct lkst_field *f = &c->fields[i];
 		__u64 value = r->arg[f->arg];
@@ -257,32 +191,27 @@ static int put_event(struct ctf_writer *w, struct ctf_stream *s,
 			break;
 		}
 	}
+}
+
+static int put_event(struct ctf_writer *w, struct ctf_stream *s,
+		     const struct lkst_record *r)
+{
+	if (put_reserve(s, EVENT_MAX, w->err))
+		return -1;
+	if (!s->events)
+		s->begin = r->time_ns;
+	s->end = r->time_ns;
+	s->events++;
+	if (w->lttng) {
+		ctf_lttng_event(w, s, r);
+		return 0;
+	}
+	PUT(s, __u16, r->event);
+	PUT(s, __u64, r->time_ns);
+	PUT(s, __u32, r->pid);
+	PUT(s, __u8, r->context);
+	ctf_put_fields(s, ctf_class_of(w, r->event), r);
 	return 0;
-}
-
-/* Numbers missing between a record and the one stored before it. */
-static __u64 gap_before(const struct lkst_log_section *sec, __u64 i)
-{
-	if (!sec->seqs)
-		return 0;
-	return sec->seqs[i] - (i ? sec->seqs[i - 1] + 1 : sec->info.seq_start);
-}
-
-/*
- * Lost numbers between the records handed on before (stored index prev,
- * or none: ~0) and i, when a selection skips records in between: the
- * numbers missing, not the records skipped.  A section sorted by time
- * (stored out of order) has only its gap right before i counted.
- */
-static __u64 gaps_since(const struct lkst_log_section *sec, __u64 prev, __u64 i)
-{
-	if (!sec->seqs)
-		return 0;
-	if (prev == ~0ull)
-		return sec->seqs[i] - sec->info.seq_start - i;
-	if (prev >= i)
-		return gap_before(sec, i);
-	return sec->seqs[i] - sec->seqs[prev] - (i - prev);
 }
 
 /*
@@ -316,7 +245,7 @@ static int write_stream(struct ctf_writer *w, unsigned int index, struct ctf_str
 		snprintf(s->path, sizeof(s->path), "%s/cpu%u", w->dir, s->cpu);
 	s->fp = fopen(s->path, "we");
 	if (!s->fp)
-		return write_failed(s->path, errno, w->err);
+		return ctf_write_failed(s->path, errno, w->err);
 	setvbuf(s->fp, NULL, _IOFBF, 1 << 20);
 
 	if (sec->seqs)
@@ -335,14 +264,14 @@ static int write_stream(struct ctf_writer *w, unsigned int index, struct ctf_str
 	/* None selected: every loss goes before the end, as for an empty section. */
 	if (!more && sec->seqs && n)
 		trailing = sec->info.lost;
-	lost = lkst_log_lost_before(sec) + (more ? gaps_since(sec, prev, r.index) : trailing);
+	lost = lkst_log_lost_before(sec) + (more ? kx_gaps_since(sec, prev, r.index) : trailing);
 	if (lost) {
 		s->begin = s->end = more ? r.rec->time_ns : w->last_ns;
 		if (flush_packet(w, s) || put_loss(w, s, lost, s->end))
 			return -1;
 	}
 	for (j = 0; more; j++, more = lkst_trace_next(w->x->iter, &r)) {
-		lost = j ? gaps_since(sec, prev, r.index) : 0;
+		lost = j ? kx_gaps_since(sec, prev, r.index) : 0;
 		prev = r.index;
 		if (lost && put_loss(w, s, lost, r.rec->time_ns))
 			return -1;
@@ -357,7 +286,7 @@ static int write_stream(struct ctf_writer *w, unsigned int index, struct ctf_str
 	lkst_export_step(w->x, n & 0xffff);
 	/* Numbers lost after the last record handed on (a selection skips some). */
 	if (j && prev < n - 1)
-		trailing += gaps_since(sec, prev, n - 1);
+		trailing += kx_gaps_since(sec, prev, n - 1);
 	/* Losses after the last record, right after it; a stream needs a packet. */
 	if (j && trailing && put_loss(w, s, trailing, s->end))
 		return -1;
@@ -365,7 +294,7 @@ static int write_stream(struct ctf_writer *w, unsigned int index, struct ctf_str
 		return -1;
 	if (fclose(s->fp)) {
 		s->fp = NULL;
-		return write_failed(s->path, errno, w->err);
+		return ctf_write_failed(s->path, errno, w->err);
 	}
 	s->fp = NULL;
 	return 0;
@@ -380,7 +309,7 @@ static int write_stream(struct ctf_writer *w, unsigned int index, struct ctf_str
  * would swallow hex digits after it), so the metadata stays ASCII and
  * readers get the bytes back.
  */
-static void put_tsdl_string(FILE *out, const char *s, size_t max)
+void ctf_put_tsdl_string(FILE *out, const char *s, size_t max)
 {
 	size_t i;
 
@@ -434,27 +363,30 @@ static void put_fields(FILE *out, const struct ctf_class *c)
 	}
 }
 
+void ctf_put_comment(FILE *out, const char *desc)
+{
+	fprintf(out, "\t/* ");
+	/*
+	 * A description ending the comment early would break the
+	 * metadata; other bytes are kept to printable ASCII.
+	 */
+	for (; *desc; desc++) {
+		unsigned char c = *desc;
+
+		fputc(c == '*' && desc[1] == '/' ? '.' : c >= 0x20 && c < 0x7f ? c : '?', out);
+	}
+	fprintf(out, " */\n");
+}
+
 static void put_class(FILE *out, const char *name, const char *desc, unsigned int id,
 		      const struct ctf_class *c)
 {
 	fprintf(out, "\nevent {\n");
-	if (desc) {
-		fprintf(out, "\t/* ");
-		/*
-		 * A description ending the comment early would break the
-		 * metadata; other bytes are kept to printable ASCII.
-		 */
-		for (; *desc; desc++) {
-			unsigned char c = *desc;
-
-			fputc(c == '*' && desc[1] == '/' ? '.' : c >= 0x20 && c < 0x7f ? c : '?',
-			      out);
-		}
-		fprintf(out, " */\n");
-	}
+	if (desc)
+		ctf_put_comment(out, desc);
 	/* The loader admits only [A-Za-z0-9_] names; quoted all the same. */
 	fprintf(out, "\tname = \"");
-	put_tsdl_string(out, name, strlen(name));
+	ctf_put_tsdl_string(out, name, strlen(name));
 	fprintf(out, "\";\n\tid = %u;\n\tstream_id = 0;\n", id);
 	if (c->nr) {
 		fprintf(out, "\tfields := struct {\n");
@@ -495,11 +427,15 @@ static void put_header(FILE *out, const struct ctf_writer *w)
 		"\t\tuint32_t magic;\n\t\tuint8_t uuid[16];\n\t\tuint32_t stream_id;\n"
 		"\t};\n};\n\n");
 
-	fprintf(out, "env {\n\tdomain = \"kernel\";\n\ttracer_name = \"lkst\";\n"
-		"\thostname = \"");
-	put_tsdl_string(out, h->nodename, sizeof(h->nodename));
+	fprintf(out, "env {\n\tdomain = \"kernel\";\n");
+	if (w->lttng)
+		ctf_lttng_env(out, w);
+	else
+		fprintf(out, "\ttracer_name = \"lkst\";\n");
+	fprintf(out, "\thostname = \"");
+	ctf_put_tsdl_string(out, h->nodename, sizeof(h->nodename));
 	fprintf(out, "\";\n\tkernel_release = \"");
-	put_tsdl_string(out, h->release, sizeof(h->release));
+	ctf_put_tsdl_string(out, h->release, sizeof(h->release));
 	fprintf(out, "\";\n\tlkst_abi = %u;\n\tlkst_log_version = %u;\n",
 		h->abi_version, h->version);
 	/* The kernel's counters since boot, of which the streams show what was lost. */
@@ -525,6 +461,10 @@ static void put_header(FILE *out, const struct ctf_writer *w)
 	fprintf(out, "enum lkst_context : uint8_t { \"task\" = 0, \"softirq\" = 1, \"irq\" = 2, \"nmi\" = 3 };\n"
 		"enum lkst_syscall_abi : uint32_t { \"native\" = %u, \"ia32\" = %u };\n\n",
 		LKST_SYSCALL_ABI_NATIVE, LKST_SYSCALL_ABI_IA32);
+	if (w->lttng) {
+		ctf_lttng_stream_decl(out);
+		return;
+	}
 	fprintf(out, "stream {\n\tid = 0;\n"
 		"\tevent.header := struct {\n\t\tuint16_t id;\n"
 		"\t\tuint64_clock_monotonic_t timestamp;\n\t};\n"
@@ -547,11 +487,14 @@ static int write_metadata(struct ctf_writer *w)
 	snprintf(path, sizeof(path), "%s/metadata", w->dir);
 	out = fopen(path, "we");
 	if (!out)
-		return write_failed(path, errno, w->err);
+		return ctf_write_failed(path, errno, w->err);
 	put_header(out, w);
 	for (i = 0; i < lkst_nr_events; i++)
-		put_class(out, lkst_events[i].mnemonic, lkst_events[i].description,
-			  lkst_events[i].id, &w->known[lkst_events[i].id]);
+		if (!w->lttng || !ctf_lttng_class(out, w, lkst_events[i].id))
+			put_class(out, lkst_events[i].mnemonic, lkst_events[i].description,
+				  lkst_events[i].id, &w->known[lkst_events[i].id]);
+	if (w->lttng)
+		ctf_lttng_syscall_classes(out, w);
 	/* IDs the table lacks: an UNKNOWN_0xNN class each, as lkbuf print names them. */
 	for (i = 0; i < NR_IDS; i++) {
 		if (!w->seen_unknown[i])
@@ -560,7 +503,7 @@ static int write_metadata(struct ctf_writer *w)
 		put_class(out, name, NULL, i, &w->unknown);
 	}
 	if (ferror(out) | fclose(out))
-		return write_failed(path, errno ? errno : EIO, w->err);
+		return ctf_write_failed(path, errno ? errno : EIO, w->err);
 	return 0;
 }
 
@@ -598,7 +541,8 @@ static void make_uuid(const struct lkst_log *log, unsigned char uuid[16])
 	uuid[8] = (uuid[8] & 0x3f) | 0x80;
 }
 
-int lkst_export_ctf(struct lkst_export *x, const char *dir, struct lkst_err *err)
+static int export_ctf(struct lkst_export *x, const char *dir, int lttng,
+		      struct lkst_err *err)
 {
 	__u64 max_ns = INT64_MAX - clock_offset(&x->log->header);
 	struct ctf_stream stream;
@@ -638,7 +582,7 @@ int lkst_export_ctf(struct lkst_export *x, const char *dir, struct lkst_err *err
 		for (j = 0; j < sec->info.nr_records; j++) {
 			const struct lkst_record *r = &sec->records[j];
 
-			if (class_of(w, r->event) == &w->unknown)
+			if (ctf_class_of(w, r->event) == &w->unknown)
 				w->seen_unknown[r->event] = 1;
 			if (r->time_ns > w->last_ns)
 				w->last_ns = r->time_ns;
@@ -650,6 +594,8 @@ int lkst_export_ctf(struct lkst_export *x, const char *dir, struct lkst_err *err
 			}
 		}
 	}
+	if (lttng && ctf_lttng_new(w))
+		goto out;
 	x->work = x->records;
 	if (prepare_dir(dir, err))
 		goto out;
@@ -658,6 +604,8 @@ int lkst_export_ctf(struct lkst_export *x, const char *dir, struct lkst_err *err
 		stream.seq_num = 0;
 		stream.len = 0;
 		stream.events = 0;
+		if (w->lttng)
+			ctf_lttng_stream(w, x->log->sections[s].info.cpu);
 		if (write_stream(w, s, &stream)) {
 			if (stream.fp)
 				fclose(stream.fp);
@@ -681,7 +629,18 @@ int lkst_export_ctf(struct lkst_export *x, const char *dir, struct lkst_err *err
 			 lost);
 	}
 out:
+	ctf_lttng_free(w);
 	free(w->seen_unknown);
 	free(w);
 	return ret;
+}
+
+int lkst_export_ctf(struct lkst_export *x, const char *dir, struct lkst_err *err)
+{
+	return export_ctf(x, dir, 0, err);
+}
+
+int lkst_export_ctf_lttng(struct lkst_export *x, const char *dir, struct lkst_err *err)
+{
+	return export_ctf(x, dir, 1, err);
 }
