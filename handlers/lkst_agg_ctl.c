@@ -37,6 +37,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include "lkst_agg_int.h"
+#include "lkst_handler_ctl.h"
 
 static u64 agg_known_events[LKST_NR_EVENT_IDS / 64];
 
@@ -104,17 +105,16 @@ static int agg_find(const struct agg_state *st, const char *name)
 	return -ENOENT;
 }
 
-static int agg_set(const void __user *data, u32 size)
+static int agg_set(void __user *data, u32 size)
 {
 	struct lkst_agg_config cfg;
 	struct agg_state *st;
 	struct agg *a;
 	int idx, ret;
 
-	if (size != sizeof(cfg))
-		return -EINVAL;
-	if (copy_from_user(&cfg, data, sizeof(cfg)))
-		return -EFAULT;
+	ret = lkst_ctl_copy_in(&cfg, sizeof(cfg), data, size);
+	if (ret)
+		return ret;
 	ret = agg_check_config(&cfg);
 	if (ret)
 		return ret;
@@ -156,92 +156,105 @@ fail:
 static int agg_get_name(struct lkst_agg_name *n, const void __user *data,
 			u32 size)
 {
-	if (size != sizeof(*n))
-		return -EINVAL;
-	if (copy_from_user(n, data, sizeof(*n)))
-		return -EFAULT;
-	return agg_check_name(n->name, true);
+	int ret = lkst_ctl_copy_in(n, sizeof(*n), data, size);
+
+	return ret ? ret : agg_check_name(n->name, true);
 }
 
 /*
- * For delete and clear, with agg_mutex held: the index of the aggregation
- * @n names (0 for "", all of them) and a copy of the state to change, or
- * NULL with *ret set.
+ * Delete and clear: @change edits a copy of the state for the aggregation
+ * the request names (@idx; "" names all of them, @idx 0), which is then
+ * published, or dropped when @change fails.
  */
-static struct agg_state *agg_change_named(const struct lkst_agg_name *n,
-					  int *idx, int *ret)
+static int agg_change(void __user *data, u32 size,
+		      int (*change)(struct agg_state *st,
+				    const struct lkst_agg_name *n, int idx))
 {
+	struct lkst_agg_name n;
 	struct agg_state *st;
+	int idx, ret;
 
-	*idx = n->name[0] ? agg_find(agg_current(), n->name) : 0;
-	if (*idx < 0) {
-		*ret = *idx;
-		return NULL;
+	ret = agg_get_name(&n, data, size);
+	if (ret)
+		return ret;
+	mutex_lock(&agg_mutex);
+	idx = n.name[0] ? agg_find(agg_current(), n.name) : 0;
+	if (idx < 0) {
+		ret = idx;
+		goto out;
 	}
 	st = agg_state_dup();
-	*ret = st ? 0 : -ENOMEM;
-	return st;
-}
-
-/* Publish the changed state, or drop it when @ret says the change failed. */
-static int agg_change_end(struct agg_state *st, int ret)
-{
+	if (!st) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = change(st, &n, idx);
 	if (ret)
 		agg_abort(st);
 	else
 		agg_commit(st);
-	return ret;
-}
-
-static int agg_delete(const void __user *data, u32 size)
-{
-	struct lkst_agg_name n;
-	struct agg_state *st;
-	int idx, ret;
-
-	ret = agg_get_name(&n, data, size);
-	if (ret)
-		return ret;
-	mutex_lock(&agg_mutex);
-	st = agg_change_named(&n, &idx, &ret);
-	if (st) {
-		if (n.name[0])
-			st->aggs[idx] = NULL;
-		else
-			memset(st->aggs, 0, sizeof(st->aggs));
-		/* allocates nothing */
-		ret = agg_change_end(st, agg_state_build(st, false));
-	}
+out:
 	mutex_unlock(&agg_mutex);
 	return ret;
 }
 
-static int agg_clear(const void __user *data, u32 size)
+static int agg_delete_one(struct agg_state *st, const struct lkst_agg_name *n,
+			  int idx)
 {
-	struct lkst_agg_name n;
-	struct agg_state *st;
+	if (n->name[0])
+		st->aggs[idx] = NULL;
+	else
+		memset(st->aggs, 0, sizeof(st->aggs));
+	return agg_state_build(st, false);	/* allocates nothing */
+}
+
+static int agg_delete(void __user *data, u32 size)
+{
+	return agg_change(data, size, agg_delete_one);
+}
+
+/* New, empty tables; "" also renews the latencies' start stores. */
+static int agg_clear_one(struct agg_state *st, const struct lkst_agg_name *n,
+			 int idx)
+{
 	unsigned int i;
-	int idx, ret;
 
-	ret = agg_get_name(&n, data, size);
-	if (ret)
-		return ret;
-	mutex_lock(&agg_mutex);
-	st = agg_change_named(&n, &idx, &ret);
-	if (st) {
-		for (i = 0; i < LKST_AGG_MAX && !ret; i++) {
-			if (!st->aggs[i] || (n.name[0] && i != idx))
-				continue;
-			st->aggs[i] = agg_alloc(&st->aggs[i]->cfg);
-			if (!st->aggs[i])
-				ret = -ENOMEM;
-		}
-		if (!ret)
-			ret = agg_state_build(st, !n.name[0]);
-		ret = agg_change_end(st, ret);
+	for (i = 0; i < LKST_AGG_MAX; i++) {
+		if (!st->aggs[i] || (n->name[0] && i != idx))
+			continue;
+		st->aggs[i] = agg_alloc(&st->aggs[i]->cfg);
+		if (!st->aggs[i])
+			return -ENOMEM;
 	}
-	mutex_unlock(&agg_mutex);
-	return ret;
+	return agg_state_build(st, !n->name[0]);
+}
+
+static int agg_clear(void __user *data, u32 size)
+{
+	return agg_change(data, size, agg_clear_one);
+}
+
+/*
+ * For INFO and READ: the aggregation at @index (its request's padding
+ * @pad zero) with agg_mutex held, or NULL with *ret set.
+ */
+static const struct agg *agg_lock_index(u32 index, u32 pad, int *ret)
+{
+	const struct agg_state *st;
+	const struct agg *a;
+
+	if (index >= LKST_AGG_MAX || pad) {
+		*ret = -EINVAL;
+		return NULL;
+	}
+	mutex_lock(&agg_mutex);
+	st = agg_current();
+	a = st ? st->aggs[array_index_nospec(index, LKST_AGG_MAX)] : NULL;
+	if (!a) {
+		mutex_unlock(&agg_mutex);
+		*ret = -ENOENT;
+	}
+	return a;
 }
 
 static int agg_info(void __user *data, u32 size)
@@ -252,21 +265,15 @@ static int agg_info(void __user *data, u32 size)
 	const struct agg_lat *lat = NULL;
 	const struct agg *a;
 	unsigned int cpu, i;
-	int ret = 0;
+	int ret;
 
-	if (size != sizeof(info))
-		return -EINVAL;
-	if (copy_from_user(&info, data, sizeof(info)))
-		return -EFAULT;
-	if (info.index >= LKST_AGG_MAX || info.__pad)
-		return -EINVAL;
-	mutex_lock(&agg_mutex);
+	ret = lkst_ctl_copy_in(&info, sizeof(info), data, size);
+	if (ret)
+		return ret;
+	a = agg_lock_index(info.index, info.__pad, &ret);
+	if (!a)
+		return ret;
 	st = agg_current();
-	a = st ? st->aggs[array_index_nospec(info.index, LKST_AGG_MAX)] : NULL;
-	if (!a) {
-		ret = -ENOENT;
-		goto out;
-	}
 	i = info.index;
 	memset(&info, 0, sizeof(info));
 	info.index = i;
@@ -291,10 +298,7 @@ static int agg_info(void __user *data, u32 size)
 			info.negative += local64_read(&c->negative);
 		}
 	}
-out:
 	mutex_unlock(&agg_mutex);
-	if (ret)
-		return ret;
 	return copy_to_user(data, &info, sizeof(info)) ? -EFAULT : 0;
 }
 
@@ -374,26 +378,18 @@ static int agg_read(void __user *data, u32 size)
 {
 	struct agg_merged m = { };
 	struct lkst_agg_read rd;
-	const struct agg_state *st;
 	const struct agg *a;
 	unsigned int cpu, tries;
 	u64 used, most;
 	bool quantize;
 	int ret;
 
-	if (size != sizeof(rd))
-		return -EINVAL;
-	if (copy_from_user(&rd, data, sizeof(rd)))
-		return -EFAULT;
-	if (rd.index >= LKST_AGG_MAX || rd.__pad)
-		return -EINVAL;
-	mutex_lock(&agg_mutex);
-	st = agg_current();
-	a = st ? st->aggs[array_index_nospec(rd.index, LKST_AGG_MAX)] : NULL;
-	if (!a) {
-		ret = -ENOENT;
-		goto out;
-	}
+	ret = lkst_ctl_copy_in(&rd, sizeof(rd), data, size);
+	if (ret)
+		return ret;
+	a = agg_lock_index(rd.index, rd.__pad, &ret);
+	if (!a)
+		return ret;
 	quantize = a->cfg.func == LKST_AGG_F_QUANTIZE;
 	if (quantize ? rd.max_entries && !rd.buckets : !!rd.buckets) {
 		ret = -EINVAL;
@@ -453,23 +449,18 @@ out:
 	return ret;
 }
 
+static const lkst_ctl_fn agg_cmds[] = {
+	[LKST_AGG_SET] = agg_set,
+	[LKST_AGG_DELETE] = agg_delete,
+	[LKST_AGG_CLEAR] = agg_clear,
+	[LKST_AGG_INFO] = agg_info,
+	[LKST_AGG_READ] = agg_read,
+};
+
 static int agg_control(struct lkst_handler *handler, unsigned int cmd,
 		       void __user *data, u32 size)
 {
-	switch (cmd) {
-	case LKST_AGG_SET:
-		return agg_set(data, size);
-	case LKST_AGG_DELETE:
-		return agg_delete(data, size);
-	case LKST_AGG_CLEAR:
-		return agg_clear(data, size);
-	case LKST_AGG_INFO:
-		return agg_info(data, size);
-	case LKST_AGG_READ:
-		return agg_read(data, size);
-	default:
-		return -EINVAL;
-	}
+	return lkst_ctl_run(agg_cmds, ARRAY_SIZE(agg_cmds), cmd, data, size);
 }
 
 static struct lkst_handler agg_handler = {

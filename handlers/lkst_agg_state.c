@@ -170,22 +170,16 @@ int agg_state_build(struct agg_state *st, bool fresh)
 	return 0;
 }
 
-static bool agg_in(struct agg *a, const struct agg_state *st)
+/* Whether @st holds @p, an aggregation or a latency's start store. */
+static bool agg_state_holds(const struct agg_state *st, const void *p)
 {
 	unsigned int i;
 
-	for (i = 0; i < LKST_AGG_MAX; i++)
-		if (st && st->aggs[i] == a)
+	for (i = 0; st && i < LKST_AGG_MAX; i++)
+		if (st->aggs[i] == p)
 			return true;
-	return false;
-}
-
-static bool agg_lat_in(struct agg_lat *lat, const struct agg_state *st)
-{
-	unsigned int i;
-
-	for (i = 0; i < LKST_AGG_NR_LAT; i++)
-		if (st && st->lat[i] == lat)
+	for (i = 0; st && i < LKST_AGG_NR_LAT; i++)
+		if (st->lat[i] == p)
 			return true;
 	return false;
 }
@@ -198,10 +192,10 @@ void agg_state_free(struct agg_state *st, const struct agg_state *keep)
 	if (!st)
 		return;
 	for (i = 0; i < LKST_AGG_MAX; i++)
-		if (!agg_in(st->aggs[i], keep))
+		if (!agg_state_holds(keep, st->aggs[i]))
 			agg_free(st->aggs[i]);
 	for (i = 0; i < LKST_AGG_NR_LAT; i++)
-		if (!agg_lat_in(st->lat[i], keep))
+		if (!agg_state_holds(keep, st->lat[i]))
 			agg_lat_free(st->lat[i]);
 	kfree(st);
 }

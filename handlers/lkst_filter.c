@@ -25,6 +25,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 #include "lkst_filter.h"
+#include "lkst_handler_ctl.h"
 
 struct lkst_filter_entry {
 	struct rcu_head rcu;
@@ -109,7 +110,7 @@ static void lkst_filter_handle(struct lkst_handler *handler,
 	lkst_handler_pass(f->prog.target, event, args);
 }
 
-static int lkst_filter_set(const void __user *data, u32 size)
+static int lkst_filter_set(void __user *data, u32 size)
 {
 	struct lkst_filter_entry *f, *old;
 	unsigned int event;
@@ -141,16 +142,16 @@ static int lkst_filter_set(const void __user *data, u32 size)
 	return 0;
 }
 
-static int lkst_filter_clear(const void __user *data, u32 size)
+static int lkst_filter_clear(void __user *data, u32 size)
 {
 	struct lkst_filter_entry *old;
 	unsigned int event, first, last;
 	u32 which;
+	int ret;
 
-	if (size != sizeof(which))
-		return -EINVAL;
-	if (copy_from_user(&which, data, sizeof(which)))
-		return -EFAULT;
+	ret = lkst_ctl_copy_in(&which, sizeof(which), data, size);
+	if (ret)
+		return ret;
 	if (which == LKST_FILTER_ALL) {
 		first = 0;
 		last = LKST_NR_EVENT_IDS - 1;
@@ -211,11 +212,11 @@ static int lkst_filter_stat(void __user *data, u32 size)
 {
 	struct lkst_filter_stat st;
 	unsigned int cpu, event;
+	int ret;
 
-	if (size != sizeof(st))
-		return -EINVAL;
-	if (copy_from_user(&st, data, sizeof(st)))
-		return -EFAULT;
+	ret = lkst_ctl_copy_in(&st, sizeof(st), data, size);
+	if (ret)
+		return ret;
 	if (st.event >= LKST_NR_EVENT_IDS || st.__pad)
 		return -EINVAL;
 	event = array_index_nospec(st.event, LKST_NR_EVENT_IDS);
@@ -231,21 +232,18 @@ static int lkst_filter_stat(void __user *data, u32 size)
 	return copy_to_user(data, &st, sizeof(st)) ? -EFAULT : 0;
 }
 
+static const lkst_ctl_fn lkst_filter_cmds[] = {
+	[LKST_FILTER_SET] = lkst_filter_set,
+	[LKST_FILTER_CLEAR] = lkst_filter_clear,
+	[LKST_FILTER_GET] = lkst_filter_get,
+	[LKST_FILTER_STAT] = lkst_filter_stat,
+};
+
 static int lkst_filter_control(struct lkst_handler *handler, unsigned int cmd,
 			       void __user *data, u32 size)
 {
-	switch (cmd) {
-	case LKST_FILTER_SET:
-		return lkst_filter_set(data, size);
-	case LKST_FILTER_CLEAR:
-		return lkst_filter_clear(data, size);
-	case LKST_FILTER_GET:
-		return lkst_filter_get(data, size);
-	case LKST_FILTER_STAT:
-		return lkst_filter_stat(data, size);
-	default:
-		return -EINVAL;
-	}
+	return lkst_ctl_run(lkst_filter_cmds, ARRAY_SIZE(lkst_filter_cmds),
+			    cmd, data, size);
 }
 
 static struct lkst_handler lkst_filter_handler = {
