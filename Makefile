@@ -105,6 +105,26 @@ kcsan: deps initramfs-kcsan
 	@python3 tests/check/t98_torture.py out/kcsan/t98_torture
 	@python3 tools/build/kcsan-reports.py out/kcsan/console.log
 
+# The arm64 guest (issue 33): its own cross-built tree, the same series
+# and fragments plus configs/arm64.config (no lockdep), handlers, test
+# modules and tools cross-built under build/arm64, and the scenarios of
+# ARM64_SCENARIOS in one boot of qemu-system-aarch64 (tests/arm64/run.sh).
+ARM64_KSRC      := $(CURDIR)/build/linux-6.12-arm64
+ARM64_FRAGMENTS := configs/guest.config configs/lkst.config configs/arm64.config
+ARM64_INITRAMFS := $(CURDIR)/build/initramfs-arm64.cpio.gz
+.PHONY: kernel-arm64 initramfs-arm64 test-arm64
+kernel-arm64:
+	@$(TOOLS)/extract-kernel.sh $(TARBALL) $(ARM64_KSRC)
+	@$(TOOLS)/apply-patches.sh $(ARM64_KSRC) $(PATCH_DIR) $(SERIES)
+	@ARCH=arm64 $(TOOLS)/configure-kernel.sh $(ARM64_KSRC) $(ARM64_FRAGMENTS)
+	@ARCH=arm64 $(TOOLS)/build-kernel.sh $(ARM64_KSRC)
+
+initramfs-arm64: kernel-arm64
+	@SCENARIO_DIR=$(SCENARIO_DIR) $(TOOLS)/initramfs-arm64.sh $(ARM64_KSRC) $(ARM64_INITRAMFS)
+
+test-arm64: deps initramfs-arm64
+	@tests/arm64/run.sh $(ARM64_KSRC)/arch/arm64/boot/Image $(ARM64_INITRAMFS) out/arm64
+
 # Regenerate the core patch from kernel/ and make sure the series starts with it.
 patches: events
 	@$(TOOLS)/gen-core-patch.sh $(CURDIR)/kernel $(PATCH_DIR)/$(CORE_PATCH)

@@ -11,6 +11,8 @@
 #   guest reboot (panic=N) resets the machine, keeping its RAM, instead of
 #   ending QEMU; the results come from the last boot.  SCRATCH_SIZE (64M):
 #   the scratch disk's size; KEEP_SCRATCH=1 keeps OUTDIR/scratch.img.
+#   ARCH=arm64: KERNEL is an arm64 Image, booted by qemu-system-aarch64 on
+#   -M virt,gic-version=3 -cpu cortex-a57 (make test-arm64).
 # exit: 0 ok; 1 boot failed/timed out/no results; 3 console check failed.
 set -euo pipefail
 
@@ -22,7 +24,12 @@ TIMEOUT=${TIMEOUT:-300}
 for f in "$KERNEL" "$INITRD"; do
 	[ -r "$f" ] || { echo "run.sh: $f not found" >&2; exit 1; }
 done
-command -v qemu-system-x86_64 >/dev/null || { echo "run.sh: qemu-system-x86_64 missing (make deps)" >&2; exit 1; }
+qemu=qemu-system-x86_64 machine=() console=ttyS0
+if [ "${ARCH:-x86_64}" = arm64 ]; then
+	qemu=qemu-system-aarch64 console=ttyAMA0
+	machine=(-M virt,gic-version=3 -cpu cortex-a57)
+fi
+command -v $qemu >/dev/null || { echo "run.sh: $qemu missing (make deps)" >&2; exit 1; }
 
 mkdir -p "$out"
 log="$out/console.log"
@@ -36,7 +43,7 @@ scratch="$out/scratch.img"
 rm -f "$scratch"
 truncate -s "${SCRATCH_SIZE:-64M}" "$scratch"
 
-append="console=ttyS0 panic=-1 ${APPEND:-}"
+append="console=$console panic=-1 ${APPEND:-}"
 echo "  QEMU    $append (timeout ${TIMEOUT}s, log: $log)"
 start=$(date +%s)
 set +e
@@ -44,7 +51,7 @@ set +e
 # sometimes runs stale translated code after another vCPU patched a static
 # key in do_syscall_64 (it traps on an INT3 the memory no longer holds).
 # ACCEL=tcg runs the guest's vCPUs on separate host threads anyway.
-timeout -k 10 "$TIMEOUT" qemu-system-x86_64 \
+timeout -k 10 "$TIMEOUT" $qemu "${machine[@]}" \
 	-accel "${ACCEL:-tcg,thread=single}" -smp "${SMP:-2}" -m "${MEM:-512M}" \
 	-display none -monitor none -serial stdio -nic none \
 	$([ "${REBOOT:-0}" = 1 ] || echo -no-reboot) \

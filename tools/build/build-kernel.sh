@@ -7,7 +7,10 @@ here=$(dirname "$(realpath "$0")")
 ksrc=${1:?usage: build-kernel.sh KSRC}
 log="$ksrc/.lkst-build.log"
 
-targets=(bzImage)
+# ARCH=arm64 (kmake.sh) builds Image.
+image=arch/x86/boot/bzImage
+[ "${ARCH:-x86_64}" = x86_64 ] || image=arch/${ARCH}/boot/Image
+targets=("${image##*/}")
 grep -qx 'CONFIG_MODULES=y' "$ksrc/.config" && targets+=(modules)
 
 echo "  KBUILD  ${targets[*]} (-j$(nproc), log: $log)"
@@ -20,4 +23,4 @@ if ! "$here/kmake.sh" "$ksrc" -j"$(nproc)" "${targets[@]}" >"$log" 2>&1; then
 	exit 1
 fi
 grep -E 'warning:' "$log" | sort -u >&2 || true
-echo "  KBUILD  done in $(( $(date +%s) - start ))s: $ksrc/arch/x86/boot/bzImage"
+echo "  KBUILD  done in $(( $(date +%s) - start ))s: $ksrc/$image"

@@ -24,7 +24,7 @@ if [ ! -f "$ksrc/.config" ] || [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$wan
 	log="$ksrc/.lkst-config.log"
 	echo "  CONFIG  allnoconfig + $(printf '%s ' "${frags[@]##*/}")"
 	if ! { "$here/kmake.sh" "$ksrc" allnoconfig &&
-	       (cd "$ksrc" && ARCH=x86_64 scripts/kconfig/merge_config.sh -m -O . .config "${frags[@]}") &&
+	       (cd "$ksrc" && ARCH=${ARCH:-x86_64} scripts/kconfig/merge_config.sh -m -O . .config "${frags[@]}") &&
 	       "$here/kmake.sh" "$ksrc" olddefconfig; } >"$log" 2>&1; then
 		tail -n 40 "$log" >&2
 		echo "configure-kernel: configuring failed (full log: $log)" >&2

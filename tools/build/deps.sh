@@ -10,12 +10,26 @@ pkgs=(
 	linux-source-6.12 busybox-static qemu-system-x86
 	libpopt-dev gnuplot-nox stress-ng time babeltrace2
 	libzstd-dev zstd
+	protobuf-c-compiler libprotobuf-c-dev protobuf-compiler
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm
 )
+# The arm64 guest's tools link these statically (make test-arm64).
+arm64_pkgs=(libpopt-dev:arm64 libzstd-dev:arm64)
 
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo -n"; fi
+# arm64 packages need the architecture added once (then an apt-get update).
+added=0
+if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+	echo "  DEPS    dpkg --add-architecture arm64"
+	$sudo dpkg --add-architecture arm64
+	added=1
+fi
 missing=()
-for p in "${pkgs[@]}"; do
-	st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
-	[ "$st" = "install ok installed" ] || missing+=("$p")
+for p in "${pkgs[@]}" "${arm64_pkgs[@]}"; do
+	# One line per architecture installed (libpopt-dev: amd64 and arm64).
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -qx 'install ok installed' ||
+		missing+=("$p")
 done
 
 if [ ${#missing[@]} -gt 0 ]; then
@@ -27,10 +41,24 @@ if [ ${#missing[@]} -gt 0 ]; then
 	echo "  DEPS    installing: ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
 	$sudo apt-get update -qq
+	added=0
 	$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" </dev/null >/dev/null
 fi
 
 # Kernel rebuilds after "make distclean" or a tree switch are mostly cache hits.
 if command -v ccache >/dev/null; then
 	ccache -M 5G >/dev/null
+fi
+
+# busybox-static:arm64 cannot be installed beside the amd64 one (both are
+# /bin/busybox): unpacked into build/busybox-arm64 for the arm64 initramfs.
+bb=$(dirname "$(realpath "$0")")/../../build/busybox-arm64
+if [ ! -x "$bb/bin/busybox" ]; then
+	echo "  DEPS    busybox-static:arm64 -> build/busybox-arm64"
+	[ $added -eq 0 ] || $sudo apt-get update -qq
+	dl=$(mktemp -d)
+	(cd "$dl" && apt-get download -qq busybox-static:arm64 >/dev/null)
+	mkdir -p "$bb"
+	dpkg-deb -x "$dl"/busybox-static_*_arm64.deb "$bb"
+	rm -rf "$dl"
 fi

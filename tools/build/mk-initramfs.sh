@@ -12,7 +12,10 @@
 #
 # usage: mk-initramfs.sh OUTPUT.cpio.gz
 # env: REPO (default: this repo), SCENARIO_DIR, UTILS_DIR, HANDLERS_DIR,
-#      TESTMODS_DIR, GUEST_DIR
+#      TESTMODS_DIR, GUEST_DIR, BUSYBOX, STRESS_NG, EXTRA_ROOT (a tree copied over
+#      the root last: tests/stock's modules and /etc/lkst-preinit); for another architecture
+#      (tools/build/initramfs-arm64.sh): GUEST_CC, GUEST_SKIP (programs of
+#      GUEST_DIR not built: x86 assembly), GUEST_EXTRA_DIR (more programs)
 set -euo pipefail
 
 here=$(dirname "$(realpath "$0")")
@@ -35,7 +38,8 @@ trap 'rm -rf "$root"' EXIT
 mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,lib/lkst,scenarios,results,etc}
 
 cp "$busybox" "$root/bin/busybox"
-for a in $("$busybox" --list); do
+# A foreign busybox cannot run here: the host's applet list (same package).
+for a in $("$busybox" --list 2>/dev/null || /bin/busybox --list); do
 	[ "$a" = busybox ] || ln -sf busybox "$root/bin/$a"
 done
 
@@ -67,10 +71,11 @@ kos=("$handlers"/*.ko)
 testkos=("${TESTMODS_DIR:-$repo/tests/modules}"/*.ko)
 [ ${#testkos[@]} -eq 0 ] || { mkdir -p "$root/lib/lkst/test"; cp "${testkos[@]}" "$root/lib/lkst/test/"; }
 
-for c in "$guest"/*.c; do
+for c in "$guest"/*.c ${GUEST_EXTRA_DIR:+"$GUEST_EXTRA_DIR"/*.c}; do
 	p=$(basename "$c" .c)
-	gcc -static -O2 -Wall -Wextra -Werror -I"$repo/kernel/include/uapi" \
-		-o "$root/bin/$p" "$c" -lpthread ||
+	case " ${GUEST_SKIP:-} " in *" $p "*) [ "$(dirname "$c")" != "$guest" ] || continue ;; esac
+	${GUEST_CC:-gcc} -static -O2 -Wall -Wextra -Werror -I"$repo/kernel/include/uapi" \
+		-I"$guest" -o "$root/bin/$p" "$c" -lpthread ||
 		{ echo "mk-initramfs: failed to compile guest program $c" >&2; exit 1; }
 done
 # A program of several files is a directory: tests/guest/NAME/*.c -> bin/NAME.
@@ -78,7 +83,7 @@ for d in "$guest"/*/; do
 	srcs=("$d"*.c)
 	[ ${#srcs[@]} -gt 0 ] || continue
 	p=$(basename "$d")
-	gcc -static -O2 -Wall -Wextra -Werror -I"$repo/kernel/include/uapi" \
+	${GUEST_CC:-gcc} -static -O2 -Wall -Wextra -Werror -I"$repo/kernel/include/uapi" \
 		-o "$root/bin/$p" "${srcs[@]}" -lpthread ||
 		{ echo "mk-initramfs: failed to compile guest program $d" >&2; exit 1; }
 done

@@ -1,0 +1,41 @@
+#!/bin/bash
+# The arm64 stage (make test-arm64, tests/run-all.sh): one boot of the
+# arm64 guest running ARM64_SCENARIOS, each scenario's checker (the same
+# as x86's, keyed on the arch.txt the scenario writes), the console scan,
+# and a summary line
+#   arm64: N scenarios passed, H hook sites for E events
+#
+# usage: run.sh IMAGE INITRAMFS OUTDIR
+# env: ARM64_SCENARIOS (comma-separated), TIMEOUT (s, default 900)
+# exit: 0 when every scenario's checker passed and the console is clean.
+set -uo pipefail
+here=$(dirname "$(realpath "$0")")
+repo=$(realpath "$here/../..")
+image=${1:?usage: run.sh IMAGE INITRAMFS OUTDIR}
+initrd=${2:?usage: run.sh IMAGE INITRAMFS OUTDIR}
+out=${3:?usage: run.sh IMAGE INITRAMFS OUTDIR}
+scenarios=${ARM64_SCENARIOS:-t20_syscall,t10_process,t12_process_events,t33_exception,t31_interrupt,t41_memory,t61_filter}
+
+rm -rf "$out"
+ARCH=arm64 KERNEL=$image INITRD=$initrd TIMEOUT=${TIMEOUT:-900} \
+	APPEND="lkst.maskset=rdefault lkst.bufsize=512K lkst_run=$scenarios" \
+	"$repo/tests/qemu/run.sh" "$out"
+boot=$?
+
+passed=0 failed=()
+IFS=, read -ra names <<<"$scenarios"
+for n in "${names[@]}"; do
+	if [ -d "$out/$n" ] && python3 "$repo/tests/check/$n.py" "$out/$n" >"$out/$n.check.log" 2>&1; then
+		passed=$((passed + 1))
+		echo "PASS: arm64 $n"
+	else
+		failed+=("$n")
+		echo "FAIL: arm64 $n"
+		grep -m 8 '^FAIL' "$out/$n.check.log" 2>/dev/null | sed 's/^/    ! /'
+	fi
+done
+hooks=$(python3 "$repo/tools/build/count-hooks.py" "$(dirname "$image")/../../../vmlinux" 2>&1 | tail -n 1)
+# "hook sites: N in vmlinux for E events" -> "N hook sites for E events"
+hooks=$(sed -n 's/^hook sites: \([0-9]*\) in vmlinux for \([0-9]*\) events.*/\1 hook sites for \2 events/p' <<<"$hooks")
+echo "arm64: $passed scenarios passed, ${hooks:-? hook sites for ? events}"
+[ $boot -eq 0 ] && [ ${#failed[@]} -eq 0 ]

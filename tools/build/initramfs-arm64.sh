@@ -1,0 +1,46 @@
+#!/bin/bash
+# The arm64 guest's initramfs (make initramfs-arm64), beside the x86 one
+# and without touching its build products:
+#   build/arm64/src      links to the sources utils/ builds from, where
+#                        lkm.static and lkbuf.static are cross-built
+#   build/arm64/handlers handlers/*.ko and tests/modules/*.ko (test/) built
+#                        against the arm64 kernel tree KSRC
+# then tools/build/mk-initramfs.sh with the arm64 busybox (BUSYBOX, from
+# busybox-static:arm64, which tools/build/deps.sh unpacks into build/), the
+# guest programs cross-compiled (those with x86 assembly replaced by
+# tests/arm64/guest/ or left out) and no stress-ng.
+#
+# usage: initramfs-arm64.sh KSRC OUTPUT.cpio.gz
+set -euo pipefail
+here=$(dirname "$(realpath "$0")")
+repo=$(realpath "$here/../..")
+ksrc=$(realpath "${1:?usage: initramfs-arm64.sh KSRC OUTPUT.cpio.gz}")
+out=${2:?usage: initramfs-arm64.sh KSRC OUTPUT.cpio.gz}
+work=$repo/build/arm64
+cross=${CROSS_COMPILE:-aarch64-linux-gnu-}
+busybox=${BUSYBOX:-$repo/build/busybox-arm64/bin/busybox}
+[ -x "$busybox" ] || { echo "initramfs-arm64: $busybox missing (make deps)" >&2; exit 1; }
+
+# utils' Makefile finds ../kernel, ../handlers, ../tools: link them, and
+# link each of utils' sources (not its build products) into a directory of
+# its own, where the arm64 objects go.
+mkdir -p "$work/src/utils"
+for d in kernel handlers tools; do ln -sfn "$repo/$d" "$work/src/$d"; done
+find "$work/src/utils" -maxdepth 1 -type l -delete
+for f in "$repo"/utils/*.[ch] "$repo"/utils/Makefile "$repo"/utils/*.map "$repo"/utils/*.in; do
+	ln -s "$f" "$work/src/utils/"
+done
+echo "  UTILS   arm64 (build/arm64/src/utils)"
+make -s -C "$work/src/utils" static CC="${cross}gcc" AR="${cross}ar" >/dev/null
+
+mkdir -p "$work/handlers/test"
+cp "$repo"/handlers/*.c "$repo"/handlers/*.h "$repo"/handlers/Kbuild "$work/handlers/"
+cp "$repo"/tests/modules/*.c "$repo"/tests/modules/Kbuild "$work/handlers/test/"
+ARCH=arm64 "$here/kmake.sh" "$ksrc" M="$work/handlers" modules >/dev/null
+ARCH=arm64 "$here/kmake.sh" "$ksrc" M="$work/handlers/test" modules >/dev/null
+
+UTILS_DIR=$work/src/utils HANDLERS_DIR=$work/handlers TESTMODS_DIR=$work/handlers/test \
+	BUSYBOX=$busybox STRESS_NG=/nonexistent GUEST_CC="${cross}gcc" \
+	GUEST_SKIP="lkst_traps lkst_diffload lkst_errload lkst_stackload" \
+	GUEST_EXTRA_DIR=$repo/tests/arm64/guest \
+	"$here/mk-initramfs.sh" "$out"
