@@ -27,6 +27,10 @@
 
 #include <linux/types.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define LKST_FILTER_MAX_INSNS	32
 #define LKST_FILTER_TEXT_LEN	256
 #define LKST_FILTER_ALL		0xffffffffU
@@ -199,5 +203,9 @@ static inline int lkst_filter_eval(const struct lkst_filter_insn *insns,
 	}
 	return stack & 1;
 }
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* _LKST_FILTER_H */

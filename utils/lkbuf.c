@@ -42,6 +42,10 @@ static const struct lkst_verb verbs[] = {
 		  "convert a log file for other tools: CTF for babeltrace2 and Trace Compass, Chrome trace JSON for Perfetto (-f FILE --to ctf|json -o OUT)"),
 	LKST_VERB("report", 0, &lkbuf_report_ops,
 		  "summarize a log file as lkm agg would: counts by event, task, CPU and system call, latencies, errors (-f FILE [-C] [--section LIST] [-e -p -n -t -c --where])"),
+	LKST_VERB("sql", 0, &lkbuf_sql_ops,
+		  "write a log as a SQLite database with ready views (-f FILE -o DB; docs/fleet.md)"),
+	LKST_VERB("ship", 0, &lkbuf_ship_ops,
+		  "ship logs into ClickHouse over HTTP, at least once, resuming (--url URL [--create [--cluster NAME]] [-f FILE... | --dir DIR [--follow]])"),
 	LKST_VERB_END
 };
 

@@ -9,6 +9,8 @@
  *   lkbuf_info.c     info;  lkbuf_print.c print;  lkbuf_convert.c convert
  *   lkbuf_mark.c     mark
  *   lkbuf_report.c   report (summaries of a log, lkst_report.c)
+ *   lkbuf_sql.c      sql (a log as a SQLite database, lkst_fleet.h)
+ *   lkbuf_ship.c     ship (logs into ClickHouse, lkst_fleet.h)
  * and what read, record and extract share (lkbuf_save.c).
  */
 #ifndef LKBUF_CMDS_H
@@ -21,7 +23,7 @@
 extern const struct lkst_verb_ops lkbuf_list_ops, lkbuf_create_ops, lkbuf_link_ops,
 	lkbuf_delete_ops, lkbuf_jump_ops, lkbuf_resize_ops, lkbuf_mode_ops,
 	lkbuf_read_ops, lkbuf_record_ops, lkbuf_extract_ops, lkbuf_info_ops,
-	lkbuf_mark_ops, lkbuf_convert_ops, lkbuf_report_ops;
+	lkbuf_mark_ops, lkbuf_convert_ops, lkbuf_report_ops, lkbuf_sql_ops, lkbuf_ship_ops;
 
 /* ---- CPUs and blocks (lkbuf_buffers.c) ---------------------------------- */
 

@@ -469,10 +469,27 @@ static int run_verb(const struct lkst_verb *v, int argc, char **argv)
 	return check_output(run_cmd(v, argc, (const char **)argv));
 }
 
+/*
+ * liblkst's messages as the tools print them: warnings on stderr, progress
+ * as a line redrawn in place, on a terminal only.
+ */
+static void cli_msg(void *arg, enum lkst_msg_kind kind, unsigned int percent,
+		    const char *text)
+{
+	(void)arg;
+	if (kind == LKST_MSG_WARNING)
+		fprintf(stderr, "%s: %s\n", lkst_progname, text);
+	else if (kind == LKST_MSG_PROGRESS && isatty(STDERR_FILENO))
+		fprintf(stderr, "\r%s: %s: %3u%%", lkst_progname, text, percent);
+	else if (kind == LKST_MSG_PROGRESS_END && isatty(STDERR_FILENO))
+		fprintf(stderr, "\r%*s\r", 24, "");
+}
+
 int lkst_run_verb(int argc, char **argv, const struct lkst_verb *verbs)
 {
 	char *help_argv[3] = { NULL, "--help", NULL };
 
+	lkst_set_msg_handler(cli_msg, NULL);
 	atexit(check_output_at_exit);
 	if (listing_options() && argc < 2) {
 		list_all_options(lkst_progname, verbs);

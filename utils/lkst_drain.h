@@ -17,6 +17,10 @@
 #include <linux/types.h>
 #include <linux/lkst_record.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct lkst_drain_result {
 	size_t nr;		/* records kept, now first in the arrays */
 	__u64 seq_start;	/* the first number accounted for */
@@ -45,5 +49,9 @@ struct lkst_drain_result {
 int lkst_drain_settle(struct lkst_record *records, __u64 *seqs, size_t n,
 		      __u64 cursor, __u64 next_seq, const __u64 *busy, int nr_busy,
 		      unsigned int flags, struct lkst_drain_result *res);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LKST_DRAIN_H */

@@ -21,7 +21,7 @@ int lkst_export_trace(struct lkst_export *x, struct lkst_trace *trace,
 	if (!x->iter)
 		return -1;
 	x->records = lkst_trace_nr_records(trace);
-	x->progress = isatty(STDERR_FILENO);
+	x->progress = lkst_msg_wanted();	/* the handler decides where it shows */
 	return 0;
 }
 
@@ -51,13 +51,13 @@ void lkst_export_step(struct lkst_export *x, unsigned long long n)
 	if (percent == x->last_percent)
 		return;
 	x->last_percent = percent;
-	fprintf(stderr, "\rlkbuf: converting: %3u%%", percent);
+	lkst_msg(LKST_MSG_PROGRESS, percent, "converting");
 }
 
 void lkst_export_end_progress(const struct lkst_export *x)
 {
 	if (x->progress && x->last_percent)
-		fprintf(stderr, "\r%*s\r", 24, "");
+		lkst_msg(LKST_MSG_PROGRESS_END, 100, "converting");
 }
 
 void lkst_export_free(struct lkst_export *x)

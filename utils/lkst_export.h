@@ -16,6 +16,10 @@
 
 #include "lkst_logio.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct lkst_export {
 	const struct lkst_log *log;
 	struct lkst_trace *trace;	/* the reader over log */
@@ -52,5 +56,9 @@ int lkst_export_ctf(struct lkst_export *x, const char *dir, struct lkst_err *err
 /* CTF in lttng-modules' layout, for Trace Compass (lkst_export_ctf_lttng.c). */
 int lkst_export_ctf_lttng(struct lkst_export *x, const char *dir, struct lkst_err *err);
 int lkst_export_json(struct lkst_export *x, const char *path, struct lkst_err *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LKST_EXPORT_H */

@@ -22,6 +22,10 @@
 #include "lkst_filter.h"
 #include "lkst_util.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /*
  * Fill @prog (event, insns, text; target is left to the caller) from
  * @text for event @event.  Returns 0, or -1 with @err set and *@errpos the
@@ -30,5 +34,9 @@
 int lkst_filter_compile(const char *text, unsigned int event,
 			struct lkst_filter_prog *prog, size_t *errpos,
 			struct lkst_err *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LKST_FILTER_EXPR_H */

@@ -11,6 +11,10 @@
 #include "lkst_util.h"
 #include "lkst_sysnames.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct lkst_comm_map;
 struct lkst_symtab;
 
@@ -256,5 +260,9 @@ int lkst_maskset_parse(FILE *in, struct lkst_maskset_desc *desc,
 
 /* Checks a maskset name given by the user. */
 int lkst_maskset_check_name(const char *name, struct lkst_err *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LKST_FORMAT_H */

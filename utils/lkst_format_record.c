@@ -4,6 +4,7 @@
  * that lkbuf print writes every record with, and its per-event layouts.
  */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -559,31 +560,55 @@ static inline void put_event_name(struct lkst_outbuf *o, const struct event_fmt 
 		put_mem(o, f->name, f->name_len);
 }
 
-/* The event's formats; IDs past the table's are worked out every time. */
+/*
+ * The formats of every event, derived from the thread's active event table
+ * and like it per thread (lkst_util.h): allocated the first time a thread
+ * formats a record, freed when it ends; worked out again when the table
+ * changes.
+ */
+struct event_fmts {
+	unsigned int generation;
+	struct event_fmt fmt[LKST_NR_EVENT_IDS];
+};
+static __thread struct event_fmts *fmts;
+static pthread_key_t fmts_key;
+static pthread_once_t fmts_once = PTHREAD_ONCE_INIT;
+
+static void fmts_key_init(void)
+{
+	(void)pthread_key_create(&fmts_key, free);
+}
+
+/*
+ * The event's formats; IDs past the table's are worked out every time, as
+ * every ID is when memory for the cache runs out.
+ */
 static const struct event_fmt *event_fmt(unsigned int id, struct event_fmt *spare)
 {
-	/*
-	 * Derived from the active event table, and like it process-wide and
-	 * not thread-safe (lkst.h); worked out again when the table changes.
-	 */
-	static struct event_fmt fmts[LKST_NR_EVENT_IDS];
-	static unsigned int fmts_generation;
 	unsigned int generation = lkst_events_generation();
 
-	if (generation != fmts_generation) {
-		unsigned int i;
-
-		for (i = 0; i < LKST_NR_EVENT_IDS; i++)
-			fmts[i].ready = 0;
-		fmts_generation = generation;
+	if (!fmts && id < LKST_NR_EVENT_IDS) {
+		fmts = calloc(1, sizeof(*fmts));
+		if (fmts) {
+			pthread_once(&fmts_once, fmts_key_init);
+			(void)pthread_setspecific(fmts_key, fmts);
+			fmts->generation = generation - 1;
+		}
 	}
-	if (id >= LKST_NR_EVENT_IDS) {
+	if (id >= LKST_NR_EVENT_IDS || !fmts) {
 		event_fmt_init(spare, id);
 		return spare;
 	}
-	if (!fmts[id].ready)
-		event_fmt_init(&fmts[id], id);
-	return &fmts[id];
+	if (generation != fmts->generation) {
+		unsigned int i;
+
+		for (i = 0; i < LKST_NR_EVENT_IDS; i++)
+			fmts->fmt[i].ready = 0;
+		fmts->generation = generation;
+	}
+	if (!fmts->fmt[id].ready)
+		event_fmt_init(&fmts->fmt[id], id);
+	return &fmts->fmt[id];
 }
 
 static inline void put_context(struct lkst_outbuf *o, unsigned int context)

@@ -41,6 +41,10 @@
 #include <linux/lkst_ioctl.h>
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define LKST_LOG_MAGIC		"LKSTLOG\n"
 #define LKST_LOG_MAGIC_LEN	8
 #define LKST_LOG_VERSION	3
@@ -180,5 +184,9 @@ struct lkst_log_cpu_v1 {
 	__u64 overwritten;
 	__u64 dropped;
 };
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LKST_LOG_H */

@@ -20,6 +20,10 @@
 #include "lkst_log.h"
 #include "lkst_util.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /*
  * One CPU section; records and seqs point into the loaded file image.
  * A version 1 file has no sequence numbers: seqs is NULL and the seq_*
@@ -318,6 +322,13 @@ struct lkst_trace *lkst_trace_open_files(const char *const *paths, unsigned int 
  */
 struct lkst_trace *lkst_trace_wrap(const struct lkst_log *log, struct lkst_err *err);
 void lkst_trace_close(struct lkst_trace *t);
+/*
+ * Makes the trace's event table the calling thread's active one, for the
+ * formatters and lookups (lkst_event_by_id()) between two calls of the
+ * trace: lkst_trace_open(), _select(), _iter_new() and _next() do it.
+ * Nothing for a wrapped log's trace.
+ */
+void lkst_trace_use_events(const struct lkst_trace *t);
 
 const struct lkst_log *lkst_trace_log(const struct lkst_trace *t);
 /* The saved kernel symbols (LKST_TRACE_SYMBOLS), else NULL. */
@@ -386,5 +397,9 @@ void lkst_trace_rewind(struct lkst_trace_iter *it);
 void lkst_trace_rewind_section(struct lkst_trace_iter *it, unsigned int section);
 /* Command names learned so far (text shows them), or NULL without any. */
 const struct lkst_comm_map *lkst_trace_comms(const struct lkst_trace_iter *it);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LKST_LOGIO_H */

@@ -20,6 +20,15 @@ struct lkst_trace {
 	struct lkst_filter filter;
 	struct lkst_where *where;	/* --where, or NULL */
 	int selecting;
+	/*
+	 * Its log's event table (built-in for a version 1 or 2 log), made the
+	 * active one of the thread that calls it; NULL: lkst_trace_wrap()'s,
+	 * which uses the thread's active one.
+	 */
+	const struct lkst_event_info *events;
+	unsigned int nr_events;
+	struct lkst_event_info *own_events;
+	unsigned long long tag;		/* lkst_events_new_tag()'s */
 };
 
 struct lkst_trace_iter {
@@ -39,6 +48,38 @@ static struct lkst_trace *trace_alloc(struct lkst_err *err)
 	if (!t)
 		lkst_seterr(err, "out of memory; free some memory");
 	return t;
+}
+
+/* The log's own table (strings in the log's image), else the built-in one. */
+static int trace_events(struct lkst_trace *t, struct lkst_err *err)
+{
+	const struct lkst_log *log = t->use;
+
+	t->events = lkst_events_builtin(&t->nr_events);
+	t->tag = lkst_events_new_tag();
+	if (!log->events)
+		return 0;
+	t->own_events = calloc(log->nr_events ? log->nr_events : 1, sizeof(*t->own_events));
+	if (!t->own_events) {
+		lkst_seterr(err, "out of memory; free some memory");
+		return -1;
+	}
+	lkst_events_decode(log->events, log->nr_events, t->own_events);
+	t->events = t->own_events;
+	t->nr_events = log->nr_events;
+	return 0;
+}
+
+/* Makes the trace's table the calling thread's active one (cheap when it is). */
+static inline void trace_activate(const struct lkst_trace *t)
+{
+	if (t->events)
+		lkst_events_set_tagged(t->events, t->nr_events, t->tag);
+}
+
+void lkst_trace_use_events(const struct lkst_trace *t)
+{
+	trace_activate(t);
 }
 
 struct lkst_trace *lkst_trace_open(const char *path, unsigned int flags,
@@ -61,8 +102,9 @@ struct lkst_trace *lkst_trace_open_files(const char *const *paths, unsigned int 
 		return NULL;
 	}
 	t->use = &t->log;
-	if (lkst_log_use_events(&t->log, err))
+	if (trace_events(t, err))
 		goto fail;
+	trace_activate(t);
 	if (flags & LKST_TRACE_SYMBOLS) {
 		/* lkbuf's message: the file, then what is wrong with its symbols. */
 		if (lkst_symtab_from_log(&t->log, &t->symbols, &e)) {
@@ -74,6 +116,7 @@ struct lkst_trace *lkst_trace_open_files(const char *const *paths, unsigned int 
 	return t;
 fail:
 	lkst_log_free(&t->log);
+	free(t->own_events);
 	free(t);
 	return NULL;
 }
@@ -91,12 +134,16 @@ void lkst_trace_close(struct lkst_trace *t)
 {
 	if (!t)
 		return;
+	/* Not left active, freed, on this thread. */
+	if (lkst_events_tagged(t->tag))
+		lkst_events_use_builtin();
 	lkst_filter_free(&t->filter);
 	lkst_where_free(t->where);
 	if (t->has_symbols)
 		lkst_symtab_free(&t->symbols);
 	if (t->use == &t->log)
 		lkst_log_free(&t->log);
+	free(t->own_events);
 	free(t);
 }
 
@@ -144,6 +191,7 @@ int lkst_trace_select(struct lkst_trace *t, const struct lkst_trace_select *sel,
 	struct lkst_filter *f = &t->filter;
 	unsigned int i;
 
+	trace_activate(t);	/* events are named by the trace's table */
 	lkst_filter_free(f);
 	memset(f, 0, sizeof(*f));
 	lkst_where_free(t->where);
@@ -201,6 +249,7 @@ struct lkst_trace_iter *lkst_trace_iter_new(struct lkst_trace *t, unsigned int f
 		lkst_seterr(err, "out of memory; free some memory");
 		return NULL;
 	}
+	trace_activate(t);
 	it->t = t;
 	it->all = !!(flags & LKST_ITER_ALL);
 	if ((flags & LKST_ITER_COMMS) || t->filter.nr_comms || lkst_where_needs_comm(t->where)) {
@@ -268,6 +317,7 @@ int lkst_trace_next(struct lkst_trace_iter *it, struct lkst_trace_rec *out)
 	const struct lkst_record *rec;
 	unsigned int s, cpu;
 
+	trace_activate(it->t);	/* the caller formats what it hands on */
 	while ((rec = next_record(it, &s))) {
 		cpu = log->sections[s].info.cpu;
 		/* Every record teaches names, selected or not: -n needs them. */

@@ -250,8 +250,11 @@ int lkst_ksym_set_add_records(struct lkst_ksym_set *s,
 
 void lkst_ksym_set_free(struct lkst_ksym_set *s)
 {
+	int warned = s->warned;	/* once per set, however often it is emptied */
+
 	free(s->addr);
 	memset(s, 0, sizeof(*s));
+	s->warned = warned;
 }
 
 static int u64_cmp(const void *a, const void *b)
@@ -432,7 +435,6 @@ int lkst_symtab_format(const struct lkst_symtab *st, __u64 addr, char *buf, size
 int lkst_symbols_save(struct lkst_log_writer *w, struct lkst_ksym_set *s,
 		      const char *kallsyms_path, struct lkst_err *err)
 {
-	static int warned;
 	struct lkst_kallsyms ks;
 	void *blob;
 	size_t len;
@@ -452,10 +454,11 @@ int lkst_symbols_save(struct lkst_log_writer *w, struct lkst_ksym_set *s,
 	if (ret)
 		return -1;
 	if (ks.restricted) {
-		if (!warned)
-			fprintf(stderr, "lkbuf: %s shows no addresses (kptr_restrict); the log's kernel stacks are saved without symbols\n",
-				kallsyms_path);
-		warned = 1;
+		if (!s->warned)
+			lkst_msg(LKST_MSG_WARNING, 0,
+				 "%s shows no addresses (kptr_restrict); the log's kernel stacks are saved without symbols",
+				 kallsyms_path);
+		s->warned = 1;
 		s->nr = 0;
 		return 0;
 	}

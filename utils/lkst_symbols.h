@@ -38,6 +38,10 @@
 
 #include "lkst_util.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct lkst_log;
 struct lkst_log_writer;
 
@@ -86,6 +90,7 @@ const struct lkst_ksym *lkst_kallsyms_find(const struct lkst_kallsyms *ks, __u64
 struct lkst_ksym_set {
 	__u64 *addr;
 	size_t nr, cap;
+	int warned;			/* told of a restricted kallsyms once */
 };
 
 /*
@@ -136,5 +141,9 @@ int lkst_symbols_save(struct lkst_log_writer *w, struct lkst_ksym_set *s,
 /* A log's symbols: st empty when it has none.  0, or -1 with err set. */
 int lkst_symtab_from_log(const struct lkst_log *log, struct lkst_symtab *st,
 			 struct lkst_err *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LKST_SYMBOLS_H */

@@ -9,6 +9,10 @@
 
 #include <stddef.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /*
  * The name of system call nr of ABI abi (as LKST_SYSCALL_ABI() gives it),
  * NULL when unknown.  Native numbers are x86-64's; a native number with
@@ -56,5 +60,9 @@ enum lkst_flagset lkst_syscall_arg_flags(unsigned long long sysnr, unsigned int 
  * snprintf's return (the length it wants; buf always terminated).
  */
 int lkst_format_flags(enum lkst_flagset set, unsigned long long value, char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LKST_SYSNAMES_H */

@@ -4,6 +4,7 @@
  * The exiting and device half is lkst_cli.c.
  */
 #include <ctype.h>
+#include <pthread.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -27,6 +28,33 @@ void lkst_seterr(struct lkst_err *err, const char *fmt, ...)
 	va_end(ap);
 }
 
+static __thread lkst_msg_fn *msg_fn;
+static __thread void *msg_arg;
+
+void lkst_set_msg_handler(lkst_msg_fn *fn, void *arg)
+{
+	msg_fn = fn;
+	msg_arg = arg;
+}
+
+int lkst_msg_wanted(void)
+{
+	return msg_fn != NULL;
+}
+
+void lkst_msg(enum lkst_msg_kind kind, unsigned int percent, const char *fmt, ...)
+{
+	char text[512];
+	va_list ap;
+
+	if (!msg_fn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	msg_fn(msg_arg, kind, percent, text);
+}
+
 int lkst_grow(void **array, size_t *cap, size_t used, size_t elem, size_t first)
 {
 	size_t n = *cap ? *cap * 2 : first;
@@ -48,20 +76,36 @@ int lkst_grow(void **array, size_t *cap, size_t used, size_t elem, size_t first)
 
 /*
  * The active table starts as the built-in one; a log's own table or the
- * running kernel's replaces it (lkst_events_use()), so that every lookup
- * below answers for the records at hand, dynamic probes included.
+ * running kernel's replaces it (lkst_events_use(), lkst_events_set()), so
+ * that every lookup below answers for the records at hand, dynamic probes
+ * included.  Per thread: two threads reading two logs never share it.
  */
-const struct lkst_event_info *lkst_events = lkst_event_table;
-unsigned int lkst_nr_events = LKST_NR_EVENTS;
+__thread const struct lkst_event_info *lkst_events = lkst_event_table;
+__thread unsigned int lkst_nr_events = LKST_NR_EVENTS;
 
-static const struct lkst_event_info *events_by_id[LKST_NR_EVENT_IDS];
-static int events_indexed;
+static __thread const struct lkst_event_info *events_by_id[LKST_NR_EVENT_IDS];
+static __thread int events_indexed;
 /* Counts table changes, for caches derived from the table (lkst_format.c). */
-static unsigned int events_generation = 1;
+static __thread unsigned int events_generation = 1;
 
-/* A table loaded from descriptions: its entries and their strings. */
-static struct lkst_event_info loaded_events[LKST_NR_EVENT_IDS];
-static struct lkst_event_desc loaded_descs[LKST_NR_EVENT_IDS];
+/*
+ * A table lkst_events_use() loaded from descriptions, its entries and their
+ * strings: allocated the first time a thread loads one, freed when that
+ * thread ends.
+ */
+struct loaded_table {
+	struct lkst_event_info events[LKST_NR_EVENT_IDS];
+	struct lkst_event_desc descs[LKST_NR_EVENT_IDS];
+};
+static __thread struct loaded_table *loaded;
+static pthread_key_t loaded_key;
+static pthread_once_t loaded_once = PTHREAD_ONCE_INIT;
+
+static void loaded_key_init(void)
+{
+	/* Its destructor frees a thread's table; without a key, it is kept. */
+	(void)pthread_key_create(&loaded_key, free);
+}
 
 static void index_events(void)
 {
@@ -87,12 +131,48 @@ unsigned int lkst_events_generation(void)
 	return events_generation;
 }
 
-void lkst_events_use_builtin(void)
+/* The owner's tag of the thread's active table; 0: none (always replaced). */
+static __thread unsigned long long events_tag;
+
+void lkst_events_set_tagged(const struct lkst_event_info *events, unsigned int nr,
+			    unsigned long long tag)
 {
-	lkst_events = lkst_event_table;
-	lkst_nr_events = LKST_NR_EVENTS;
+	if (tag && tag == events_tag)
+		return;
+	lkst_events = events;
+	lkst_nr_events = nr;
 	events_indexed = 0;
 	events_generation++;
+	events_tag = tag;
+}
+
+void lkst_events_set(const struct lkst_event_info *events, unsigned int nr)
+{
+	lkst_events_set_tagged(events, nr, 0);
+}
+
+int lkst_events_tagged(unsigned long long tag)
+{
+	return tag && tag == events_tag;
+}
+
+unsigned long long lkst_events_new_tag(void)
+{
+	/* Atomic: the one counter threads share, never reused. */
+	static unsigned long long last;
+
+	return __atomic_add_fetch(&last, 1, __ATOMIC_RELAXED);
+}
+
+const struct lkst_event_info *lkst_events_builtin(unsigned int *nr)
+{
+	*nr = LKST_NR_EVENTS;
+	return lkst_event_table;
+}
+
+void lkst_events_use_builtin(void)
+{
+	lkst_events_set(lkst_event_table, LKST_NR_EVENTS);
 }
 
 static int is_name_char(char c)
@@ -171,18 +251,15 @@ int lkst_events_check(const void *descs, unsigned int nr, size_t desc_size,
 	return 0;
 }
 
-int lkst_events_use(const void *descs, unsigned int nr, size_t desc_size,
-		    struct lkst_err *err)
+void lkst_events_decode(const struct lkst_event_desc *descs, unsigned int nr,
+			struct lkst_event_info *events)
 {
 	unsigned int i, a;
 
-	if (lkst_events_check(descs, nr, desc_size, err))
-		return -1;
 	for (i = 0; i < nr; i++) {
-		struct lkst_event_desc *d = &loaded_descs[i];
-		struct lkst_event_info *ev = &loaded_events[i];
+		const struct lkst_event_desc *d = &descs[i];
+		struct lkst_event_info *ev = &events[i];
 
-		memcpy(d, (const char *)descs + (size_t)i * desc_size, sizeof(*d));
 		memset(ev, 0, sizeof(*ev));
 		ev->id = d->id;
 		ev->mnemonic = d->mnemonic;
@@ -193,10 +270,28 @@ int lkst_events_use(const void *descs, unsigned int nr, size_t desc_size,
 			ev->args[a].desc = d->arg_desc[a];
 		}
 	}
-	lkst_events = loaded_events;
-	lkst_nr_events = nr;
-	events_indexed = 0;
-	events_generation++;
+}
+
+int lkst_events_use(const void *descs, unsigned int nr, size_t desc_size,
+		    struct lkst_err *err)
+{
+	unsigned int i;
+
+	if (lkst_events_check(descs, nr, desc_size, err))
+		return -1;
+	if (!loaded) {
+		if (!(loaded = malloc(sizeof(*loaded)))) {
+			lkst_seterr(err, "out of memory; free some memory");
+			return -1;
+		}
+		pthread_once(&loaded_once, loaded_key_init);
+		(void)pthread_setspecific(loaded_key, loaded);
+	}
+	for (i = 0; i < nr; i++)
+		memcpy(&loaded->descs[i], (const char *)descs + (size_t)i * desc_size,
+		       sizeof(loaded->descs[i]));
+	lkst_events_decode(loaded->descs, nr, loaded->events);
+	lkst_events_set(loaded->events, nr);	/* new contents: a change */
 	return 0;
 }
 

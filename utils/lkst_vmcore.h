@@ -26,6 +26,10 @@
 #include "lkst_log.h"
 #include "lkst_util.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Return values besides 0: bad input (exit 1), out of memory (exit 2). */
 #define LKST_VMCORE_BAD		(-1)
 #define LKST_VMCORE_NOMEM	(-2)
@@ -122,5 +126,9 @@ void lkst_vmcore_cpu_free(struct lkst_vmcore_cpu *c);
 #define LKST_X86_BLOCK_SIZE		24
 #define LKST_X86_BLOCK_NR_PAGES		4
 #define LKST_X86_BLOCK_PAGES		16
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LKST_VMCORE_H */
