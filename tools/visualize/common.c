@@ -23,21 +23,31 @@ void *viz_xcalloc(size_t n, size_t size)
 	return p;
 }
 
-void viz_check_input(const char *log_file, const char *csv_file)
+poptContext viz_parse_options(const char *progname, int argc, char **argv,
+			      struct poptOption *options, struct viz_options *v)
 {
-	if (!log_file == !csv_file)
+	struct lkst_filter *f = &v->select;
+	struct lkst_err err;
+	poptContext ctx;
+
+	lkst_progname = progname;
+	lkst_log_exit_on_sigbus();
+	ctx = lkst_parse_options(argc, (const char **)argv, options, NULL);
+	lkst_no_positional(ctx);
+	if (!v->log_file == !v->csv_file)
 		lkst_die(LKST_EXIT_USAGE, "give one of -f LOG or --csv-file CSV; run %s --help",
 			 lkst_progname);
+	memset(f, 0, sizeof(*f));
+	if ((v->pids && lkst_filter_pids(f, v->pids, &err)) ||
+	    (v->comms && lkst_filter_comms(f, v->comms, &err)))
+		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	return ctx;
 }
 
-void viz_parse_select(const char *pids, const char *comms, struct lkst_filter *f)
+void viz_options_free(poptContext ctx, struct viz_options *v)
 {
-	struct lkst_err err;
-
-	memset(f, 0, sizeof(*f));
-	if ((pids && lkst_filter_pids(f, pids, &err)) ||
-	    (comms && lkst_filter_comms(f, comms, &err)))
-		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	lkst_filter_free(&v->select);
+	poptFreeContext(ctx);
 }
 
 void viz_parse_window(const char *s, const struct viz_log *log, uint64_t *from,

@@ -16,8 +16,25 @@
 #include "lkst_format.h"
 
 /*
- * popt entries of -f/--csv-file and -p/-n; o is a struct with those
- * members.  --csv was the input's name before it meant CSV output
+ * The options both visualizers take: the first member, v, of each one's
+ * struct options, set by the VIZ_POPT_* entries below and
+ * viz_parse_options().
+ */
+struct viz_options {
+	char *log_file;
+	char *csv_file;
+	char *output;
+	char *pids;
+	char *comms;
+	char *window;
+	char *script;
+	int summary;
+	int width;
+	struct lkst_filter select;	/* -p and -n */
+};
+
+/*
+ * popt entries of -f/--csv-file and -p/-n; o is a struct viz_options.  --csv was the input's name before it meant CSV output
  * everywhere else (lkbuf print -C): kept, hidden, for scripts.
  */
 #define VIZ_POPT_INPUT(o)						\
@@ -40,20 +57,38 @@
 #define VIZ_POPT_TIME(o)						\
 	{ "time", 't', POPT_ARG_STRING, &(o).window, 0, VIZ_TIME_HELP, "START,END" }
 
+/* -o and --summary: draws says what -o draws ("draw the pages"). */
+#define VIZ_POPT_OUTPUT(o, draws, summary_help)				\
+	{ "output", 'o', POPT_ARG_STRING, &(o).output, 0,		\
+	  draws " to this PNG (data in FILE.dat)", "FILE.png" },	\
+	{ "summary", '\0', POPT_ARG_NONE, &(o).summary, 0, summary_help, NULL }
+/* Both tools' first options, in their --help order. */
+#define VIZ_POPT_COMMON(o, draws, summary_help)			\
+	VIZ_POPT_INPUT(o),						\
+	VIZ_POPT_OUTPUT(o, draws, summary_help),			\
+	VIZ_POPT_SELECT(o),						\
+	VIZ_POPT_TIME(o)
+/* --script: gp is the script's file name. */
+#define VIZ_POPT_SCRIPT(o, gp)						\
+	{ "script", '\0', POPT_ARG_STRING, &(o).script, 0,		\
+	  "gnuplot script (default: " gp " next to the program or in ../share/lkst)", "FILE" }
+
 /* --width/--height: the data is decimated to the picture's pixels. */
 #define VIZ_MAX_PIXELS	20000
 
 void *viz_xcalloc(size_t n, size_t size);
 
-/* Exactly one of -f and --csv.  Dies otherwise. */
-void viz_check_input(const char *log_file, const char *csv_file);
-
 /*
- * -p and -n into f's pids and comms (lkst_format.h: the parser and matcher
- * of lkbuf print), either may be NULL; dies on a bad list.  Test with
- * lkst_filter_pid_wanted() and lkst_filter_comm_wanted().
+ * The start of both main()s: names the program (lkst_progname), parses
+ * options (dies on a bad one or a positional argument), checks that
+ * exactly one of -f and --csv-file is given, and parses -p and -n into
+ * v->select (lkst_format.h: the parser and matcher of lkbuf print; test
+ * with lkst_filter_pid_wanted() and lkst_filter_comm_wanted()).  Free
+ * with viz_options_free().
  */
-void viz_parse_select(const char *pids, const char *comms, struct lkst_filter *f);
+poptContext viz_parse_options(const char *progname, int argc, char **argv,
+			      struct poptOption *options, struct viz_options *v);
+void viz_options_free(poptContext ctx, struct viz_options *v);
 
 /*
  * -t by lkst_parse_window(): with a log (loaded: its clock anchor converts

@@ -25,20 +25,12 @@
 #include "lkst_cli.h"
 
 struct options {
-	char *log_file;
-	char *csv_file;
-	char *output;
-	char *pids;
-	char *comms;
-	char *window;
-	char *script;
-	int summary;
+	struct viz_options v;
 	int live;
 	int frames;
 	char *interval;
 	char *pfns;
-	int width, height;
-	struct lkst_filter select;	/* -p and -n */
+	int height;
 };
 
 #define DEFAULT_WIDTH	1200	/* pagemap.gp's picture, in pixels */
@@ -124,7 +116,7 @@ static int name_event(const void *event, void *ctx, struct lkst_err *err)
 {
 	const struct ps_event *e = event;
 	struct namer *n = ctx;
-	const struct lkst_filter *sel = &n->o->select;
+	const struct lkst_filter *sel = &n->o->v.select;
 	size_t i;
 
 	(void)err;
@@ -149,19 +141,19 @@ static int name_event(const void *event, void *ctx, struct lkst_err *err)
  */
 static int select_pids(const struct options *o, struct frame *f, struct lkst_err *err)
 {
-	struct viz_input pin = { .log = o->log_file ? &f->log : NULL,
-				.csv_file = o->csv_file, .partial_ok = o->live };
+	struct viz_input pin = { .log = o->v.log_file ? &f->log : NULL,
+				.csv_file = o->v.csv_file, .partial_ok = o->live };
 	struct namer n = { .o = o, .f = f };
 	size_t i;
 	int rc;
 
 	f->names[0] = '\0';
-	if (!o->select.nr_pids && !o->select.nr_comms)
+	if (!o->v.select.nr_pids && !o->v.select.nr_comms)
 		return 1;
-	if (!o->select.nr_comms) {	/* -p alone: every listed PID, named if known */
-		for (i = 0; i < o->select.nr_pids; i++)
-			if (pid_index(f, o->select.pids[i]) == SIZE_MAX)
-				add_pid(&n, o->select.pids[i]);
+	if (!o->v.select.nr_comms) {	/* -p alone: every listed PID, named if known */
+		for (i = 0; i < o->v.select.nr_pids; i++)
+			if (pid_index(f, o->v.select.pids[i]) == SIZE_MAX)
+				add_pid(&n, o->v.select.pids[i]);
 	}
 	rc = viz_walk(&pin, &ps_kind, name_event, &n, err);
 	viz_input_free(&pin);
@@ -250,12 +242,12 @@ static int load(const struct options *o, struct frame *f, struct lkst_err *err)
 	int rc;
 
 	memset(f, 0, sizeof(*f));
-	if (o->log_file && viz_log_open(&f->log, o->log_file, err))
+	if (o->v.log_file && viz_log_open(&f->log, o->v.log_file, err))
 		return -1;
 	/* A time of day needs the log's clock anchor: after it is open. */
-	viz_parse_window(o->window, o->log_file ? &f->log : NULL, &f->from_ns, &f->to_ns);
-	f->in.log = o->log_file ? &f->log : NULL;
-	f->in.csv_file = o->csv_file;
+	viz_parse_window(o->v.window, o->v.log_file ? &f->log : NULL, &f->from_ns, &f->to_ns);
+	f->in.log = o->v.log_file ? &f->log : NULL;
+	f->in.csv_file = o->v.csv_file;
 	f->in.partial_ok = o->live;
 	rc = select_pids(o, f, err);
 	if (rc <= 0)
@@ -473,7 +465,7 @@ static void gather(const struct options *o, struct frame *f, double x0, double x
 	struct lkst_err err;
 	int k;
 
-	vz_axis_init(&f->ax, to_ns(x0), to_ns(x1), (unsigned int)o->width);
+	vz_axis_init(&f->ax, to_ns(x0), to_ns(x1), (unsigned int)o->v.width);
 	vz_rows_init(&f->rows, y0 <= 0 ? 0 : (uint64_t)y0, (uint64_t)y1, (unsigned int)o->height);
 	for (k = 0; k < 3; k++)
 		if (vz_points_init(&f->points[k], &f->ax, &f->rows))
@@ -513,7 +505,7 @@ static void run_gnuplot(const struct options *o, const char *script, const char 
 
 	snprintf(title, sizeof(title), "lkst physical pages of %s: %s",
 		 f->nr_pids ? f->names : "every process",
-		 o->log_file ? o->log_file : o->csv_file);
+		 o->v.log_file ? o->v.log_file : o->v.csv_file);
 	viz_unquote(title);
 	/* A fixed right axis: gnuplot cannot autoscale a series with no points. */
 	snprintf(vars, sizeof(vars),
@@ -521,7 +513,7 @@ static void run_gnuplot(const struct options *o, const char *script, const char 
 		 "y2max=%.0f; snapw=%.9f; minh=%.3f; width=%d; height=%d; plottitle='%s'",
 		 data, output, ax[0], ax[1], ax[2], ax[3],
 		 (f->map.max_held > 1 ? f->map.max_held : 1) * 1.05 + 1, ax[4],
-		 (ax[3] - ax[2]) / 500, o->width, o->height, title);
+		 (ax[3] - ax[2]) / 500, o->v.width, o->height, title);
 	viz_gnuplot(vars, script, data, output);
 }
 
@@ -533,12 +525,12 @@ static void run_gnuplot(const struct options *o, const char *script, const char 
 static size_t plot(const struct options *o, struct frame *f)
 {
 	char script[PATH_MAX], tmp[PATH_MAX];
-	char *data = viz_data_path(o->output);
+	char *data = viz_data_path(o->v.output);
 	double ax[5];	/* xmin xmax ymin ymax snapw */
 	size_t rows;
 	FILE *fp;
 
-	viz_script_path(o->script, "pagemap.gp", script, sizeof(script));
+	viz_script_path(o->v.script, "pagemap.gp", script, sizeof(script));
 	ranges(f, &ax[0], &ax[1], &ax[2], &ax[3], &ax[4]);
 	if (o->pfns)
 		parse_pfns(o->pfns, &ax[2], &ax[3]);
@@ -550,14 +542,14 @@ static size_t plot(const struct options *o, struct frame *f)
 	if (fclose(fp))
 		lkst_die(LKST_EXIT_USAGE, "cannot write %s: %s", data, strerror(errno));
 	if (!o->live) {
-		run_gnuplot(o, script, data, o->output, f, ax);
+		run_gnuplot(o, script, data, o->v.output, f, ax);
 	} else {
-		if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", o->output) >= sizeof(tmp))
+		if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp", o->v.output) >= sizeof(tmp))
 			lkst_die(LKST_EXIT_USAGE, "-o path too long");
 		run_gnuplot(o, script, data, tmp, f, ax);
-		if (rename(tmp, o->output))
+		if (rename(tmp, o->v.output))
 			lkst_die(LKST_EXIT_USAGE, "cannot rename %s to %s: %s", tmp,
-				 o->output, strerror(errno));
+				 o->v.output, strerror(errno));
 	}
 	free(data);
 	return rows;
@@ -606,7 +598,7 @@ static void live(const struct options *o)
 				lkst_progname, n, (unsigned long long)f.map.allocated_pages,
 				(unsigned long long)f.map.freed_pages,
 				(unsigned long long)pm_held(&f.map),
-				(unsigned long long)f.map.nr_snapshots, o->output);
+				(unsigned long long)f.map.nr_snapshots, o->v.output);
 		}
 		frame_free(&f);
 		if (!stop && (!o->frames || n < o->frames))
@@ -614,7 +606,7 @@ static void live(const struct options *o)
 	}
 	if (!drawn)
 		lkst_die(LKST_EXIT_USAGE, "no frame drawn: no MEM_PAGE_* records of the selection");
-	if (o->summary) {	/* of the input as the last frame saw it */
+	if (o->v.summary) {	/* of the input as the last frame saw it */
 		if (load(o, &f, &err) > 0)
 			print_summary(stdout, &f);
 		frame_free(&f);
@@ -627,13 +619,8 @@ int main(int argc, char **argv)
 {
 	struct options o = { 0 };
 	struct poptOption options[] = {
-		VIZ_POPT_INPUT(o),
-		{ "output", 'o', POPT_ARG_STRING, &o.output, 0,
-		  "draw the pages to this PNG (data in FILE.dat)", "FILE.png" },
-		{ "summary", '\0', POPT_ARG_NONE, &o.summary, 0,
-		  "summary on stdout (the default without -o)", NULL },
-		VIZ_POPT_SELECT(o),
-		VIZ_POPT_TIME(o),
+		VIZ_POPT_COMMON(o.v, "draw the pages",
+				"summary on stdout (the default without -o)"),
 		{ "pfn", '\0', POPT_ARG_STRING, &o.pfns, 0,
 		  "draw only this PFN range (zoom)", "LO,HI" },
 		{ "live", '\0', POPT_ARG_NONE, &o.live, 0,
@@ -642,13 +629,12 @@ int main(int argc, char **argv)
 		  "seconds between live frames (default 1)", "SECONDS" },
 		{ "frames", '\0', POPT_ARG_INT, &o.frames, 0,
 		  "stop --live after this many frames", "N" },
-		{ "width", '\0', POPT_ARG_INT, &o.width, 0,
+		{ "width", '\0', POPT_ARG_INT, &o.v.width, 0,
 		  "picture width in pixels (default 1200)", "PIXELS" },
 		{ "height", '\0', POPT_ARG_INT, &o.height, 0,
 		  "picture height in pixels (default 700); the data has at most one "
 		  "point of a kind per pixel", "PIXELS" },
-		{ "script", '\0', POPT_ARG_STRING, &o.script, 0,
-		  "gnuplot script (default: pagemap.gp next to the program or in ../share/lkst)", "FILE" },
+		VIZ_POPT_SCRIPT(o.v, "pagemap.gp"),
 		VIZ_POPT_VERSION,
 		LKST_POPT_TAIL
 	};
@@ -658,22 +644,17 @@ int main(int argc, char **argv)
 	size_t rows;
 	int rc;
 
-	lkst_progname = "lkst-pagemap";
-	lkst_log_exit_on_sigbus();
-	o.width = DEFAULT_WIDTH;
+	o.v.width = DEFAULT_WIDTH;
 	o.height = DEFAULT_HEIGHT;
-	ctx = lkst_parse_options(argc, (const char **)argv, options, NULL);
-	lkst_no_positional(ctx);
-	viz_check_input(o.log_file, o.csv_file);
-	viz_parse_select(o.pids, o.comms, &o.select);
-	if (o.csv_file) {	/* refuse a bad -t before any work */
+	ctx = viz_parse_options("lkst-pagemap", argc, argv, options, &o.v);
+	if (o.v.csv_file) {	/* refuse a bad -t before any work */
 		uint64_t from, to;
 
-		viz_parse_window(o.window, NULL, &from, &to);
+		viz_parse_window(o.v.window, NULL, &from, &to);
 	}
-	if (o.width < 1 || o.width > VIZ_MAX_PIXELS || o.height < 1 || o.height > VIZ_MAX_PIXELS)
+	if (o.v.width < 1 || o.v.width > VIZ_MAX_PIXELS || o.height < 1 || o.height > VIZ_MAX_PIXELS)
 		lkst_die(LKST_EXIT_USAGE, "--width and --height take 1 to %d pixels, not %d and %d",
-			 VIZ_MAX_PIXELS, o.width, o.height);
+			 VIZ_MAX_PIXELS, o.v.width, o.height);
 	if (o.pfns) {
 		double lo, hi;
 
@@ -682,11 +663,10 @@ int main(int argc, char **argv)
 	if (o.frames < 0)
 		lkst_die(LKST_EXIT_USAGE, "--frames takes N >= 0");
 	if (o.live) {
-		if (!o.output)
+		if (!o.v.output)
 			lkst_die(LKST_EXIT_USAGE, "--live needs -o FILE.png");
 		live(&o);
-		lkst_filter_free(&o.select);
-		poptFreeContext(ctx);
+		viz_options_free(ctx, &o.v);
 		return LKST_EXIT_OK;
 	}
 	rc = load(&o, &f, &err);
@@ -695,9 +675,9 @@ int main(int argc, char **argv)
 	if (!rc)
 		lkst_die(LKST_EXIT_USAGE, "no process matches -p/-n (names come from "
 			 "PROCESS_CONTEXTSWITCH/WAKEUP records; trace them or give -p)");
-	if (o.summary || !o.output)
+	if (o.v.summary || !o.v.output)
 		print_summary(stdout, &f);
-	if (o.output) {
+	if (o.v.output) {
 		if (frame_empty(&f))
 			lkst_die(LKST_EXIT_USAGE, "no MEM_PAGE_* records of the selection; nothing to draw "
 				 "(route MEM_PAGE_ALLOC/FREE, load lkst_pagewalk.ko)");
@@ -706,10 +686,9 @@ int main(int argc, char **argv)
 			"%zu data rows: %s\n", lkst_progname,
 			(unsigned long long)f.map.nr_allocs,
 			(unsigned long long)(f.map.nr_frees + f.map.nr_early_frees),
-			(unsigned long long)f.map.nr_runs, rows, o.output);
+			(unsigned long long)f.map.nr_runs, rows, o.v.output);
 	}
 	frame_free(&f);
-	lkst_filter_free(&o.select);
-	poptFreeContext(ctx);
+	viz_options_free(ctx, &o.v);
 	return LKST_EXIT_OK;
 }

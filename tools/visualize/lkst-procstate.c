@@ -21,17 +21,8 @@
 #include "lkst_cli.h"
 
 struct options {
-	char *log_file;
-	char *csv_file;
-	char *output;
-	char *pids;
-	char *comms;
-	char *window;
-	char *script;
-	int summary;
+	struct viz_options v;
 	int idle;
-	int width;
-	struct lkst_filter select;	/* -p and -n */
 };
 
 #define DEFAULT_WIDTH	1200	/* procstate.gp's picture, in pixels */
@@ -74,9 +65,9 @@ static int selected(const struct ps_task *t, const struct options *o)
 {
 	if (t->pid == 0 && !o->idle)
 		return 0;
-	if (o->select.nr_pids && !lkst_filter_pid_wanted(&o->select, t->pid))
+	if (o->v.select.nr_pids && !lkst_filter_pid_wanted(&o->v.select, t->pid))
 		return 0;
-	return !o->select.nr_comms || lkst_filter_comm_wanted(&o->select, t->comm);
+	return !o->v.select.nr_comms || lkst_filter_comm_wanted(&o->v.select, t->comm);
 }
 
 static int compare_lanes(const void *a, const void *b)
@@ -204,7 +195,7 @@ static void plot_range(const struct options *o, const struct model *md,
 
 	*from = v->from_ns;
 	*to = v->to_ns;
-	if (o->window)
+	if (o->v.window)
 		return;
 	*from = v->to_ns;
 	*to = v->from_ns;
@@ -221,13 +212,13 @@ static void plot_range(const struct options *o, const struct model *md,
 static void run_gnuplot(const struct options *o, const char *script, const char *data,
 			const struct view *v, uint64_t from, uint64_t to, const char *title)
 {
-	const char *output = o->output;
+	const char *output = o->v.output;
 	char vars[3 * PATH_MAX];
 
 	snprintf(vars, sizeof(vars),
 		 "datafile='%s'; outfile='%s'; nlanes=%zu; xmin=%.9f; xmax=%.9f; "
 		 "width=%d; plottitle='lkst process states: %s'",
-		 data, output, v->nr_lanes, viz_secs(from), viz_secs(to), o->width, title);
+		 data, output, v->nr_lanes, viz_secs(from), viz_secs(to), o->v.width, title);
 	viz_gnuplot(vars, script, data, output);
 }
 
@@ -237,22 +228,22 @@ static void plot(const struct options *o, struct viz_input *in, struct model *md
 		 struct view *v)
 {
 	char script[PATH_MAX], title[PATH_MAX];
-	char *data = viz_data_path(o->output);
+	char *data = viz_data_path(o->v.output);
 	uint64_t from, to;
 	size_t rows, i;
 
 	if (!v->nr_lanes)
 		lkst_die(LKST_EXIT_USAGE, "no process matches -p/-n in the window; nothing to draw");
-	viz_script_path(o->script, "procstate.gp", script, sizeof(script));
-	snprintf(title, sizeof(title), "%s", o->log_file ? o->log_file : o->csv_file);
+	viz_script_path(o->v.script, "procstate.gp", script, sizeof(script));
+	snprintf(title, sizeof(title), "%s", o->v.log_file ? o->v.log_file : o->v.csv_file);
 	viz_unquote(title);
 	plot_range(o, md, v, &from, &to);
-	vz_axis_init(&md->ax, from, to, (unsigned int)o->width);
+	vz_axis_init(&md->ax, from, to, (unsigned int)o->v.width);
 	gather_segments(in, md, v);
 	rows = write_data(data, md, v);
 	run_gnuplot(o, script, data, v, from, to, title);
 	fprintf(stderr, "%s: %zu lanes, %zu segments: %s (data %s)\n", lkst_progname,
-		v->nr_lanes, rows, o->output, data);
+		v->nr_lanes, rows, o->v.output, data);
 	for (i = 0; i < v->nr_lanes; i++)
 		vz_segs_free(&md->track[i]);
 	free(md->track);
@@ -375,32 +366,26 @@ static void load(const struct options *o, struct viz_input *in, struct model *md
 		lkst_die(LKST_EXIT_USAGE, "no PROCESS_CONTEXTSWITCH or PROCESS_WAKEUP records; "
 			 "trace events 0x01 and 0x02");
 	grow_acc(md, md->m.nr_tasks);
-	if (!o->window || o->window[0] == ',')
+	if (!o->v.window || o->v.window[0] == ',')
 		v->from_ns = md->m.first_ns;
-	if (!o->window || o->window[strlen(o->window) - 1] == ',')
+	if (!o->v.window || o->v.window[strlen(o->v.window) - 1] == ',')
 		v->to_ns = md->m.last_ns;
 	if (v->to_ns < v->from_ns)
 		lkst_die(LKST_EXIT_USAGE, "-t %s is outside the trace (%.9f to %.9f s)",
-			 o->window, viz_secs(md->m.first_ns), viz_secs(md->m.last_ns));
+			 o->v.window, viz_secs(md->m.first_ns), viz_secs(md->m.last_ns));
 }
 
 int main(int argc, char **argv)
 {
 	struct options o = { 0 };
 	struct poptOption options[] = {
-		VIZ_POPT_INPUT(o),
-		{ "output", 'o', POPT_ARG_STRING, &o.output, 0,
-		  "draw the timeline to this PNG (data in FILE.dat)", "FILE.png" },
-		{ "summary", '\0', POPT_ARG_NONE, &o.summary, 0,
-		  "per-process summary on stdout (the default without -o)", NULL },
-		VIZ_POPT_SELECT(o),
-		VIZ_POPT_TIME(o),
+		VIZ_POPT_COMMON(o.v, "draw the timeline",
+				"per-process summary on stdout (the default without -o)"),
 		{ "idle", '\0', POPT_ARG_NONE, &o.idle, 0, "include the idle tasks (pid 0, per CPU)", NULL },
-		{ "width", '\0', POPT_ARG_INT, &o.width, 0,
+		{ "width", '\0', POPT_ARG_INT, &o.v.width, 0,
 		  "picture width in pixels (default 1200); the data has at most 3 "
 		  "segments per pixel column and lane", "PIXELS" },
-		{ "script", '\0', POPT_ARG_STRING, &o.script, 0,
-		  "gnuplot script (default: procstate.gp next to the program or in ../share/lkst)", "FILE" },
+		VIZ_POPT_SCRIPT(o.v, "procstate.gp"),
 		VIZ_POPT_VERSION,
 		LKST_POPT_TAIL
 	};
@@ -411,33 +396,28 @@ int main(int argc, char **argv)
 	struct view v = { 0 };
 	struct lkst_err err;
 
-	lkst_progname = "lkst-procstate";
-	lkst_log_exit_on_sigbus();
-	o.width = DEFAULT_WIDTH;
-	ctx = lkst_parse_options(argc, (const char **)argv, options, NULL);
-	lkst_no_positional(ctx);
-	viz_check_input(o.log_file, o.csv_file);
-	viz_parse_select(o.pids, o.comms, &o.select);
-	if (o.width < 1 || o.width > VIZ_MAX_PIXELS)
+	o.v.width = DEFAULT_WIDTH;
+	ctx = viz_parse_options("lkst-procstate", argc, argv, options, &o.v);
+	if (o.v.width < 1 || o.v.width > VIZ_MAX_PIXELS)
 		lkst_die(LKST_EXIT_USAGE, "--width takes 1 to %d pixels, not %d",
-			 VIZ_MAX_PIXELS, o.width);
-	if (o.log_file) {
-		if (viz_log_open(&log, o.log_file, &err))
+			 VIZ_MAX_PIXELS, o.v.width);
+	if (o.v.log_file) {
+		if (viz_log_open(&log, o.v.log_file, &err))
 			lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 		in.log = &log;
 	} else {
-		in.csv_file = o.csv_file;
+		in.csv_file = o.v.csv_file;
 	}
 	/* A time of day needs the log's clock anchor: after it is open. */
-	viz_parse_window(o.window, o.log_file ? &log : NULL, &v.from_ns, &v.to_ns);
+	viz_parse_window(o.v.window, o.v.log_file ? &log : NULL, &v.from_ns, &v.to_ns);
 	md.from_ns = v.from_ns;
 	md.to_ns = v.to_ns;
 	ps_init(&md.m);
 	load(&o, &in, &md, &v);
 	build_lanes(&md, &o, &v);
-	if (o.summary || !o.output)
+	if (o.v.summary || !o.v.output)
 		print_summary(stdout, &md, &v);
-	if (o.output)
+	if (o.v.output)
 		plot(&o, &in, &md, &v);
 	free(v.lane);
 	free(v.task);
@@ -445,7 +425,6 @@ int main(int argc, char **argv)
 	ps_free(&md.m);
 	viz_input_free(&in);
 	viz_log_close(&log);
-	lkst_filter_free(&o.select);
-	poptFreeContext(ctx);
+	viz_options_free(ctx, &o.v);
 	return LKST_EXIT_OK;
 }
