@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note OR LGPL-2.1-or-later */
 /*
  * lkst_filter's control ABI and its predicate evaluator, shared by the
  * handler module, lkm (which compiles expressions into programs) and the

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * liblkst: lkst trace logs for programs.  Link with
  * `pkg-config --cflags --libs liblkst` (liblkst.so.0; liblkst.a for a
@@ -31,20 +31,31 @@
  *   lkst_sysnames.h    system call and errno names, flags of a few
  *                      system call arguments (from the kernel's tables)
  *
- * The library never exits and never touches /dev/lkst: every failure is a
- * return value with a one-line message in a struct lkst_err.  (The tools'
- * exiting half, lkst_cli.h, is not part of it.)  A mapped log cut short
- * while it is read raises SIGBUS; lkst_log_set_map_hooks() lets a program
- * catch it.
+ *   lkst_logboot.h     the boot a log was recorded in (LKST_META_BOOT)
  *
- * State: the formatters and everything else work on what the caller
- * passes (struct lkst_outbuf, lkst_format_opts, lkst_log, ...), with one
- * exception, process-wide and NOT thread-safe: the active event table
+ * The library never exits, never touches /dev/lkst and prints nothing:
+ * every failure is a return value with a one-line message in a struct
+ * lkst_err; progress and warnings go to the message handler the calling
+ * thread installed (lkst_set_msg_handler(), lkst_util.h), nowhere without
+ * one.  (The tools' exiting half, lkst_cli.h, is not part of it.)  A
+ * mapped log cut short while it is read raises SIGBUS;
+ * lkst_log_set_map_hooks() lets a program catch it.
+ *
+ * Threads: everything works on what the caller passes (a trace handle,
+ * struct lkst_outbuf, lkst_format_opts, lkst_log, ...) or on per-thread
+ * state: the active event table that names and decodes records
  * (lkst_events, lkst_nr_events; lkst_events_use(), lkst_log_use_events())
- * that names and decodes records, with what is derived from it (an index
- * by ID, the copy of a loaded table, the formatters' per-event cache,
- * worked out again when the table changes), and the log map hooks.  Use
- * the library from one thread at a time, one event table at a time.
+ * with what is derived from it (an index by ID, the formatters' per-event
+ * cache), and the message handler.  A trace handle owns its log's event
+ * table and makes it the active one of the thread that calls it, so two
+ * threads, each with its own handles, work at once; one handle is used by
+ * one thread at a time.  Process-wide, set once before threads start: the
+ * log map hooks.
+ *
+ * License: LGPL-2.1-or-later (LICENSES/ at the top of the tree); the
+ * uapi headers it includes are GPL-2.0 WITH Linux-syscall-note; the
+ * kernel buffer code lkst_vmcore builds in is GPL-2.0 (LICENSES/README).
+ * docs/library.md is the guide; man3 pages document each function.
  */
 #ifndef LKST_H
 #define LKST_H
@@ -59,5 +70,6 @@
 #include "lkst_vmcore.h"
 #include "lkst_filter_expr.h"
 #include "lkst_sysnames.h"
+#include "lkst_logboot.h"
 
 #endif /* LKST_H */

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Turning what LKST_IOC_BUFFER_DRAIN returned into records in the order
  * they were written, and counting the ones the reader missed.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * What both exporters share: the log's records in time order (the trace
  * reader, as lkbuf print uses) and progress.  The verb, lkbuf

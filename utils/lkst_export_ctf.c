@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * lkbuf convert --to ctf: a log as a CTF 1.8 trace.
  *

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * lkbuf convert --to json: a log as Chrome trace JSON, for Perfetto
  * (ui.perfetto.dev) and chrome://tracing.

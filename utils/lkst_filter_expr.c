@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * lkst_filter expressions to programs: a recursive-descent parser that
  * emits postfix instructions as it goes.  See lkst_filter_expr.h.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Compiles lkst_filter predicates, as lkm filter takes them, into the
  * postfix programs of handlers/lkst_filter.h.  Pure: unit tested on the

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Argument decoding (states, command names, text, errno names, symbols)
  * and the typed fields exporters use: what an argument of a record says.

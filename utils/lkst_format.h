@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Text forms: trace records as human text or CSV, and masksets as the
  * line-per-event text that `lkm read` prints and `lkm write` parses.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * What the formatter's files (lkst_format.c, lkst_format_record.c) share
  * and the library does not export (hidden: not in liblkst.so's symbols).

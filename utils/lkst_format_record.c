@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Records as text and CSV: the buffered formatter (struct lkst_outbuf)
  * that lkbuf print writes every record with, and its per-event layouts.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * lkst log file format, written by `lkbuf read` and `lkbuf record` and read
  * by `lkbuf print` and the visualizers.

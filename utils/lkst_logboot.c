@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The boot ID of a log (lkst_logboot.h, LKST_META_BOOT in lkst_log.h).
  */

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The boot ID of a log (LKST_META_BOOT, lkst_log.h): reading the running
  * boot's, deriving one for a boot that cannot be asked, saving it with a
@@ -8,6 +8,10 @@
 #define LKST_LOGBOOT_H
 
 #include "lkst_logio.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* The running boot's, from path (/proc/sys/kernel/random/boot_id). */
 int lkst_boot_id_read(const char *path, struct lkst_log_boot *b, struct lkst_err *err);
@@ -26,5 +30,9 @@ int lkst_log_add_boot_of(struct lkst_log_writer *w, const struct lkst_log_header
  * none (b then holds the derived ID), -1 with err when the section is bad.
  */
 int lkst_log_boot(const struct lkst_log *log, struct lkst_log_boot *b, struct lkst_err *err);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* LKST_LOGBOOT_H */

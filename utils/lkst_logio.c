@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * lkst log files: what a loaded log gives (its metadata, its losses, all
  * its sections merged in time order).  Writing is in lkst_logwrite.c,

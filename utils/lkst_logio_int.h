@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * lkst log files: helpers shared by the writer (lkst_logwrite.c), the
  * loader (lkst_logload.c) and the merge (lkst_logio.c).  Internal to

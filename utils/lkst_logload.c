@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * lkst log files, loading: a file mapped, or a pipe, device or standard
  * input read to its end, zstd or plain; the header, CPU sections and

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Several log files read as one (lkst_logio.h): lkbuf record --rotate's
  * DIR/lkst-NNNNNN.log[.zst] files, or any list of logs of one trace.

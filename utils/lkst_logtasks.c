@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Task names saved with a log (LKST_META_TASKS, lkst_log.h): the table
  * lkbuf read and lkbuf record fill from /proc, its section written and

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * lkst log files, writing: the header and event table, CPU sections and
  * metadata into path.tmp renamed at the commit (or an unnamed file

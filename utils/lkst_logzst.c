@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * zstd-compressed logs (lkst_logio.h): a log file compressed whole into
  * standard zstd frames, so that `zstd -d` gives the plain log and a log

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * zstd frames around a log (lkst_logzst.c), for lkst_logwrite.c and lkst_logload.c: the
  * library's inside, not its surface.

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The trace reader (lkst_logio.h): an opened log with its event table,
  * symbols and record selection, and iterators over it built on the

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Which records a tool shows: command names of pids learned in time order
  * (struct lkst_comm_map) and the record filters of -e -p -n -t -c.

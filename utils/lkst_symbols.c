@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /* Kernel symbols saved with a log: see lkst_symbols.h. */
 #include <errno.h>
 #include <stddef.h>

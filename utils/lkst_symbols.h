@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Kernel symbols saved with a log (LKST_META_SYMBOLS), so that the stack
  * records (STACK_KERNEL, and any KSYM argument) print symbolized on any

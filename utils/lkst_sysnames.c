@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * System call and errno names, flag bits of a few arguments: lookups in
  * the tables gen-sysnames.py made from the kernel's (lkst_sysnames_gen.h).

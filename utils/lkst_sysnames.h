@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * System call and errno names, and the flag bits of a few system call
  * arguments, from the kernel's own tables (tools/build/gen-sysnames.py

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * liblkst's base: error messages, the active event table, parsing.
  * The exiting and device half is lkst_cli.c.

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * liblkst's base: errors returned as messages (struct lkst_err), the
  * active event table and number and name parsing against it.  Pure: never

@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * lkbuf extract: lkst's buffers out of a kdump vmcore (see lkst_vmcore.h).
  *

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * lkst's per-CPU buffers out of a kdump vmcore of a crashed x86_64 kernel
  * (an ELF core as /proc/vmcore gives it, maybe with trailing bytes after

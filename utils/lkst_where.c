@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * --where EXPR over a log's records: lkm filter's compiler, the kernel's
  * evaluator (lkst_filter.h), fields from the record.  See lkst_where.h.

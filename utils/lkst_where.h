@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * --where EXPR of lkbuf print, convert and report: lkm filter's expression
  * language (lkst_filter_expr.h) applied to the records of a log.  The

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * Process-state machine of lkst-procstate: context switches and wakeups, fed
  * in time order, become per-task intervals of RUNNING, READY and BLOCKED.
