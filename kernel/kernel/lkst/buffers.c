@@ -204,7 +204,18 @@ static int lkst_cpu_prepare(unsigned int cpu)
 	return 0;
 }
 
-/* The CPUs online now get block 0, wrapping onto itself; others later. */
+/**
+ * lkst_buffers_init() - give the CPUs online now their first block
+ * @block_size: bytes of each CPU's first block (whole pages of it are used)
+ *
+ * Sets the persistent region up if the command line asked for one, gives
+ * each CPU online now block 0, wrapping onto itself, and registers the
+ * hotplug step that gives a CPU coming online later its own.
+ *
+ * Context: boot, process context; takes the CPU hotplug lock.
+ * Return: 0; -ENOMEM when a first block cannot be allocated; the error of
+ * cpuhp_setup_state_nocalls_cpuslocked() when no hotplug step is left.
+ */
 int __init lkst_buffers_init(unsigned int block_size)
 {
 	unsigned int cpu;
@@ -228,6 +239,17 @@ unlock:
 	return ret;
 }
 
+/**
+ * lkst_cpu_info() - describe one CPU's buffer (LKST_IOC_CPU_INFO)
+ * @info: the CPU in @info->cpu; every other field is filled in
+ *
+ * Whether the CPU is online, how many blocks it has, the number of its next
+ * record, the write position (block, byte offset), the records written,
+ * overwritten and dropped, and its mode, read under lkst_buf_mutex.
+ *
+ * Context: process context; sleeps.
+ * Return: 0, or -EINVAL when @info->cpu is not a possible CPU.
+ */
 int lkst_cpu_info(struct lkst_cpu_info *info)
 {
 	struct lkst_cpu_buffer *cb = lkst_cpu_buffer(info->cpu);
@@ -259,6 +281,15 @@ int lkst_cpu_info(struct lkst_cpu_info *info)
 	return 0;
 }
 
+/**
+ * lkst_block_info() - describe one block of a CPU (LKST_IOC_BLOCK_INFO)
+ * @info: the CPU and block ID in; its pages, size and next block out
+ *
+ * Context: process context; sleeps.
+ * Return: 0; -EINVAL when @info->cpu is not a possible CPU, the block ID
+ * is LKST_MAX_BLOCKS or more, or the padding is not zero; -ENOENT when the
+ * CPU has no block of that ID.
+ */
 int lkst_block_info(struct lkst_block_info *info)
 {
 	struct lkst_cpu_buffer *cb = lkst_cpu_buffer(info->cpu);
@@ -280,6 +311,17 @@ int lkst_block_info(struct lkst_block_info *info)
 	return ret;
 }
 
+/**
+ * lkst_buffer_mode() - set what a full buffer does (LKST_IOC_BUFFER_MODE)
+ * @req: a CPU, or LKST_ALL_CPUS, and LKST_MODE_OVERWRITE or LKST_MODE_STOP
+ *
+ * A writer reads the mode when it is about to reset a page that holds
+ * records: in STOP mode it stops there and counts drops instead (I7).
+ *
+ * Context: process context; takes no lock.
+ * Return: 0, or -EINVAL for an unknown mode or a CPU that is neither
+ * possible nor LKST_ALL_CPUS.
+ */
 int lkst_buffer_mode(const struct lkst_buffer_mode *req)
 {
 	unsigned int cpu;
@@ -300,7 +342,14 @@ int lkst_buffer_mode(const struct lkst_buffer_mode *req)
 }
 
 #ifdef MODULE
-/* At unload, once no probe can run (lkst_tracepoints_exit()). */
+/**
+ * lkst_buffers_exit() - free every CPU's blocks when lkst.ko unloads
+ *
+ * Removes the hotplug step and frees each block of each CPU.
+ *
+ * Context: module unload, once no probe can run (after
+ * lkst_tracepoints_exit()); sleeps.
+ */
 void lkst_buffers_exit(void)
 {
 	struct lkst_block *blk;

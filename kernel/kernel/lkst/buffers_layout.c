@@ -53,11 +53,22 @@ static void lkst_resize_on_cpu_offline(struct lkst_resize_request *rr)
 	preempt_enable();
 }
 
-/*
- * Allocate all the new blocks first, then swap them in CPU by CPU; writers
- * still in an old block finish there before synchronize_rcu() returns and
- * the old blocks are freed (I11).  The steps: "Resize" in
- * docs/buffer-design.md.
+/**
+ * lkst_buffer_resize() - give every block of every CPU a new size
+ *	(LKST_IOC_BUFFER_RESIZE)
+ * @req: the new size in bytes (whole pages of it are used)
+ *
+ * Allocates all the new blocks first, then swaps them in CPU by CPU;
+ * writers still in an old block finish there before synchronize_rcu()
+ * returns and the old blocks are freed (I11), their records counted as
+ * overwritten (I12).  A CPU with no block gets the new size with its
+ * first one.  The steps: "Resize" in docs/buffer-design.md.
+ *
+ * Context: process context; sleeps; takes the CPU hotplug lock.
+ * Return: 0; -EINVAL for a size out of LKST_BLOCK_MIN_SIZE..
+ * LKST_BLOCK_MAX_SIZE or non-zero padding; -EPERM while the buffers are
+ * the persistent region; -ENOMEM when the new blocks do not fit in
+ * available memory or cannot be allocated (nothing is changed then).
  */
 int lkst_buffer_resize(const struct lkst_buffer_resize *req)
 {
@@ -188,6 +199,21 @@ static void lkst_buffer_start(unsigned int cpu, struct lkst_cpu_buffer *cb,
 	}
 }
 
+/**
+ * lkst_block_create() - add a block to a CPU's buffer (LKST_IOC_BLOCK_CREATE)
+ * @req: the CPU, size and next block in; the new block's ID, the lowest
+ *	free one, out in @req->block
+ *
+ * No other block links to the new one yet; its writer moves on to
+ * @req->next when it is full (LKST_NO_NEXT: wraps onto itself).  A CPU
+ * that has no block yet starts writing in it.
+ *
+ * Context: process context; sleeps; takes the CPU hotplug lock.
+ * Return: 0; -EINVAL when @req->cpu is not a possible CPU, the size is out
+ * of range, or @req->next is neither a block ID nor LKST_NO_NEXT; -ENOENT
+ * when the CPU has no block @req->next; -ENOSPC when it has
+ * LKST_MAX_BLOCKS already; -ENOMEM.
+ */
 int lkst_block_create(struct lkst_block_create *req)
 {
 	struct lkst_cpu_buffer *cb = lkst_cpu_buffer(req->cpu);
@@ -228,6 +254,16 @@ unlock:
 	return ret;
 }
 
+/**
+ * lkst_block_link() - set the block a block's writer moves to when it is
+ *	full (LKST_IOC_BLOCK_LINK)
+ * @req: the CPU, the block, and next: a block ID or LKST_NO_NEXT (wrap)
+ *
+ * Context: process context; sleeps.
+ * Return: 0; -EINVAL when @req->cpu is not a possible CPU, a block ID is
+ * out of range or the padding is not zero; -ENOENT when the CPU has no
+ * such block, or no block @req->next.
+ */
 int lkst_block_link(const struct lkst_block_link *req)
 {
 	struct lkst_cpu_buffer *cb = lkst_cpu_buffer(req->cpu);
@@ -250,11 +286,22 @@ static bool lkst_block_is_current(struct lkst_cpu_buffer *cb, unsigned int id)
 	return lkst_pos_block(local64_read(&cb->pos)) == id;
 }
 
-/*
- * Unlink and unpublish the block, wait until no writer can still be moving
- * into it, then free it, unless a writer that had read an old link made it
- * current meanwhile: then it is put back as it was (I11).  The steps:
- * "Delete" in docs/buffer-design.md.
+/**
+ * lkst_block_delete() - free a block that is not being written
+ *	(LKST_IOC_BLOCK_DELETE)
+ * @req: the CPU and the block; next and the padding must be zero
+ *
+ * Unlinks and unpublishes the block, waits until no writer can still be
+ * moving into it, then frees it, its records counted as overwritten
+ * (I12), unless a writer that had read an old link made it current
+ * meanwhile: then it is put back as it was (I11).  The steps: "Delete" in
+ * docs/buffer-design.md.
+ *
+ * Context: process context; sleeps; takes the CPU hotplug lock.
+ * Return: 0; -EINVAL when @req->cpu is not a possible CPU, the block ID is
+ * out of range, or next or the padding is not zero; -ENOENT when the CPU
+ * has no such block; -EPERM for a block of the persistent region; -EBUSY
+ * when it is the block being written.
  */
 int lkst_block_delete(const struct lkst_block_link *req)
 {
@@ -328,7 +375,20 @@ static void lkst_jump_on_cpu_offline(struct lkst_jump_request *jr)
 	preempt_enable();
 }
 
-/* The write position changes only on its own CPU (I1): jump there by IPI. */
+/**
+ * lkst_block_jump() - move a CPU's writing to the start of one of its
+ *	blocks (LKST_IOC_BLOCK_JUMP)
+ * @req: the CPU and the block; next and the padding must be zero
+ *
+ * The write position changes only on its own CPU (I1): the jump is made
+ * there by IPI, and tried again while it finds a writer moving to another
+ * page.  The steps: "Jump" in docs/buffer-design.md.
+ *
+ * Context: process context; sleeps; takes the CPU hotplug lock.
+ * Return: 0; -EINVAL when @req->cpu is not a possible CPU, the block ID is
+ * out of range, or next or the padding is not zero; -ENOENT when the CPU
+ * has no such block; an error of smp_call_function_single().
+ */
 int lkst_block_jump(const struct lkst_block_link *req)
 {
 	struct lkst_jump_request jr = {
@@ -362,12 +422,21 @@ unlock:
 	return ret;
 }
 
-/*
- * For handlers: jump this CPU's buffer, from hook context.  -EBUSY when
- * the hook interrupted a writer of this CPU moving to another page (I9),
- * or when a resize replaced the block (its IPI can land between the lookup
- * and the jump) or a delete holds it unpublished (I11): lkst_buf_jump()
- * checks.
+/**
+ * lkst_buffer_jump() - move this CPU's writing to the start of a block,
+ *	from a handler
+ * @block: the block's ID
+ *
+ * For extended handlers (exported in the LKST namespace), in hook context:
+ * the jump is made at once, on this CPU, or refused.
+ *
+ * Context: any context, NMI included; never sleeps.
+ * Return: 0; -EINVAL when @block is LKST_MAX_BLOCKS or more; -ENOENT when
+ * this CPU has no such block; -EBUSY when the hook interrupted a writer of
+ * this CPU moving to another page (I9), when a writer is still in the
+ * target's first page, or when a resize replaced the block (its IPI can
+ * land between the lookup and the jump) or a delete holds it unpublished
+ * (I11), as lkst_buf_jump() checks.
  */
 int lkst_buffer_jump(unsigned int block)
 {

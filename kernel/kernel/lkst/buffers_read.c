@@ -108,7 +108,20 @@ static int lkst_read_records(struct lkst_cpu_buffer *cb, int only_block,
 				next_seq);
 }
 
-/* Copy a block's committed records to user space, oldest first. */
+/**
+ * lkst_block_read() - copy one block's records out (LKST_IOC_BLOCK_READ)
+ * @req: the CPU, block ID, user array and its room in; how many were
+ *	copied out in @req->nr_records
+ *
+ * Copies the block's committed records, oldest first, while hooks keep
+ * writing, at most @req->max_records of them.
+ *
+ * Context: process context; sleeps.
+ * Return: 0, also when the array was too small (nr_records is then its
+ * room); -EINVAL when @req->cpu is not a possible CPU or the block ID is
+ * LKST_MAX_BLOCKS or more; -ENOENT when the CPU has no such block;
+ * -ENOMEM; -EFAULT when the array cannot be written.
+ */
 int lkst_block_read(struct lkst_block_read *req)
 {
 	struct lkst_cpu_buffer *cb = lkst_cpu_buffer(req->cpu);
@@ -173,11 +186,20 @@ static int lkst_drain_blocks(struct lkst_block *const *blocks,
 	return ret;
 }
 
-/*
- * Copy the CPU's committed records numbered from the cursor on, in order,
- * stopping before one still being written (see struct lkst_buffer_drain).
- * The walk starts at the page holding the cursor and never blocks a
- * writer.
+/**
+ * lkst_buffer_drain() - copy a CPU's records from a cursor on
+ *	(LKST_IOC_BUFFER_DRAIN)
+ * @req: the CPU, cursor and user arrays in; the records' count, the next
+ *	cursor, capacity, flags and the CPU's counters out
+ *
+ * Copies the CPU's committed records numbered from the cursor on, in
+ * order, stopping before one still being written (see struct
+ * lkst_buffer_drain).  The walk starts at the page holding the cursor and
+ * never blocks a writer; LKST_DRAIN_TRUNCATED says the arrays were full.
+ *
+ * Context: process context; sleeps.
+ * Return: 0; -EINVAL when @req->cpu is not a possible CPU; -ENOMEM;
+ * -EFAULT when the arrays cannot be written.
  */
 int lkst_buffer_drain(struct lkst_buffer_drain *req)
 {
@@ -204,6 +226,14 @@ int lkst_buffer_drain(struct lkst_buffer_drain *req)
 	return ret;
 }
 
+/**
+ * lkst_previous_info_get() - describe the previous boot's records
+ *	(LKST_IOC_PREVIOUS_INFO)
+ * @info: filled in by lkst_previous_info(), under lkst_buf_mutex
+ *
+ * Context: process context; sleeps.
+ * Return: 0, or -ENOENT when no previous boot's records were found.
+ */
 int lkst_previous_info_get(struct lkst_previous_info *info)
 {
 	int ret;
@@ -214,9 +244,19 @@ int lkst_previous_info_get(struct lkst_previous_info *info)
 	return ret;
 }
 
-/*
- * The previous boot's records of one CPU, as a drain gives them: nothing
- * writes there any more, so there is no record in flight to stop at.
+/**
+ * lkst_previous_drain() - copy a CPU's records of the previous boot
+ *	(LKST_IOC_PREVIOUS_DRAIN)
+ * @req: as for lkst_buffer_drain()
+ *
+ * As a drain gives them, but nothing writes there any more, so there is no
+ * record in flight to stop at.  The counters are the ones that boot saved,
+ * or, without them, derived from what its pages hold.
+ *
+ * Context: process context; sleeps.
+ * Return: 0; -ENOENT when there are no previous boot's records; -EINVAL
+ * when there are, but none of @req->cpu; -ENOMEM; -EFAULT when the arrays
+ * cannot be written.
  */
 int lkst_previous_drain(struct lkst_buffer_drain *req)
 {
@@ -246,6 +286,13 @@ int lkst_previous_drain(struct lkst_buffer_drain *req)
 	return ret;
 }
 
+/**
+ * lkst_previous_release() - free the previous boot's records
+ *	(LKST_IOC_PREVIOUS_RELEASE)
+ *
+ * Context: process context; sleeps.
+ * Return: 0, or -ENOENT when there are none (or they were released).
+ */
 int lkst_previous_release(void)
 {
 	int ret = 0;

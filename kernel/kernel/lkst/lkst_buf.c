@@ -342,14 +342,21 @@ static bool lkst_buf_claiming(struct lkst_cpu_buffer *cb,
 	return next != cur && (READ_ONCE(next->gen) & 1);
 }
 
-/*
- * Take the position for a move the caller makes (a jump, or new blocks in
- * place of the old ones): on success *first_seq is the number of the next
- * record, and writers interrupting the caller drop their events until
- * lkst_buf_end_switch() (I9).  -EBUSY: the caller interrupted a writer
- * that is moving to another page itself (switching, or claiming the next
- * page), or the current block is unpublished for a moment by a delete
- * (I11); try again from outside.
+/**
+ * lkst_buf_begin_switch() - hold a CPU's write position for a move
+ * @cb: the buffer of the CPU this runs on (I1)
+ * @old: the position held, to put back or move from
+ * @first_seq: the number of the next record
+ *
+ * For a move the caller makes (a jump, or new blocks in place of the old
+ * ones): writers interrupting the caller drop their events until
+ * lkst_buf_end_switch() (I9).
+ *
+ * Context: on @cb's CPU with interrupts or preemption off.
+ * Return: 0; -EBUSY when the caller interrupted a writer that is moving
+ * to another page itself (switching, or claiming the next page), or the
+ * current block is unpublished for a moment by a delete (I11): try again
+ * from outside.
  */
 int lkst_buf_begin_switch(struct lkst_cpu_buffer *cb, u64 *old, u64 *first_seq)
 {
@@ -396,17 +403,22 @@ void lkst_buf_end_switch(struct lkst_cpu_buffer *cb, struct lkst_block *target,
 			      epoch);
 }
 
-/*
- * Continue writing at the first page of @target, which this CPU's buffer
- * holds; run on the owning CPU (I1).  The page's records are lost, counted
- * as overwritten, in STOP mode too: a jump asks for it.  -EBUSY when the
- * caller interrupted a writer moving to another page (I9), or one still
- * writing in that page (I7), or when @target is no longer the published
- * block of its ID: a resize's IPI that interrupted a handler between its
- * lookup and this call replaced it (jumping there would make a new block's
- * unused page current, numbered from 0), or a delete holds it unpublished
- * (I11).  Once the position is held no resize can replace it, so it is
- * checked then; the current page, left, stays current.
+/**
+ * lkst_buf_jump() - continue writing at the first page of a block
+ * @cb: the buffer of the CPU this runs on (I1)
+ * @target: a block @cb holds
+ *
+ * The page's records are lost, counted as overwritten, in STOP mode too:
+ * a jump asks for it.  Once the position is held no resize can replace
+ * @target, so it is checked then; the current page, left, stays current.
+ *
+ * Context: on @cb's CPU, preemption off, in an RCU-sched read section.
+ * Return: 0; -EBUSY when the caller interrupted a writer moving to another
+ * page (I9), or one still writing in that page (I7), or when @target is no
+ * longer the published block of its ID: a resize's IPI that interrupted a
+ * handler between its lookup and this call replaced it (jumping there
+ * would make a new block's unused page current, numbered from 0), or a
+ * delete holds it unpublished (I11).
  */
 int lkst_buf_jump(struct lkst_cpu_buffer *cb, struct lkst_block *target)
 {
@@ -542,7 +554,18 @@ static int lkst_page_read_reserved(const struct lkst_page *pg,
 	return READ_ONCE(pg->gen) == gen ? n : -1;
 }
 
-/* As lkst_page_read_reserved(), without the count. */
+/**
+ * lkst_page_read() - copy a page's complete records
+ * @pg: the page
+ * @out: room for LKST_PAGE_MAX_RECORDS records
+ * @first_seq: the number of the first record copied
+ *
+ * The records below the page's commit (I6), while writers may go on.
+ *
+ * Context: any; never sleeps, never blocks a writer.
+ * Return: how many records were copied, or -1 when the page never held
+ * records or was reset during the copy (I15).
+ */
 int lkst_page_read(const struct lkst_page *pg, struct lkst_record *out,
 		   u64 *first_seq)
 {
@@ -655,18 +678,28 @@ static u64 lkst_buf_walk_limit(struct lkst_block *const *blocks,
 	return next;
 }
 
-/*
- * Hand @emit the records numbered from @cursor on, in order, from the
- * pages @refs lists (lkst_buf_list_pages()), using @tmp
- * (LKST_PAGE_MAX_RECORDS records) for each page's copy.  A page reset
- * since it was listed is skipped: its records were overwritten.  With
- * @stop_at_hole the walk stops at a page its writer left with fewer
- * committed records than it reserved there: the next is still being
- * written.  A gap between whole pages is pages overwritten since it was
- * listed, or a chain's old block: lost, not in flight.
- * *@next_seq: the number after the last record handed on or known lost,
- * where the next walk starts.  Returns 0, or what @emit returned when it
- * was negative (then *@next_seq is the number of the record it refused).
+/**
+ * lkst_buf_walk() - hand on the records numbered from a cursor on
+ * @blocks: a CPU's blocks by ID, stable for the walk
+ * @refs: the pages that hold records, from lkst_buf_list_pages()
+ * @nr: how many @refs lists
+ * @cursor: the number of the first record wanted
+ * @stop_at_hole: stop at a page whose next record is still being written
+ * @tmp: room for LKST_PAGE_MAX_RECORDS records, each page's copy
+ * @emit: called with each record and its number, in order
+ * @ctx: @emit's
+ * @next_seq: where the next walk starts: the number after the last record
+ *	handed on or known lost
+ *
+ * A page reset since it was listed is skipped: its records were
+ * overwritten.  With @stop_at_hole the walk stops at a page its writer
+ * left with fewer committed records than it reserved there.  A gap between
+ * whole pages is pages overwritten since they were listed, or a chain's
+ * old block: lost, not in flight.
+ *
+ * Context: any that @emit allows; never blocks a writer.
+ * Return: 0, or what @emit returned when it was negative (then *@next_seq
+ * is the number of the record it refused).
  */
 int lkst_buf_walk(struct lkst_block *const *blocks,
 		  const struct lkst_page_ref *refs, u64 nr, u64 cursor,
