@@ -203,6 +203,16 @@ torture: deps kernel utils handlers
 # series.  Each boots once with -icount shift=0 (guest ns = instructions)
 # and once without (TCG wall clock, a cross-check), runs
 # tests/scenarios/bench_suite.sh, and tools/bench/report.py writes
+# The fleet test (docs/fleet.md): the guest logs of a test run (FLEET_OUT,
+# default out/test) as SQLite databases, and shipped into two
+# clickhouse-server instances it starts itself; tests/run-all.sh runs it
+# after its boots.
+.PHONY: test-fleet
+FLEET_OUT ?= out/test
+test-fleet:
+	@$(MAKE) -s -C utils lkbuf
+	@python3 tests/fleet/fleet.py utils/lkbuf $(FLEET_OUT) $(FLEET_OUT)/fleet
+
 # out/bench/results.md and out/bench/overhead.png.  Host: the native write
 # path and lkbuf print's throughput.  tools/bench/hook-cost.py lists the
 # hooked functions whose prologue saves more registers or takes a bigger

@@ -145,7 +145,7 @@ scenario() {
 if [ $guest_ok = 1 ]; then
 	names=$(cd tests/scenarios 2>/dev/null && ls -1 *.sh 2>/dev/null | LC_ALL=C sort | sed 's/\.sh$//' | grep -vx -e demo -e bench_suite -e panic -e persist -e kdump -e late_cpu -e oops_handler -e lockdown -e boot_options -e agg_memory)
 	list=$(echo $names | tr ' ' ',')
-	boot "$out/scenarios" "lkst.maskset=rdefault lkst.bufsize=512K lkst_run=$list" "${TEST_QEMU_TIMEOUT:-1800}"
+	boot "$out/scenarios" "lkst.maskset=rdefault lkst.bufsize=512K lkst_hostname=lkst-a lkst_run=$list" "${TEST_QEMU_TIMEOUT:-1800}"
 
 	# KUnit: every top-level KTAP result of an lkst* suite is one test.
 	ktap=$(sed -E 's/^\[ *[0-9]+\.[0-9]+\] //' "$out/scenarios/console.log" 2>/dev/null |
@@ -180,7 +180,7 @@ if [ $guest_ok = 1 ]; then
 	# Buffers kept across a warm reboot: a crash, a reset, a second boot.
 	if [ -f tests/scenarios/persist.sh ]; then
 		KERNEL=$kernel INITRD=$initrd TIMEOUT=600 REBOOT=1 \
-			APPEND="reserve_mem=16M:4096:lkst lkst.persist=lkst panic=1 lkst_run=persist" \
+			APPEND="reserve_mem=16M:4096:lkst lkst.persist=lkst panic=1 lkst_hostname=lkst-b lkst_run=persist" \
 			tests/qemu/run.sh "$out/persist" >"$out/persist.log" 2>&1
 		scenario "$out/persist" persist
 		persist_line=$(grep -h '^persist: ' "$out/scenario-persist.log" || true)
@@ -192,7 +192,7 @@ if [ $guest_ok = 1 ]; then
 			tools/build/mk-kdump-initramfs.sh "$initrd" "$kernel" build/initramfs-kdump.cpio.gz; then
 		KERNEL=$kernel INITRD=build/initramfs-kdump.cpio.gz TIMEOUT=900 MEM=384M \
 			SCRATCH_SIZE=512M KEEP_SCRATCH=1 \
-			APPEND="crashkernel=80M crash_kexec_post_notifiers lkst.bufsize=8M lkst.panic_dump=300 lkst_run=kdump" \
+			APPEND="crashkernel=80M crash_kexec_post_notifiers lkst.bufsize=8M lkst.panic_dump=300 lkst_hostname=lkst-d lkst_run=kdump" \
 			tests/qemu/run.sh "$out/kdump" >"$out/kdump.log" 2>&1
 		check "scenario: kdump (trace extracted from the vmcore)" 600 \
 			python3 tests/check/kdump.py "$out/kdump" "$(dirname "$kernel")/../../../vmlinux" utils/lkbuf
@@ -201,7 +201,7 @@ if [ $guest_ok = 1 ]; then
 	fi
 	# Boot-time tracing chosen on the command line: the events, the mode.
 	if [ -f tests/scenarios/boot_options.sh ]; then
-		boot "$out/bootopt" "lkst.mode=stop lkst.bufsize=512K lkst.events=syscall_entry,process,NO_SUCH_EVENT lkst_run=boot_options" 300
+		boot "$out/bootopt" "lkst.mode=stop lkst.bufsize=512K lkst.events=syscall_entry,process,NO_SUCH_EVENT lkst_hostname=lkst-c lkst_run=boot_options" 300
 		scenario "$out/bootopt" boot_options
 	fi
 	# A boot of its own for what changes the machine for good: a CPU first
@@ -228,7 +228,7 @@ if [ $guest_ok = 1 ]; then
 
 	# 6. the demo, in its own boot like "make demo"
 	if [ -f tests/scenarios/demo.sh ]; then
-		boot "$out/demo" "lkst_run=demo" 600
+		boot "$out/demo" "lkst_hostname=lkst-b lkst_run=demo" 600
 		scenario "$out/demo" demo
 		# The timeline drawn from the real trace has the workload's lanes.
 		check "visualize: process states of the demo trace" 120 bash -c "
@@ -272,6 +272,35 @@ else
 	record "boot: scenarios (nothing to boot: build failed)" 1
 fi
 
+# The arm64 guest (issue 33): its kernel, initramfs and one boot of a
+# chosen subset of the scenarios (tests/arm64/run.sh), counted like x86's.
+if check "arm64: kernel (make kernel-arm64)" 4500 $MAKE kernel-arm64 &&
+	check "arm64: initramfs (make initramfs-arm64)" 900 $MAKE initramfs-arm64; then
+	check "arm64: scenarios in one arm64 boot, clean console" 1500 tests/arm64/run.sh \
+		build/linux-6.12-arm64/arch/arm64/boot/Image build/initramfs-arm64.cpio.gz "$out/arm64"
+	arm64_line=$(grep -h '^arm64:' "$out/arm64__scenarios_in_one_arm64_boot__clean_console.log" | tail -n 1)
+fi
+
+# 7. a fleet (docs/fleet.md): the logs of the boots above, hosts named by
+# lkst_hostname=, as SQLite databases and shipped into a 2-shard ClickHouse
+# that the test starts and stops itself.
+if [ $guest_ok = 1 ] && [ -f tests/fleet/fleet.py ]; then
+	check "fleet: SQLite and a 2-shard ClickHouse (make test-fleet)" 600 \
+		$MAKE test-fleet FLEET_OUT="$out"
+	fleet_line=$(grep -h '^fleet: ' "$out"/fleet__*.log 2>/dev/null | tail -n 1)
+fi
+
+# 8. lkst.ko on Debian's stock kernel (tests/stock, docs/stock.md): built
+# against the installed headers, the stock vmlinuz booted with it.
+if ls -d /usr/src/linux-headers-*-amd64 >/dev/null 2>&1; then
+	check "stock: lkst.ko on Debian's stock kernel (make test-stock)" 900 \
+		tests/stock/run.sh "$out/stock"
+	stock_line=$(grep -h '^stock: [0-9]' "$out"/stock__*.log 2>/dev/null | tail -n 1)
+else
+	echo "no linux-headers-*-amd64 (make deps)" >"$out/stock-missing.log"
+	record "stock: lkst.ko on Debian's stock kernel (no headers installed)" 1 "$out/stock-missing.log"
+fi
+
 # The hardening figures the scenarios wrote (hardening.txt: "name N"
 # lines), and the kernel reports of every boot that must have none.
 hardening_line() {
@@ -297,6 +326,9 @@ echo "$pass passed, $fail failed"
 [ -z "${coverage_line:-}" ] || echo "$coverage_line"
 [ -z "${persist_line:-}" ] || echo "$persist_line"
 [ -z "${vmcore_line:-}" ] || echo "$vmcore_line"
+[ -z "${fleet_line:-}" ] || echo "$fleet_line"
+[ -z "${arm64_line:-}" ] || echo "$arm64_line"
+[ -z "${stock_line:-}" ] || echo "$stock_line"
 grep -h '^differential:' "$out/scenario-t99_differential.log" 2>/dev/null | tail -n 1 || true
 hardening_line
 [ $fail -eq 0 ]

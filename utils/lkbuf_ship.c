@@ -17,7 +17,6 @@
  * ReplacingMergeTree tables keep once.  --delete removes a file only
  * after that.  Memory: one batch.
  */
-#include <curl/curl.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -68,6 +67,36 @@ static struct poptOption ship_options[] = {
 	  "N" },
 	LKST_POPT_TAIL
 };
+
+static void check_ship(struct lkst_cmd *cmd)
+{
+	(void)cmd;
+	lkst_require(url, "--url URL", "ship");
+	if (strncmp(url, "http://", 7) && strncmp(url, "https://", 8))
+		lkst_die(LKST_EXIT_USAGE, "ship --url: \"%s\" is not an http:// or https:// URL", url);
+	if (!create && !dir && !files)
+		lkst_die(LKST_EXIT_USAGE, "ship: nothing to do; give --create, -f FILE or --dir DIR");
+	if (cluster && !create)
+		lkst_die(LKST_EXIT_USAGE, "ship --cluster names the shards of the tables --create makes; give --create");
+	if (follow && !dir)
+		lkst_die(LKST_EXIT_USAGE, "ship --follow watches a directory; give --dir DIR");
+	if (dir && files)
+		lkst_die(LKST_EXIT_USAGE, "ship: give -f FILE or --dir DIR, not both");
+	if (strspn(database, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
+	    strlen(database) || (cluster && strspn(cluster,
+	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(cluster)))
+		lkst_die(LKST_EXIT_USAGE, "ship: a database or cluster name is letters, digits and _");
+}
+
+#ifdef LKST_FLEET_ABSENT
+/* lkbuf.static (a guest's): no libcurl in it. */
+static int run_ship(struct lkst_cmd *cmd)
+{
+	(void)cmd;
+	lkst_die(LKST_EXIT_USAGE, "ship is not in this static lkbuf (it has no libcurl); ship the logs from a machine with the dynamic lkbuf (docs/fleet.md)");
+}
+#else
+#include <curl/curl.h>
 
 struct shipper {
 	CURL *curl;
@@ -161,10 +190,11 @@ static void post_retrying(struct shipper *s, const char *query, const char *body
 		if (!post(s, query, body, len, &err))
 			return;
 		s->failed_tries++;
+		if (i + 1 == s->retries)
+			break;
 		fprintf(stderr, "lkbuf: ship: %s (try %llu of %llu; again in %ld ms)\n",
 			err.msg, i + 1, s->retries, wait);
-		if (i + 1 < s->retries)
-			sleep_ms(wait);
+		sleep_ms(wait);
 		wait = wait * 2 > 10000 ? 10000 : wait * 2;
 	}
 	lkst_die(LKST_EXIT_DEVICE, "ship: ClickHouse did not take the rows after %llu tries: %s; the file stays unshipped, ship it again later",
@@ -390,26 +420,6 @@ static unsigned long long number(const char *arg, const char *opt, unsigned long
 	return v;
 }
 
-static void check_ship(struct lkst_cmd *cmd)
-{
-	(void)cmd;
-	lkst_require(url, "--url URL", "ship");
-	if (strncmp(url, "http://", 7) && strncmp(url, "https://", 8))
-		lkst_die(LKST_EXIT_USAGE, "ship --url: \"%s\" is not an http:// or https:// URL", url);
-	if (!create && !dir && !files)
-		lkst_die(LKST_EXIT_USAGE, "ship: nothing to do; give --create, -f FILE or --dir DIR");
-	if (cluster && !create)
-		lkst_die(LKST_EXIT_USAGE, "ship --cluster names the shards of the tables --create makes; give --create");
-	if (follow && !dir)
-		lkst_die(LKST_EXIT_USAGE, "ship --follow watches a directory; give --dir DIR");
-	if (dir && files)
-		lkst_die(LKST_EXIT_USAGE, "ship: give -f FILE or --dir DIR, not both");
-	if (strspn(database, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
-	    strlen(database) || (cluster && strspn(cluster,
-	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(cluster)))
-		lkst_die(LKST_EXIT_USAGE, "ship: a database or cluster name is letters, digits and _");
-}
-
 static int run_ship(struct lkst_cmd *cmd)
 {
 	struct shipper s = { 0 };
@@ -467,5 +477,7 @@ static int run_ship(struct lkst_cmd *cmd)
 	curl_global_cleanup();
 	return LKST_EXIT_OK;
 }
+
+#endif /* LKST_FLEET_ABSENT */
 
 const struct lkst_verb_ops lkbuf_ship_ops = { ship_options, NULL, check_ship, run_ship, NULL };

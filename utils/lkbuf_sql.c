@@ -8,7 +8,6 @@
  * per-process state intervals.
  */
 #include <errno.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +25,16 @@ static struct poptOption sql_options[] = {
 	  "the SQLite database to write (replaced whole, atomically)", "DB" },
 	LKST_POPT_TAIL
 };
+
+#ifdef LKST_FLEET_ABSENT
+/* lkbuf.static (a guest's): no SQLite in it. */
+static int run_sql(struct lkst_cmd *cmd)
+{
+	(void)cmd;
+	lkst_die(LKST_EXIT_USAGE, "sql is not in this static lkbuf (it has no SQLite); copy the log to a machine with the dynamic lkbuf and run lkbuf sql there (docs/fleet.md)");
+}
+#else
+#include <sqlite3.h>
 
 /*
  * Numbers of the events the views pair, spelled out for the SQL text;
@@ -258,5 +267,7 @@ static int run_sql(struct lkst_cmd *cmd)
 	lkbuf_select_free();
 	return LKST_EXIT_OK;
 }
+
+#endif /* LKST_FLEET_ABSENT */
 
 const struct lkst_verb_ops lkbuf_sql_ops = { sql_options, NULL, NULL, run_sql, NULL };
