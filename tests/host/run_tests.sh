@@ -39,6 +39,8 @@ run sh "$here/test_logset.sh" .
 run sh "$here/test_manpages.sh"
 # liblkst: nothing in it exits; the shared library exports lkst_* only.
 run sh "$here/test_lib.sh" .
+# liblkst's C and C++ examples built against an installed copy, run.
+run sh "$here/test_lib_examples.sh" .
 # make install / uninstall from the top into a scratch DESTDIR, the installed
 # tools run away from the source tree.
 run sh "$here/test_install.sh"

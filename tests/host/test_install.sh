@@ -17,6 +17,7 @@
 #     static;
 #   - man finds the installed pages by MANPATH and renders them without
 #     warnings (groff -ww alone when man is missing);
+#   - liblkst's man3 pages and its examples' sources (share/doc/liblkst);
 #   - make uninstall removes all of it and nothing else.
 # Run by tests/host/run_tests.sh (make -C utils test); works from any
 # directory.  Ends with "N passed, M failed".
@@ -98,6 +99,7 @@ f 644 usr/include/lkst/lkst_export.h
 f 644 usr/include/lkst/lkst_vmcore.h
 f 644 usr/include/lkst/lkst_filter_expr.h
 f 644 usr/include/lkst/lkst_sysnames.h
+f 644 usr/include/lkst/lkst_logboot.h
 f 644 usr/include/lkst/lkst_filter.h
 d 755 usr/include/lkst/linux
 f 644 usr/include/lkst/linux/lkst_events.h
@@ -109,7 +111,16 @@ l 777 usr/lib/liblkst.so
 f 755 usr/lib/liblkst.so.0
 d 755 usr/lib/pkgconfig
 f 644 usr/lib/pkgconfig/liblkst.pc
+d 755 usr/share/man/man3
+d 755 usr/share/doc
+d 755 usr/share/doc/liblkst
+d 755 usr/share/doc/liblkst/examples
+f 644 usr/share/doc/liblkst/examples/Makefile
+f 644 usr/share/doc/liblkst/examples/lkst_count.c
+f 644 usr/share/doc/liblkst/examples/lkst_count.cc
 EOF
+# liblkst's man3 pages: one per public function, as make man3 made them.
+for f in "$top"/utils/man3/*.3; do echo "f 644 usr/share/man/man3/${f##*/}"; done >>"$tmp/want"
 LC_ALL=C sort -k3 -o "$tmp/want" "$tmp/want"
 listing() {	# "type mode path" of everything under $dest
 	(cd "$dest" 2>/dev/null && find . -mindepth 1 -printf '%y %m %P\n' | LC_ALL=C sort -k3)
@@ -293,6 +304,8 @@ if [ -z "$left" ]; then ok; else fail "files left after uninstall: $left"; fi
 check "uninstall removes share/lkst" [ ! -e "$data" ]
 check "uninstall removes include/lkst" [ ! -e "$dest/usr/include/lkst" ]
 check "uninstall removes lib/pkgconfig" [ ! -e "$dest/usr/lib/pkgconfig" ]
+check "uninstall removes share/man/man3" [ ! -e "$dest/usr/share/man/man3" ]
+check "uninstall removes share/doc/liblkst" [ ! -e "$dest/usr/share/doc/liblkst" ]
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
