@@ -21,7 +21,7 @@ HAVE_HANDLERS := $(wildcard handlers/Kbuild handlers/Makefile)
 # tests/run-all.sh builds the kernel once and clears this to skip re-checking it.
 KERNEL_DEP ?= kernel
 
-.PHONY: all deps events sysnames kernel kernel-tree kernel-kasan kernel-kcsan initramfs-kcsan kcsan kernel-bench bench-ablate initramfs-kasan patches docs count-hooks \
+.PHONY: stock-module dkms-install test-stock all deps events sysnames kernel kernel-tree kernel-kasan kernel-kcsan initramfs-kcsan kcsan kernel-bench bench-ablate initramfs-kasan patches docs count-hooks \
 	utils handlers initramfs initramfs-kdump demo install uninstall \
 	test torture bench initramfs-bench checkpatch clean distclean help
 
@@ -133,6 +133,28 @@ patches: events
 utils:
 	$(MAKE) -C utils
 	$(MAKE) -C utils static
+
+# lkst.ko and the handlers for a kernel without the patch (docs/stock.md):
+# stock-module builds them in build/stock/src for KVER's headers (default:
+# the running kernel); dkms-install adds, builds and installs them with DKMS
+# (root), which rebuilds them for every kernel installed later; test-stock
+# boots Debian's stock kernel with them (tests/stock/run.sh).
+KVER ?= $(shell uname -r)
+STOCK_SRC := $(CURDIR)/build/stock/src
+stock-module:
+	@tools/dkms/mk-src.sh $(STOCK_SRC) >/dev/null
+	@$(MAKE) -s -C /lib/modules/$(KVER)/build M=$(STOCK_SRC) modules
+	@echo "  STOCK   $(STOCK_SRC)/lkst.ko for $(KVER)"
+
+dkms-install:
+	@ver=$$(tools/dkms/mk-src.sh $(STOCK_SRC)) && \
+	rm -rf /usr/src/lkst-$$ver && cp -a $(STOCK_SRC) /usr/src/lkst-$$ver && \
+	{ dkms status -m lkst -v $$ver | grep -q . || dkms add -m lkst -v $$ver; } && \
+	dkms build -m lkst -v $$ver -k $(KVER) && \
+	dkms install -m lkst -v $$ver -k $(KVER)
+
+test-stock:
+	@tests/stock/run.sh out/stock
 
 # The host programs: lkm, lkbuf, their man pages and liblkst (libraries,
 # headers, pkg-config file) (utils), lkst-procstate,

@@ -290,6 +290,17 @@ if [ $guest_ok = 1 ] && [ -f tests/fleet/fleet.py ]; then
 	fleet_line=$(grep -h '^fleet: ' "$out"/fleet__*.log 2>/dev/null | tail -n 1)
 fi
 
+# 8. lkst.ko on Debian's stock kernel (tests/stock, docs/stock.md): built
+# against the installed headers, the stock vmlinuz booted with it.
+if ls -d /usr/src/linux-headers-*-amd64 >/dev/null 2>&1; then
+	check "stock: lkst.ko on Debian's stock kernel (make test-stock)" 900 \
+		tests/stock/run.sh "$out/stock"
+	stock_line=$(grep -h '^stock: [0-9]' "$out"/stock__*.log 2>/dev/null | tail -n 1)
+else
+	echo "no linux-headers-*-amd64 (make deps)" >"$out/stock-missing.log"
+	record "stock: lkst.ko on Debian's stock kernel (no headers installed)" 1 "$out/stock-missing.log"
+fi
+
 # The hardening figures the scenarios wrote (hardening.txt: "name N"
 # lines), and the kernel reports of every boot that must have none.
 hardening_line() {
@@ -317,6 +328,7 @@ echo "$pass passed, $fail failed"
 [ -z "${vmcore_line:-}" ] || echo "$vmcore_line"
 [ -z "${fleet_line:-}" ] || echo "$fleet_line"
 [ -z "${arm64_line:-}" ] || echo "$arm64_line"
+[ -z "${stock_line:-}" ] || echo "$stock_line"
 grep -h '^differential:' "$out/scenario-t99_differential.log" 2>/dev/null | tail -n 1 || true
 hardening_line
 [ $fail -eq 0 ]

@@ -97,6 +97,7 @@ for s in "$scen"/*; do
 done
 
 install -m 0755 "$repo/tests/qemu/init" "$root/init"
+[ -z "${EXTRA_ROOT:-}" ] || cp -a "$EXTRA_ROOT"/. "$root"/
 
 mkdir -p "$(dirname "$out")"
 (cd "$root" && find . -print0 | LC_ALL=C sort -z |

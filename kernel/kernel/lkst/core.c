@@ -101,7 +101,16 @@ struct lkst_event_counters {
 	u64 hits[LKST_NR_EVENT_IDS];
 	u64 dropped[LKST_NR_EVENT_IDS];
 };
+#ifdef MODULE
+/*
+ * Allocated: a module's static per-CPU data comes from a small reserve
+ * (PERCPU_MODULE_RESERVE) that the handlers need too.
+ */
+static struct lkst_event_counters __percpu *lkst_counters_ptr;
+#define lkst_counters (*lkst_counters_ptr)
+#else
 static DEFINE_PER_CPU(struct lkst_event_counters, lkst_counters);
+#endif
 
 /*
  * RCU neither watches a CPU before it is marked online nor after it is
@@ -1142,6 +1151,11 @@ int __init lkst_init(void)
 	u32 first_pages;
 	int ret;
 
+#ifdef MODULE
+	lkst_counters_ptr = alloc_percpu(struct lkst_event_counters);
+	if (!lkst_counters_ptr)
+		return -ENOMEM;
+#endif
 	/* Without it, records are timed by ktime_get_mono_fast_ns(). */
 	if (lkst_clock_init())
 		pr_warn("no timekeeper notifier: the slower clock read\n");
@@ -1194,6 +1208,10 @@ void lkst_exit(void)
 	irq_work_sync(&lkst_sync_keys_irq_work);
 	cancel_work_sync(&lkst_sync_keys_work);
 	unregister_die_notifier(&lkst_die_nb);
+	/* No probe runs once this returns: then the counters can go. */
+	lkst_tracepoints_exit();
+	free_percpu(lkst_counters_ptr);
+	lkst_counters_ptr = NULL;
 }
 #else
 early_initcall(lkst_init);

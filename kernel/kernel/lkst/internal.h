@@ -38,6 +38,7 @@ int lkst_panic_dump_init(void);
 /* Tracepoints feed the events (tracepoints.c); the module's exit path. */
 int lkst_tracepoints_init(void);
 void lkst_tracepoints_sync(void);
+void lkst_tracepoints_report(void);
 void lkst_tracepoints_exit(void);
 u32 lkst_event_site_flags(unsigned int event);
 void lkst_exit(void);

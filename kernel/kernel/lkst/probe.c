@@ -500,6 +500,8 @@ int lkst_probe_add(struct lkst_probe *req)
 		goto unlock;
 	}
 	list_add_tail(&p->node, &lkst_probes);
+	/* lkst.ko stays while a probe lives: rmmod says EBUSY. */
+	__module_get(THIS_MODULE);
 	p = NULL;
 	ret = event;
 unlock:
@@ -546,5 +548,6 @@ int lkst_probe_del(struct lkst_probe *req)
 	lkst_event_remove_dynamic(found->event);
 	mutex_unlock(&lkst_probe_mutex);
 	lkst_probe_free(found);
+	module_put(THIS_MODULE);
 	return 0;
 }

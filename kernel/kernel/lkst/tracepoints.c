@@ -102,24 +102,31 @@ static void lkst_tp_sched_process_exit(void *data, struct task_struct *p)
 
 /* signal */
 
+/* As the hooks read it: a fatal SIGKILL is delivered with no siginfo. */
+static int lkst_tp_si_code(struct kernel_siginfo *info)
+{
+	if (info == SEND_SIG_NOINFO)
+		return SI_USER;
+	if (info == SEND_SIG_PRIV)
+		return SI_KERNEL;
+	return info->si_code;
+}
+
 static void lkst_tp_signal_generate(void *data, int sig,
 				    struct kernel_siginfo *info,
 				    struct task_struct *task, int group,
 				    int result)
 {
-	int code = info == SEND_SIG_NOINFO ? SI_USER :
-		   info == SEND_SIG_PRIV ? SI_KERNEL : info->si_code;
-
-	LKST_HOOK(PROCESS_SIGSEND, sig, task_pid_nr(task), code, group,
-		  result);
+	LKST_HOOK(PROCESS_SIGSEND, sig, task_pid_nr(task), lkst_tp_si_code(info),
+		  group, result);
 }
 
 static void lkst_tp_signal_deliver(void *data, int sig,
 				   struct kernel_siginfo *info,
 				   struct k_sigaction *ka)
 {
-	LKST_HOOK(PROCESS_SIGDELIVER, sig, info->si_code, ka->sa.sa_handler,
-		  ka->sa.sa_flags);
+	LKST_HOOK(PROCESS_SIGDELIVER, sig, lkst_tp_si_code(info),
+		  ka->sa.sa_handler, ka->sa.sa_flags);
 }
 
 /* interrupts */
@@ -531,6 +538,35 @@ int lkst_tracepoints_init(void)
 	}
 	pr_info("%u of %zu tracepoints found\n", found, ARRAY_SIZE(lkst_tps));
 	return 0;
+}
+
+/* In the kernel log, as the event table says it (tests/stock reads it). */
+void lkst_tracepoints_report(void)
+{
+	unsigned int event, absent = 0, partial = 0;
+	const struct lkst_event_info *info;
+	u32 flags;
+
+	for (event = 0; event < LKST_EV_PROBE_FIRST; event++) {
+		info = lkst_event_info(event);
+		if (!info)
+			continue;
+		flags = lkst_event_site_flags(event);
+		if (flags & LKST_EVENT_ABSENT) {
+			absent++;
+			pr_info("absent: %s (%s)\n", info->mnemonic,
+				!(flags & LKST_EVENT_NO_TWIN) ?
+				"its tracepoint is not in this kernel" :
+				info->twin[0] ? "its tracepoint is not fed" :
+				"no upstream tracepoint");
+		} else if (flags & LKST_EVENT_TWIN_PARTIAL) {
+			partial++;
+			pr_info("partial: %s (its tracepoint carries less)\n",
+				info->mnemonic);
+		}
+	}
+	pr_info("%u of %u events absent without the lkst patch, %u partial\n",
+		absent, lkst_nr_events(), partial);
 }
 
 /*

@@ -19,10 +19,11 @@ static int __init lkst_module_init(void)
 	ret = lkst_init();
 	if (!ret)
 		ret = lkst_dev_init();
+	if (!ret)
+		lkst_tracepoints_report();
 	if (ret) {
 		/* Each step undoes only what was done. */
 		lkst_exit();
-		lkst_tracepoints_exit();
 		lkst_buffers_exit();
 		lkst_persist_exit();
 		lkst_panic_dump_exit();
@@ -41,7 +42,6 @@ static void __exit lkst_module_exit(void)
 {
 	lkst_dev_exit();
 	lkst_exit();
-	lkst_tracepoints_exit();
 	lkst_buffers_exit();
 	lkst_persist_exit();
 	lkst_panic_dump_exit();

@@ -302,8 +302,8 @@ struct lkst_mark {
 #define LKST_EVENT_DYNAMIC	(1u << 0)	/* a probe made at run time */
 /*
  * lkst.ko on a kernel without the lkst patch (docs/stock.md): ABSENT, never
- * recorded here, because NO_TWIN (no upstream tracepoint beside its hooks)
- * or TWIN_MISSING (this kernel lacks its tracepoints); TWIN_PARTIAL,
+ * recorded here, because NO_TWIN (lkst.ko feeds it from no tracepoint) or
+ * TWIN_MISSING (this kernel lacks its tracepoints); TWIN_PARTIAL,
  * recorded from a tracepoint that carries less, the missing arguments 0.
  */
 #define LKST_EVENT_ABSENT	(1u << 1)

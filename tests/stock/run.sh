@@ -1,0 +1,76 @@
+#!/bin/bash
+# lkst.ko on Debian's stock kernel (issue 32, docs/stock.md): build the
+# module and handlers with `make stock-module` against the installed
+# headers, fetch the matching linux-image package (kept in build/stock/),
+# make an initramfs that loads the stock virtio_blk and lkst.ko
+# (tests/stock/preinit), boot the stock vmlinuz in QEMU, run the scenarios
+# and check them; the last line is the stock summary.
+# usage: tests/stock/run.sh [OUTDIR]   env: KVER (default: the installed
+#   linux-headers-*-amd64), STOCK_DIR (build/stock), TIMEOUT (600)
+set -euo pipefail
+# Scenarios of the patched kernel run here unchanged, with their checkers.
+STOCK_SCENARIOS_REUSED=${STOCK_SCENARIOS_REUSED:-"demo t20_syscall t61_filter t62_agg"}
+here=$(dirname "$(realpath "$0")")
+repo=$(realpath "$here/../..")
+out=$(realpath -m "${1:-$repo/out/stock}")
+stock=${STOCK_DIR:-$repo/build/stock}
+KVER=${KVER:-$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sed 's|.*/linux-headers-||' | sort -V | tail -n 1)}
+[ -n "$KVER" ] || { echo "stock: no linux-headers-*-amd64 installed (make deps)" >&2; exit 1; }
+
+make -s -C "$repo" stock-module KVER="$KVER"
+
+# The image of the same version as the headers, never the host's own.
+image=$stock/image-$KVER
+if [ ! -f "$image/boot/vmlinuz-$KVER" ]; then
+	mkdir -p "$stock/deb"
+	(cd "$stock/deb" && { apt-get download "linux-image-$KVER-unsigned" ||
+			      apt-get download "linux-image-$KVER"; })
+	rm -rf "$image.tmp" && mkdir -p "$image.tmp"
+	dpkg-deb -x "$(ls "$stock"/deb/linux-image-"$KVER"*_*.deb | head -n 1)" "$image.tmp"
+	# The package leaves modules.dep to the installing machine.
+	/sbin/depmod -b "$image.tmp" "$KVER"
+	mv "$image.tmp" "$image"
+fi
+
+# The guest's extra root: the disk driver's modules in dependency order
+# (from the package's modules.dep), the preinit, the stock scenarios
+# beside the shared includes and the reused scenarios.
+extra=$stock/root
+rm -rf "$extra" && mkdir -p "$extra/lib/modules/$KVER" "$extra/etc"
+mods=$image/lib/modules/$KVER
+order=()
+want() {	# want MODULE-PATH: its dependencies first
+	local m=$1 d
+	case " ${order[*]-} " in *" $m "*) return ;; esac
+	for d in $(sed -n "s|^$m: *||p" "$mods/modules.dep"); do want "$d"; done
+	order+=("$m")
+}
+blk=$(grep -o '^[^:]*/virtio_blk.ko[^:]*' "$mods/modules.dep") ||
+	{ echo "stock: no virtio_blk in $mods/modules.dep" >&2; exit 1; }
+want "$blk"
+for m in "${order[@]}"; do
+	mkdir -p "$extra/lib/modules/$KVER/$(dirname "$m")"
+	case $m in
+	*.xz) xz -dc "$mods/$m" >"$extra/lib/modules/$KVER/${m%.xz}"; m=${m%.xz} ;;
+	*) cp "$mods/$m" "$extra/lib/modules/$KVER/$m" ;;
+	esac
+	echo "$m" >>"$extra/lib/modules/$KVER/load-order"
+done
+cp "$here/preinit" "$extra/etc/lkst-preinit"
+
+scen=$stock/scenarios
+rm -rf "$scen" && mkdir -p "$scen"
+cp "$repo"/tests/scenarios/{common.inc,twins.inc} "$scen/"
+for s in $STOCK_SCENARIOS_REUSED; do cp "$repo/tests/scenarios/$s.sh" "$scen/"; done
+cp "$here"/stock_*.sh "$scen/"
+
+make -s -C "$repo/utils" static
+HANDLERS_DIR=$stock/src TESTMODS_DIR=/nonexistent SCENARIO_DIR=$scen EXTRA_ROOT=$extra \
+	"$repo/tools/build/mk-initramfs.sh" "$stock/initramfs.cpio.gz"
+
+runs="$STOCK_SCENARIOS_REUSED $(cd "$here" && ls stock_*.sh | sed 's/\.sh$//')"
+rm -rf "$out"
+KERNEL=$image/boot/vmlinuz-$KVER INITRD=$stock/initramfs.cpio.gz TIMEOUT=${TIMEOUT:-600} \
+	APPEND="lkst.maskset=rdefault lkst.bufsize=512K lkst_run=$(echo $runs | tr ' ' ',')" \
+	"$repo/tests/qemu/run.sh" "$out"
+python3 "$repo/tests/check/stock.py" "$out" $runs
