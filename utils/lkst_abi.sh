@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # liblkst's ABI as text, for the committed list liblkst.abi:
 #   soname NAME
-#   symbol NAME VERSION      each defined dynamic symbol of liblkst.so.0
+#   symbol NAME VERSION KIND each defined dynamic symbol of liblkst.so.0
+#                            (KIND: function, data or tls)
 #   size struct NAME BYTES   each struct a public header defines (nested
 #                            ones too), as a program compiled against the
 #                            headers sees it
@@ -19,9 +20,11 @@ trap 'rm -rf "$tmp"' EXIT
 
 [ -f "$so" ] || { echo "lkst_abi.sh: $so missing (make -C utils lib)" >&2; exit 1; }
 objdump -p "$so" | awk '$1 == "SONAME" { print "soname", $2 }'
-# Defined dynamic symbols (functions and data), not the version nodes.
-objdump -T "$so" | awk '($0 ~ / DF / || $0 ~ / DO /) && $0 !~ /\*UND\*/ { print "symbol", $NF, $(NF-1) }' |
-	LC_ALL=C sort
+# Defined dynamic symbols, not the version nodes (*ABS*): name, version
+# and kind (a function, data, or per-thread data).
+objdump -T "$so" | awk '$0 ~ / D[FO ]? / && $0 !~ /\*UND\*|\*ABS\*/ {
+	kind = $0 ~ / DF / ? "function" : $0 ~ /\.t(data|bss)/ ? "tls" : "data"
+	print "symbol", $NF, $(NF-1), kind }' | LC_ALL=C sort
 
 hdrs="$(sed -n 's/^#include "\(.*\)"$/\1/p' "$dir/lkst.h") ../handlers/lkst_filter.h"
 hdrs="$hdrs $(cd "$dir" && ls ../kernel/include/uapi/linux/lkst_*.h)"

@@ -5,8 +5,8 @@
 #     catch one: an object calling exit() added to a copy of the archive
 #     must fail it;
 #   - utils/liblkst.so.0 has soname liblkst.so.0 and defines only lkst_*
-#     symbols, the trace reader's (lkst_trace_*) at version LKST_1 and every
-#     other one at LKST_0 (nm -D, objdump -T), each
+#     symbols, each at a version node of liblkst.map (nm -D, objdump -T;
+#     which one, liblkst.abi says), each
 #     declared in a header lkst.h names (not the CLI's, not the kernel
 #     buffer code's lkst_buf_*);
 #   - no object of the library uses libpopt or /dev/lkst's CLI half;
@@ -74,7 +74,7 @@ cli=$(cd "$tmp" && rm -rf y && mkdir y && cd y && ar x "$abs" &&
       nm -u *.o | grep -E ' (popt[A-Za-z]*|lkst_dev_[a-z_]*|lkst_progname|lkst_parse_options)$')
 if [ -z "$cli" ]; then ok; else fail "liblkst.a refers to the CLI half: $cli"; fi
 
-# The shared library: soname, only lkst_* defined, at LKST_0 or (the reader) LKST_1.
+# The shared library: soname, only lkst_* defined, at a node of liblkst.map.
 soname=$(objdump -p "$so" | awk '$1 == "SONAME" { print $2 }')
 if [ "$soname" = liblkst.so.0 ]; then ok; else fail "soname is '$soname'"; fi
 nm -D --defined-only "$so" | awk '{ print $NF }' | sed 's/@.*//' >"$tmp/defined"
@@ -85,12 +85,13 @@ if grep -q '^lkst_trace_next$' "$tmp/defined" &&
 	fail "liblkst.so.0 lacks the iterator, formatter or exporter"
 fi
 # nm -D --defined-only also lists the version nodes themselves (type A).
-other=$(grep -v -e '^lkst_' -e '^LKST_[01]$' "$tmp/defined")
+other=$(grep -v -e '^lkst_' -e '^LKST_[0-9]*$' "$tmp/defined")
 if [ -z "$other" ]; then ok; else fail "liblkst.so.0 exports non-lkst symbols: $other"; fi
 # objdump -T: defined dynamic symbols (not *UND*) and their versions.
 objdump -T "$so" | awk '$0 ~ /DF|DO/ && $0 !~ /\*UND\*/ { print $(NF-1), $NF }' >"$tmp/versions"
-# wrong: a reader symbol not at LKST_1, or another not at LKST_0.
-wrong='$2 !~ /^LKST_/ && ($2 ~ /^lkst_trace_/) != ($1 == "LKST_1") || $2 !~ /^LKST_/ && $1 != "LKST_0" && $1 != "LKST_1"'
+# wrong: a symbol at no node of the map (liblkst.abi holds each one's node).
+nodes=$(sed -n 's/^\(LKST_[0-9]*\) {.*/\1/p' "$dir/liblkst.map" | tr '\n' '|')
+wrong="\$2 !~ /^LKST_/ && \$1 !~ /^(${nodes%|})\$/"
 if [ -s "$tmp/versions" ] && awk "$wrong { found = 1 } END { exit !found }" "$tmp/versions"; then
 	fail "symbols at the wrong version: $(awk "$wrong" "$tmp/versions" | head -5)"
 elif [ -s "$tmp/versions" ]; then ok; else fail "objdump -T shows no defined symbols"; fi
