@@ -33,6 +33,8 @@ struct reader {
 	/* Messages the thread's handler got: progress and ends. */
 	int handler;
 	int progress, ends, last_percent;
+	int warnings;
+	char warning[256];
 	pthread_barrier_t *start;
 };
 
@@ -157,7 +159,50 @@ static void on_msg(void *arg, enum lkst_msg_kind kind, unsigned int percent, con
 		rd->last_percent = (int)percent;
 	} else if (kind == LKST_MSG_PROGRESS_END) {
 		rd->ends++;
+	} else if (kind == LKST_MSG_WARNING) {
+		rd->warnings++;
+		snprintf(rd->warning, sizeof(rd->warning), "%s", text);
 	}
+}
+
+/*
+ * Symbols saved from a kallsyms that shows no addresses (kptr_restrict):
+ * a warning to the thread's handler, once per set of addresses however
+ * often it is saved, and nothing printed.
+ */
+static void check_warning(const char *dir)
+{
+	char ksyms[4200], path[4200];
+	struct lkst_ksym_set set = { 0 };
+	struct lkst_log_header h;
+	struct lkst_log_writer w;
+	struct reader rd = { 0 };
+	struct lkst_err err;
+	unsigned int i;
+	FILE *f;
+
+	snprintf(ksyms, sizeof(ksyms), "%s/kallsyms", dir);
+	snprintf(path, sizeof(path), "%s/w.log", dir);
+	f = fopen(ksyms, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fputs("0000000000000000 T _stext\n0000000000000000 t helper\n", f);
+	fclose(f);
+	lkst_log_header_init(&h);
+	h.nr_cpus = 1;
+	CHECK(lkst_log_create(&w, path, &h, &err) == 0);
+	lkst_set_msg_handler(on_msg, &rd);
+	for (i = 0; i < 2; i++) {
+		CHECK(lkst_ksym_set_add(&set, 0xffffffff81000000ull + i) == 0);
+		CHECK(lkst_symbols_save(&w, &set, ksyms, &err) == 0);
+	}
+	lkst_set_msg_handler(NULL, NULL);
+	CHECK(rd.warnings == 1);
+	CHECK_HAS(rd.warning, "kptr_restrict");
+	lkst_ksym_set_free(&set);
+	lkst_log_abort(&w);
+	unlink(ksyms);
 }
 
 /* Exports the log as JSON to nowhere: progress for a thread's handler. */
@@ -235,6 +280,8 @@ int main(int argc, char **argv)
 	/* The main thread has no handler: exporting tells it nothing, prints nothing. */
 	CHECK(!lkst_msg_wanted());
 	CHECK(export_log(path_a) == 0);
+
+	check_warning(dir);
 
 	/* Two threads at once, the first with a message handler. */
 	memset(rd, 0, sizeof(rd));
