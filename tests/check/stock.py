@@ -38,6 +38,7 @@ def read_coverage(path=COVERAGE):
 def main():
     out, scenarios = sys.argv[1], sys.argv[2:]
     errors = []
+    diff = None
     for s in scenarios:
         rc_path = os.path.join(out, s, "rc")
         rc = open(rc_path).read().strip() if os.path.exists(rc_path) else "missing"
@@ -46,9 +47,16 @@ def main():
             continue
         checker = os.path.join(HERE, s + ".py")
         if not s.startswith("stock_") and os.path.exists(checker):
-            r = subprocess.run([sys.executable, checker, os.path.join(out, s)])
+            r = subprocess.run([sys.executable, checker, os.path.join(out, s)],
+                               capture_output=True, text=True)
+            sys.stdout.write(r.stdout)
+            sys.stderr.write(r.stderr)
             if r.returncode:
                 errors.append(f"{s}: its checker failed")
+            m = re.search(r"^differential: (\d+) event pairs compared, (\d+) records matched, "
+                          r"(\d+) unexplained differences$", r.stdout, re.M)
+            if m:
+                diff = tuple(map(int, m.groups()))
 
     # The module's own account of what it lacks (lkst_tracepoints_report()).
     console = open(os.path.join(out, "console.log"), errors="replace").read()
@@ -82,10 +90,17 @@ def main():
     for e in recorded:
         if e not in seen and cov[e][1] != "not exercised":
             errors.append(f"{e}: said recorded, not in the RALL log")
+    if diff is None:
+        errors.append("no differential line (t99_differential did not run or check)")
+        diff = (0, 0, -1)
+    elif diff[0] < 30 or diff[2]:
+        errors.append(f"differential: {diff[0]} pairs (at least 30 wanted), "
+                      f"{diff[2]} unexplained differences")
     for e in errors:
         print("stock: FAIL: " + e)
-    print(f"stock: {len(recorded)} events recorded ({len(exercised)} seen in the RALL run), "
-          f"{len(unavailable)} unavailable; differential: not run on the stock kernel")
+    print(f"stock: {len(recorded)} events recorded, {len(unavailable)} unavailable; "
+          f"differential: {diff[0]} event pairs compared, {diff[1]} records matched, "
+          f"{diff[2]} unexplained differences")
     return 1 if errors else 0
 
 

@@ -9,7 +9,7 @@
 #   linux-headers-*-amd64), STOCK_DIR (build/stock), TIMEOUT (600)
 set -euo pipefail
 # Scenarios of the patched kernel run here unchanged, with their checkers.
-STOCK_SCENARIOS_REUSED=${STOCK_SCENARIOS_REUSED:-"demo t20_syscall t61_filter t62_agg"}
+STOCK_SCENARIOS_REUSED=${STOCK_SCENARIOS_REUSED:-"demo t20_syscall t61_filter t62_agg t99_differential"}
 here=$(dirname "$(realpath "$0")")
 repo=$(realpath "$here/../..")
 out=$(realpath -m "${1:-$repo/out/stock}")
