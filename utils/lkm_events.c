@@ -4,17 +4,56 @@
  * per-event counters).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lkm_cmds.h"
 #include "lkst_format.h"
 
 static struct poptOption no_options[] = { LKST_POPT_TAIL };
 
+/*
+ * Each event's flags as the running kernel gives them: lkst.ko on a kernel
+ * without the patch lacks some events (docs/stock.md).  All 0 without a
+ * tracer.
+ */
+static void load_event_flags(__u32 *flags)
+{
+	static struct lkst_event_desc descs[LKST_NR_EVENT_IDS];
+	struct lkst_event_table table = {
+		.descs = (uintptr_t)descs,
+		.max_descs = LKST_NR_EVENT_IDS,
+		.desc_size = sizeof(descs[0]),
+	};
+	int fd = open(LKST_DEVICE, O_RDWR | O_CLOEXEC);
+	unsigned int i;
+
+	if (fd < 0)
+		return;
+	if (!lkst_dev_ioctl(fd, LKST_IOC_EVENT_TABLE, &table))
+		for (i = 0; i < table.nr_descs && i < LKST_NR_EVENT_IDS; i++)
+			if (descs[i].id < LKST_NR_EVENT_IDS)
+				flags[descs[i].id] = descs[i].flags;
+	close(fd);
+}
+
+static const char *availability(__u32 flags)
+{
+	if (flags & LKST_EVENT_TWIN_MISSING)
+		return "  [absent: its tracepoint is not in this kernel]";
+	if (flags & LKST_EVENT_ABSENT)
+		return "  [absent: needs the lkst patch]";
+	if (flags & LKST_EVENT_TWIN_PARTIAL)
+		return "  [partial: its tracepoint carries less]";
+	return "";
+}
+
 static int run_events(struct lkst_cmd *cmd)
 {
+	static __u32 flags[LKST_NR_EVENT_IDS];
 	static const char *const type_names[] = {
 		"none", "dec", "udec", "hex", "pid", "state", "sysnr",
 		"retval", "comm", "comm2", "text", "stackpos", "ksym", "uaddr",
@@ -26,12 +65,14 @@ static int run_events(struct lkst_cmd *cmd)
 
 	(void)cmd;
 	lkst_events_use_running_kernel();
+	load_event_flags(flags);
 	for (i = 0; i < lkst_nr_events; i++) {
 		const struct lkst_event_info *ev = &lkst_events[i];
 
-		printf("0x%02x %-9s %-24s %s\n", ev->id,
+		printf("0x%02x %-9s %-24s %s%s\n", ev->id,
 		       lkst_category_name(ev->category), ev->mnemonic,
-		       ev->description);
+		       ev->description,
+		       ev->id < LKST_NR_EVENT_IDS ? availability(flags[ev->id]) : "");
 		for (a = 0; a < LKST_NR_ARGS; a++) {
 			/* COMM2 and TEXT after TEXT continue the argument before. */
 			if (ev->args[a].type == LKST_ARG_NONE ||

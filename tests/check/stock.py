@@ -76,6 +76,22 @@ def main():
             errors.append(f"{ev}: coverage.txt says {status}, the module says "
                           f"{said.get(ev, 'recorded')}")
 
+    # lkm events shows the same, from the kernel's event table.
+    shown = {}
+    events_txt = os.path.join(out, "stock_coverage", "events.txt")
+    if os.path.exists(events_txt):
+        for line in open(events_txt, errors="replace"):
+            m = re.match(r"0x[0-9a-f]+ +\S+ +(\w+) .*\[(absent|partial): [^]]*\]$", line)
+            if m:
+                shown[m.group(1)] = m.group(2)
+    else:
+        errors.append("no stock_coverage/events.txt")
+    for ev, (status, _) in cov.items():
+        want = {"unavailable": "absent", "partial": "partial"}.get(status)
+        if shown.get(ev) != want:
+            errors.append(f"{ev}: coverage.txt says {status}, lkm events shows "
+                          f"{shown.get(ev, 'no mark')}")
+
     # Every event said recorded or partial shows in the RALL log.
     seen = set()
     rall = os.path.join(out, "stock_coverage", "rall.txt")
