@@ -10,7 +10,9 @@
 #include "lkbuf_cmds.h"
 #include "lkbuf_print.h"
 #include "lkst_export.h"
+#ifdef LKST_HAVE_PERFETTO
 #include "lkst_export_perfetto.h"
+#endif
 
 static char *format, *out, *layout;
 
@@ -71,7 +73,11 @@ static int run_convert(struct lkst_cmd *cmd)
 		ret = lkst_export_json(&x, out, &err);
 		what = "Chrome trace JSON";
 	} else {
+#ifdef LKST_HAVE_PERFETTO
 		ret = lkst_export_perfetto(&x, out, &err);
+#else
+		lkst_die(LKST_EXIT_USAGE, "this lkbuf was built without libprotobuf-c; install it (tools/build/deps.sh) and rebuild for --to perfetto");
+#endif
 		what = "Perfetto protobuf trace";
 	}
 	lkst_export_end_progress(&x);

@@ -343,7 +343,7 @@ static int write_section(struct pf_writer *w, unsigned int index)
 	const struct lkst_log_section *sec = &w->x->log->sections[index];
 	unsigned int cpu = sec->info.cpu;
 	struct lkst_trace_rec r;
-	__u64 prev = ~0ull, lost, j;
+	__u64 prev = ~0ull, lost, j, seen = 0;
 	int pending = 0;
 	struct kx_cpu c;
 
@@ -357,7 +357,7 @@ static int write_section(struct pf_writer *w, unsigned int index)
 			if (flush_bundle(w, cpu, pending))
 				return -1;
 			pending = 1;
-			w->lost += lost;
+			seen += lost;
 		}
 		if (!fill_event(w, &c, &w->slots[w->n], r.rec)) {
 			w->left_out++;
@@ -370,6 +370,14 @@ static int write_section(struct pf_writer *w, unsigned int index)
 			lkst_export_step(w->x, 0x10000);
 	}
 	lkst_export_step(w->x, j & 0xffff);
+	/* Lost after the last record: an empty bundle saying so ends the CPU's. */
+	lost = lkst_log_lost_before(sec) + sec->info.lost;
+	if (lost > seen) {
+		if (flush_bundle(w, cpu, pending))
+			return -1;
+		pending = 1;
+	}
+	w->lost += lost;
 	return flush_bundle(w, cpu, pending);
 }
 

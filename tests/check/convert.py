@@ -1,6 +1,9 @@
 """lkbuf convert on a trace: babeltrace2 reads the CTF trace and shows every
 record with the values `lkbuf print -C` shows, and the Chrome trace JSON is
 valid, its slices nest on every track, and they agree with the records.
+The LTTng-layout CTF (babeltrace2) and the Perfetto trace (protoc --decode)
+carry every record they map with lttng-modules' and ftrace's names and
+values (viewercheck.py), and both are smaller than the JSON.
 
 convert.py TRACE.log LKBUF [COMM_PREFIX]
 COMM_PREFIX (default lkw-): some thread named so must have a running slice;
@@ -19,6 +22,7 @@ import tempfile
 import time
 
 from lkstcheck import EV, check, done
+import viewercheck
 from lkst_table import read_table
 
 _, TABLE = read_table()
@@ -377,6 +381,29 @@ def check_json(log, lkbuf, tmp, rows, comm_prefix):
           f"threads {comm_prefix}* running: {len(running)}")
 
 
+def tree_size(path):
+    if os.path.isfile(path):
+        return os.path.getsize(path)
+    return sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(path) for f in fs)
+
+
+def check_sizes(tmp, lttng, pftrace, nr_records):
+    """The viewers' formats are smaller than the Chrome JSON of the same
+    trace, once it has records enough for the CTF metadata's fixed size
+    (every event class, some 20 KiB) not to decide."""
+    json_path = os.path.join(tmp, "trace.json")
+    if not (lttng and pftrace and os.path.exists(json_path)):
+        return
+    sizes = {"json": tree_size(json_path), "ctf-lttng": tree_size(lttng),
+             "perfetto": tree_size(pftrace)}
+    print("sizes: " + ", ".join(f"{k} {v} bytes" for k, v in sizes.items()))
+    if nr_records < 10000:
+        print(f"sizes: not compared, {nr_records} records are fewer than 10000")
+        return
+    check(sizes["ctf-lttng"] < sizes["json"] and sizes["perfetto"] < sizes["json"],
+          f"a viewer's format is not smaller than the JSON: {sizes}")
+
+
 def main():
     log, lkbuf = sys.argv[1], os.path.abspath(sys.argv[2])
     comm_prefix = sys.argv[3] if len(sys.argv) > 3 else "lkw-"
@@ -392,6 +419,9 @@ def main():
     try:
         check_ctf(log, lkbuf, tmp, rows)
         check_json(log, lkbuf, tmp, rows, comm_prefix)
+        lttng = viewercheck.check_lttng(log, lkbuf, tmp, parse_bt2)
+        pftrace = viewercheck.check_perfetto(log, lkbuf, tmp)
+        check_sizes(tmp, lttng, pftrace, len(rows))
     finally:
         shutil.rmtree(tmp)
     done()

@@ -77,6 +77,9 @@ check_lines "$tmp/host.n" "tests/host" $NEED_CFLAGS -std=gnu11 -pthread -O2 -g \
 mkdir -p "$tmp/top/utils"
 cp "$top"/utils/*.c "$top"/utils/*.h "$top"/utils/Makefile "$top"/utils/liblkst.map \
 	"$tmp/top/utils/"
+# lkbuf's Perfetto messages are made from this at build time.
+mkdir -p "$tmp/top/utils/perfetto"
+cp "$top"/utils/perfetto/*.proto "$tmp/top/utils/perfetto/"
 for d in kernel handlers tools; do ln -s "$top/$d" "$tmp/top/$d"; done
 if make -C "$tmp/top/utils" -j2 CFLAGS="$USER_CFLAGS" lkbuf >"$tmp/build.log" 2>&1; then
 	ok
