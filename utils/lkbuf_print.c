@@ -223,7 +223,7 @@ int lkbuf_verb_print(int argc, const char **argv)
 	lkbuf_select_apply(trace);
 	opts.human = !opts.csv && !opts.seconds;
 	opts.realtime_offset_ns = lkst_trace_realtime_offset(trace);
-	out = malloc(sizeof(*out));
+	out = lkst_outbuf_new(stdout);
 	if (!out)
 		lkst_die(LKST_EXIT_USAGE, "out of memory; free some memory");
 	/* The text's COMM column: names learned from the records before it. */
@@ -233,7 +233,6 @@ int lkbuf_verb_print(int argc, const char **argv)
 	opts.comms = lkst_trace_comms(it);
 	if (opts.csv)
 		lkst_format_csv_header(stdout, &opts);
-	lkst_outbuf_init(out, stdout);
 	while (lkst_trace_next(it, &r)) {
 		lkst_format_record_buf(out, r.rec, r.cpu, &opts);
 		count++;
@@ -244,7 +243,7 @@ int lkbuf_verb_print(int argc, const char **argv)
 			 strerror(errno));
 	print_losses(lkst_trace_log(trace), count);
 	lkst_trace_iter_free(it);
-	free(out);
+	lkst_outbuf_free(out);
 	lkst_trace_close(trace);
 	lkbuf_select_free();
 	poptFreeContext(ctx);

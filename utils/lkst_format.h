@@ -114,38 +114,15 @@ void lkst_format_record(FILE *out, const struct lkst_record *rec, unsigned int c
 
 /*
  * Buffered output for many records: the same text as lkst_format_record,
- * written with few library calls.  Write errors show in ferror(fp).
+ * written with few library calls.  Write errors show in ferror(fp).  An
+ * opaque handle: new (NULL when out of memory) writes to fp, init points
+ * it at another fp and forgets what it kept from the records before (the
+ * output's own, so that formatting is reentrant); flush writes what it
+ * holds; free frees it without flushing.
  */
-#define LKST_OUTBUF_SIZE	(1 << 16)
-struct lkst_outbuf {
-	FILE *fp;
-	size_t len;
-	/*
-	 * What the formatter keeps from one record to the next (the output's
-	 * own, so that formatting is reentrant); lkst_outbuf_init() clears it.
-	 */
-	struct lkst_outbuf_cache {
-		/* Leading digits of the last time printed (~0: none). */
-		struct lkst_outbuf_digits {
-			unsigned long long value;
-			unsigned int len;
-			char text[8];
-		} time_high, time_secs;
-		/* -H: the last second's "hh:mm:ss". */
-		int clock_valid;
-		long long clock_sec;
-		char clock_hms[16];
-		/* The last task states decoded, by a hash of the state. */
-		struct lkst_outbuf_state {
-			unsigned long long state;
-			int valid;
-			size_t len;
-			char text[LKST_FIELD_TEXT_LEN];	/* every bit named: 222 */
-		} state[64];
-	} cache;
-	char buf[LKST_OUTBUF_SIZE];
-};
-
+struct lkst_outbuf;
+struct lkst_outbuf *lkst_outbuf_new(FILE *fp);
+void lkst_outbuf_free(struct lkst_outbuf *o);
 void lkst_outbuf_init(struct lkst_outbuf *o, FILE *fp);
 void lkst_outbuf_flush(struct lkst_outbuf *o);
 void lkst_format_record_buf(struct lkst_outbuf *o, const struct lkst_record *rec,

@@ -31,6 +31,37 @@ LKST_HIDDEN int lkst_fmt_arg_is_shown(const struct lkst_event_info *ev, unsigned
  */
 LKST_HIDDEN size_t lkst_fmt_syscall_flags(const struct lkst_record *rec, unsigned int index,
 					  char *buf, size_t len);
+/* struct lkst_outbuf, opaque to callers (lkst_format.h). */
+#define LKST_OUTBUF_SIZE	(1 << 16)
+struct lkst_outbuf {
+	FILE *fp;
+	size_t len;
+	/*
+	 * What the formatter keeps from one record to the next (the output's
+	 * own, so that formatting is reentrant); lkst_outbuf_init() clears it.
+	 */
+	struct lkst_outbuf_cache {
+		/* Leading digits of the last time printed (~0: none). */
+		struct lkst_outbuf_digits {
+			unsigned long long value;
+			unsigned int len;
+			char text[8];
+		} time_high, time_secs;
+		/* -H: the last second's "hh:mm:ss". */
+		int clock_valid;
+		long long clock_sec;
+		char clock_hms[16];
+		/* The last task states decoded, by a hash of the state. */
+		struct lkst_outbuf_state {
+			unsigned long long state;
+			int valid;
+			size_t len;
+			char text[LKST_FIELD_TEXT_LEN];	/* every bit named: 222 */
+		} state[64];
+	} cache;
+	char buf[LKST_OUTBUF_SIZE];
+};
+
 /* A dynamic probe's argument key from its description. */
 LKST_HIDDEN size_t lkst_fmt_probe_key(const char *desc, unsigned int i, char *key);
 

@@ -24,6 +24,20 @@
  */
 #define RECORD_MAX	4096
 
+struct lkst_outbuf *lkst_outbuf_new(FILE *fp)
+{
+	struct lkst_outbuf *o = malloc(sizeof(*o));
+
+	if (o)
+		lkst_outbuf_init(o, fp);
+	return o;
+}
+
+void lkst_outbuf_free(struct lkst_outbuf *o)
+{
+	free(o);
+}
+
 void lkst_outbuf_init(struct lkst_outbuf *o, FILE *fp)
 {
 	unsigned int i;

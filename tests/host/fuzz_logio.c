@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
-	static struct lkst_outbuf out;
+	static struct lkst_outbuf *out;
 	struct lkst_format_opts opts = { 0 };
 	const struct lkst_record *rec, *prev = NULL;
 	struct lkst_comm_map *comms;
@@ -56,7 +56,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	}
 	null = fopen("/dev/null", "w");
 	comms = lkst_comm_map_new();
-	lkst_outbuf_init(&out, null);
+	if (!out && !(out = lkst_outbuf_new(null)))
+		abort();
+	lkst_outbuf_init(out, null);
 	opts.comms = comms;
 	/* Kernel symbols: validated strictly, refused ones print as hex. */
 	if (lkst_symtab_from_log(&log, &symbols, &err) == 0)
@@ -75,11 +77,11 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			for (i = 0; i < sec->info.nr_records; i++) {
 				if (comms)
 					lkst_comm_map_learn(comms, &sec->records[i], sec->info.cpu);
-				lkst_format_record_buf(&out, &sec->records[i], sec->info.cpu, &opts);
+				lkst_format_record_buf(out, &sec->records[i], sec->info.cpu, &opts);
 			}
 		}
 	}
-	lkst_outbuf_flush(&out);
+	lkst_outbuf_flush(out);
 	if (!lkst_log_merge_init(&merge, &log, &err)) {
 		while ((rec = lkst_log_merge_next(&merge, &s))) {
 			unsigned int cpu = log.sections[s].info.cpu;

@@ -220,15 +220,14 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	opts.symbols = &symbols;
-	out = malloc(sizeof(*out));
+	out = lkst_outbuf_new(stdout);
 	if (!out)
 		return 1;
 	lkst_format_csv_header(stdout, &opts);
-	lkst_outbuf_init(out, stdout);
 	while ((rec = lkst_log_merge_next(&merge, &s)))
 		lkst_format_record_buf(out, rec, log.sections[s].info.cpu, &opts);
 	lkst_outbuf_flush(out);
-	free(out);
+	lkst_outbuf_free(out);
 	lkst_log_merge_free(&merge);
 	lkst_symtab_free(&symbols);
 	lkst_log_free(&log);

@@ -114,7 +114,7 @@ static char *print_log(const char *path)
 {
 	static const struct lkst_format_opts text = { .seconds = 1 }, csv = { .csv = 1 };
 	const struct lkst_format_opts *opts[] = { &text, &csv };
-	struct lkst_outbuf *o = malloc(sizeof(*o));
+	struct lkst_outbuf *o = lkst_outbuf_new(NULL);
 	struct lkst_trace_iter *it = NULL;
 	struct lkst_trace_rec r;
 	struct lkst_trace *t;
@@ -126,7 +126,7 @@ static char *print_log(const char *path)
 
 	t = lkst_trace_open(path, 0, &err);
 	if (!o || !t || !(it = lkst_trace_iter_new(t, 0, &err))) {
-		free(o);
+		lkst_outbuf_free(o);
 		lkst_trace_close(t);
 		return NULL;
 	}
@@ -145,7 +145,7 @@ static char *print_log(const char *path)
 	}
 	lkst_trace_iter_free(it);
 	lkst_trace_close(t);
-	free(o);
+	lkst_outbuf_free(o);
 	return out;
 }
 

@@ -312,7 +312,7 @@ static void test_format(void)
 	struct lkst_format_opts opts = { 0 };
 	struct lkst_record r;
 	struct lkst_symtab st;
-	struct lkst_outbuf *o = malloc(sizeof(*o));
+	struct lkst_outbuf *o = lkst_outbuf_new(NULL);
 	struct lkst_err err;
 	char buf[256], *text = NULL;
 	size_t len, tlen = 0;
@@ -388,7 +388,7 @@ static void test_format(void)
 		  "1000000000 cpu=1 pid=42 ctx=task USER_MARK text=mark\n");
 	free(text);
 	opts.stacks = 0;
-	free(o);
+	lkst_outbuf_free(o);
 	lkst_symtab_free(&st);
 
 	/* A position naming an unknown event, or an empty stack. */
