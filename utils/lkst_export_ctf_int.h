@@ -14,8 +14,8 @@
 #include "lkst_format.h"
 
 #define CTF_MAGIC		0xc1fc1fc1u
-/* An event at most: header, context (a name), six 8-byte numbers or strings. */
-#define EVENT_MAX		(4 + 8 + 4 + 4 + 80 + 1 + LKST_NR_ARGS * LKST_FIELD_TEXT_LEN)
+/* An event at most: header, context, six 8-byte numbers or strings. */
+#define EVENT_MAX		(4 + 8 + 4 + 4 + 1 + LKST_NR_ARGS * LKST_FIELD_TEXT_LEN)
 
 struct ctf_lttng;
 
@@ -94,8 +94,8 @@ void ctf_lttng_free(struct ctf_writer *w);
 /* A stream starts: the CPU's task is not known yet. */
 void ctf_lttng_stream(struct ctf_writer *w, unsigned int cpu);
 /*
- * r's event header, context and fields; 0 (room reserved by the caller,
- * EVENT_MAX), lkst's own fields for events LTTng has no name for.
+ * r's event header, context and fields (the caller reserved EVENT_MAX
+ * bytes); lkst's own fields for events LTTng has no name for.
  */
 void ctf_lttng_event(struct ctf_writer *w, struct ctf_stream *s, const struct lkst_record *r);
 /* The metadata's env additions, stream declaration and event classes. */

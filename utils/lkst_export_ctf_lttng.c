@@ -12,8 +12,10 @@
  * lttng-modules' names and meanings (include/instrumentation/events/
  * sched.h and irq.h there): tids, priorities as p->prio - MAX_RT_PRIO,
  * prev_state as __trace_sched_switch_state() reports it.  The event
- * context is LTTng's _tid, _pid (the tgid) and _procname, and lkst's
- * _context.  Events LTTng has no name for keep lkst's class.
+ * context is LTTng's _tid and _pid (the tgid), which Trace Compass's
+ * ContextTidAspect and ContextPidAspect read (not _procname: no view
+ * reads it, and a name per event would cost a quarter of the size), and
+ * lkst's _context.  Events LTTng has no name for keep lkst's class.
  *
  * What lkst's records do not carry comes from the records around them
  * (lkst_export_kernel.c): a switched-out task's name and priority are the
@@ -211,7 +213,6 @@ void ctf_lttng_event(struct ctf_writer *w, struct ctf_stream *s, const struct lk
 	PUT(s, __u64, r->time_ns);
 	PUT(s, __s32, r->pid);
 	PUT(s, __s32, kx_tgid(t, r->pid));
-	put_string(s, kx_comm(t, c, r->pid));
 	PUT(s, __u8, r->context);
 
 	switch (r->event) {
@@ -223,7 +224,6 @@ void ctf_lttng_event(struct ctf_writer *w, struct ctf_stream *s, const struct lk
 		put_comm(s, a[4], a[5]);
 		PUT(s, __s32, a[1]);
 		PUT(s, __s32, LTTNG_PRIO((int)(__s64)a[3]));
-		kx_cpu_switch(c, r);
 		break;
 	case LKST_EV_PROCESS_WAKEUP:
 		put_comm(s, a[4], a[5]);
@@ -285,6 +285,7 @@ void ctf_lttng_event(struct ctf_writer *w, struct ctf_stream *s, const struct lk
 		ctf_put_fields(s, ctf_class_of(w, r->event), r);
 		break;
 	}
+	kx_cpu_record(c, r);
 }
 
 /* ---- Metadata ------------------------------------------------------- */
@@ -311,7 +312,7 @@ void ctf_lttng_stream_decl(FILE *out)
 		"\t\tuint64_t packet_seq_num;\n\t\tuint64_t events_discarded;\n"
 		"\t\tuint32_t cpu_id;\n\t};\n"
 		"\tevent.context := struct {\n\t\tint32_t _tid;\n\t\tint32_t _pid;\n"
-		"\t\tstring _procname;\n\t\tenum lkst_context _context;\n\t};\n};\n");
+		"\t\tenum lkst_context _context;\n\t};\n};\n");
 }
 
 static void put_lt_class(FILE *out, const char *name, const char *desc, unsigned int id,

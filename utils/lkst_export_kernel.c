@@ -188,12 +188,16 @@ void kx_cpu_init(struct kx_cpu *c, unsigned int cpu)
 	c->cpu = cpu;
 }
 
-void kx_cpu_switch(struct kx_cpu *c, const struct lkst_record *r)
+void kx_cpu_record(struct kx_cpu *c, const struct lkst_record *r)
 {
-	c->known = 1;
-	c->pid = r->arg[1];
-	c->prio = (int)(__s64)r->arg[3];
-	lkst_format_comm(r->arg[4], r->arg[5], c->comm, sizeof(c->comm));
+	if (r->event == LKST_EV_PROCESS_CONTEXTSWITCH) {
+		c->known = 1;
+		c->pid = r->arg[1];
+		c->prio = (int)(__s64)r->arg[3];
+		lkst_format_comm(r->arg[4], r->arg[5], c->comm, sizeof(c->comm));
+	} else if (r->event == LKST_EV_PROCESS_EXEC && c->known && c->pid == r->arg[0]) {
+		lkst_format_comm(r->arg[2], r->arg[3], c->comm, sizeof(c->comm));
+	}
 }
 
 const char *kx_comm(const struct kx_tasks *t, const struct kx_cpu *c, __u32 pid)

@@ -49,8 +49,11 @@ struct kx_cpu {
 };
 
 void kx_cpu_init(struct kx_cpu *c, unsigned int cpu);
-/* After a PROCESS_CONTEXTSWITCH on the CPU: its next task runs. */
-void kx_cpu_switch(struct kx_cpu *c, const struct lkst_record *r);
+/*
+ * After each record of the CPU: a PROCESS_CONTEXTSWITCH runs its next
+ * task, a PROCESS_EXEC of the running task renames it.
+ */
+void kx_cpu_record(struct kx_cpu *c, const struct lkst_record *r);
 /*
  * pid's name: the CPU's current task's when it is pid, else the table's
  * ("swapper/N" for pid 0); "" when nothing names it.

@@ -175,7 +175,6 @@ static int fill_event(struct pf_writer *w, struct kx_cpu *c, struct pf_slot *sl,
 		m.next_comm = sl->s2;
 		SET(m, next_pid, a[1]);
 		SET(m, next_prio, (int)(__s64)a[3]);
-		kx_cpu_switch(c, r);
 		sl->u.sw = m;
 		ev->event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_SCHED_SWITCH;
 		ev->sched_switch = &sl->u.sw;
@@ -366,6 +365,7 @@ static int write_section(struct pf_writer *w, unsigned int index)
 				return -1;
 			pending = 0;
 		}
+		kx_cpu_record(&c, r.rec);
 		if ((j & 0xffff) == 0xffff)
 			lkst_export_step(w->x, 0x10000);
 	}
