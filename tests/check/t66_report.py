@@ -83,7 +83,7 @@ def bucket(v):
 
 
 def latencies(rows):
-    """{section: {key: {bucket: count}}}: handlers/lkst_agg.c's pairing,
+    """{section: {key: {bucket: count}}}: handlers/lkst_agg_hook.c's pairing,
     redone here from the records in the log's order."""
     out = {"syscall_lat": {}, "sched_lat": {}, "irq_lat": {}}
     sys_starts, sched_starts, irq_starts = {}, {}, {}

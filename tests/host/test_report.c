@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host tests of lkbuf report's tables (utils/lkst_report.c) on records
- * with known answers: the counts, and the latency pairs handlers/lkst_agg.c
+ * with known answers: the counts, and the latency pairs handlers/lkst_agg_hook.c
  * makes (a task's entry to its next exit, exit and exit_group starting
  * nothing, rt_sigreturn's -1, mismatched exits dropped; wakeup to
  * switch-in keyed by the task switched in, self-wakeups and runnable
