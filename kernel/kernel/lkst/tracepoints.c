@@ -28,8 +28,10 @@
 #include <linux/workqueue.h>
 #include <asm/syscall.h>
 #include <trace/events/block.h>
+#include <trace/events/ipi.h>
 #include <trace/events/irq.h>
 #include <trace/events/kmem.h>
+#include <trace/events/napi.h>
 #include <trace/events/net.h>
 #include <trace/events/sched.h>
 #include <trace/events/signal.h>
@@ -159,6 +161,20 @@ static void lkst_tp_softirq_raise(void *data, unsigned int vec_nr)
 	LKST_HOOK(INT_SOFTIRQ_RAISE, vec_nr);
 }
 
+/* The target also as a mask, so that single-CPU and mask IPIs compare. */
+static void lkst_tp_ipi_send_cpu(void *data, const unsigned int cpu,
+				 unsigned long callsite, void *callback)
+{
+	LKST_HOOK(INT_IPI_SEND, cpu, cpu < BITS_PER_LONG ? 1UL << cpu : 0,
+		  callback, callsite);
+}
+
+static void lkst_tp_ipi_send_cpumask(void *data, const struct cpumask *mask,
+				     unsigned long callsite, void *callback)
+{
+	LKST_HOOK(INT_IPI_SEND, -1, cpumask_bits(mask)[0], callback, callsite);
+}
+
 /* The pool is private to workqueue.c: pool_cpu is 0 (TWIN_PARTIAL). */
 static void lkst_tp_workqueue_queue_work(void *data, int req_cpu,
 					 struct pool_workqueue *pwq,
@@ -272,6 +288,22 @@ static void lkst_tp_block_rq_issue(void *data, struct request *rq)
 		  blk_rq_pos(rq), blk_rq_bytes(rq), rq->cmd_flags);
 }
 
+static void lkst_tp_block_rq_complete(void *data, struct request *rq,
+				      blk_status_t error,
+				      unsigned int nr_bytes)
+{
+	LKST_HOOK(BLOCK_RQ_COMPLETE,
+		  rq->q->disk ? disk_devt(rq->q->disk) : 0, blk_rq_pos(rq),
+		  nr_bytes, blk_status_to_errno(error), rq->start_time_ns);
+}
+
+static void lkst_tp_napi_poll(void *data, struct napi_struct *napi,
+			      int work, int budget)
+{
+	LKST_HOOK(NET_NAPI_POLL, napi, work, budget,
+		  napi->dev ? napi->dev->ifindex : 0);
+}
+
 static void lkst_tp_net_dev_xmit(void *data, struct sk_buff *skb, int rc,
 				 struct net_device *dev, unsigned int len)
 {
@@ -370,6 +402,8 @@ static struct lkst_tp lkst_tps[] = {
 	LKST_TP(softirq_entry, lkst_tp_softirq_entry, EV(INT_SOFTIRQ_ENTRY)),
 	LKST_TP(softirq_exit, lkst_tp_softirq_exit, EV(INT_SOFTIRQ_EXIT)),
 	LKST_TP(softirq_raise, lkst_tp_softirq_raise, EV(INT_SOFTIRQ_RAISE)),
+	LKST_TP(ipi_send_cpu, lkst_tp_ipi_send_cpu, EV(INT_IPI_SEND)),
+	LKST_TP(ipi_send_cpumask, lkst_tp_ipi_send_cpumask, EV(INT_IPI_SEND)),
 	LKST_TP(workqueue_queue_work, lkst_tp_workqueue_queue_work,
 		EV(INT_WORKQUEUE_QUEUE)),
 	LKST_TP(workqueue_execute_start, lkst_tp_workqueue_execute_start,
@@ -377,17 +411,30 @@ static struct lkst_tp lkst_tps[] = {
 	LKST_TP(workqueue_execute_end, lkst_tp_workqueue_execute_end,
 		EV(INT_WORKQUEUE_END)),
 #ifdef CONFIG_X86
-#define LKST_TP_VECTOR(v)						\
-	LKST_TP(v##_entry, lkst_tp_vector_entry, EV(INT_VECTOR_ENTRY)),	\
-	LKST_TP(v##_exit, lkst_tp_vector_exit, EV(INT_VECTOR_EXIT))
-	LKST_TP_VECTOR(local_timer),
-	LKST_TP_VECTOR(reschedule),
-	LKST_TP_VECTOR(call_function),
-	LKST_TP_VECTOR(call_function_single),
-	LKST_TP_VECTOR(irq_work),
-	LKST_TP_VECTOR(spurious_apic),
-	LKST_TP_VECTOR(error_apic),
-	LKST_TP_VECTOR(x86_platform_ipi),
+	LKST_TP(local_timer_entry, lkst_tp_vector_entry,
+		EV(INT_VECTOR_ENTRY)),
+	LKST_TP(local_timer_exit, lkst_tp_vector_exit, EV(INT_VECTOR_EXIT)),
+	LKST_TP(reschedule_entry, lkst_tp_vector_entry,
+		EV(INT_VECTOR_ENTRY)),
+	LKST_TP(reschedule_exit, lkst_tp_vector_exit, EV(INT_VECTOR_EXIT)),
+	LKST_TP(call_function_entry, lkst_tp_vector_entry,
+		EV(INT_VECTOR_ENTRY)),
+	LKST_TP(call_function_exit, lkst_tp_vector_exit, EV(INT_VECTOR_EXIT)),
+	LKST_TP(call_function_single_entry, lkst_tp_vector_entry,
+		EV(INT_VECTOR_ENTRY)),
+	LKST_TP(call_function_single_exit, lkst_tp_vector_exit, EV(INT_VECTOR_EXIT)),
+	LKST_TP(irq_work_entry, lkst_tp_vector_entry,
+		EV(INT_VECTOR_ENTRY)),
+	LKST_TP(irq_work_exit, lkst_tp_vector_exit, EV(INT_VECTOR_EXIT)),
+	LKST_TP(spurious_apic_entry, lkst_tp_vector_entry,
+		EV(INT_VECTOR_ENTRY)),
+	LKST_TP(spurious_apic_exit, lkst_tp_vector_exit, EV(INT_VECTOR_EXIT)),
+	LKST_TP(error_apic_entry, lkst_tp_vector_entry,
+		EV(INT_VECTOR_ENTRY)),
+	LKST_TP(error_apic_exit, lkst_tp_vector_exit, EV(INT_VECTOR_EXIT)),
+	LKST_TP(x86_platform_ipi_entry, lkst_tp_vector_entry,
+		EV(INT_VECTOR_ENTRY)),
+	LKST_TP(x86_platform_ipi_exit, lkst_tp_vector_exit, EV(INT_VECTOR_EXIT)),
 	LKST_TP(page_fault_user, lkst_tp_page_fault,
 		EV(EXCEPTION_PAGEFAULT_ENTRY)),
 	LKST_TP(page_fault_kernel, lkst_tp_page_fault,
@@ -403,6 +450,9 @@ static struct lkst_tp lkst_tps[] = {
 	LKST_TP(block_bio_queue, lkst_tp_block_bio_queue,
 		EV(BLOCK_BIO_SUBMIT)),
 	LKST_TP(block_rq_issue, lkst_tp_block_rq_issue, EV(BLOCK_RQ_ISSUE)),
+	LKST_TP(block_rq_complete, lkst_tp_block_rq_complete,
+		EV(BLOCK_RQ_COMPLETE)),
+	LKST_TP(napi_poll, lkst_tp_napi_poll, EV(NET_NAPI_POLL)),
 	LKST_TP(net_dev_xmit, lkst_tp_net_dev_xmit, EV(NET_XMIT)),
 	LKST_TP(netif_receive_skb, lkst_tp_netif_receive_skb, EV(NET_RECEIVE)),
 	LKST_TP(timer_start, lkst_tp_timer_start, EV(TIMER_ADD)),
@@ -429,6 +479,8 @@ LKST_TP_CHECK(irq_handler_exit, lkst_tp_irq_handler_exit);
 LKST_TP_CHECK(softirq_entry, lkst_tp_softirq_entry);
 LKST_TP_CHECK(softirq_exit, lkst_tp_softirq_exit);
 LKST_TP_CHECK(softirq_raise, lkst_tp_softirq_raise);
+LKST_TP_CHECK(ipi_send_cpu, lkst_tp_ipi_send_cpu);
+LKST_TP_CHECK(ipi_send_cpumask, lkst_tp_ipi_send_cpumask);
 LKST_TP_CHECK(workqueue_queue_work, lkst_tp_workqueue_queue_work);
 LKST_TP_CHECK(workqueue_execute_start, lkst_tp_workqueue_execute_start);
 LKST_TP_CHECK(workqueue_execute_end, lkst_tp_workqueue_execute_end);
@@ -453,6 +505,8 @@ LKST_TP_CHECK(kfree, lkst_tp_kfree);
 LKST_TP_CHECK(kmem_cache_free, lkst_tp_kmem_cache_free);
 LKST_TP_CHECK(block_bio_queue, lkst_tp_block_bio_queue);
 LKST_TP_CHECK(block_rq_issue, lkst_tp_block_rq_issue);
+LKST_TP_CHECK(block_rq_complete, lkst_tp_block_rq_complete);
+LKST_TP_CHECK(napi_poll, lkst_tp_napi_poll);
 LKST_TP_CHECK(net_dev_xmit, lkst_tp_net_dev_xmit);
 LKST_TP_CHECK(netif_receive_skb, lkst_tp_netif_receive_skb);
 LKST_TP_CHECK(timer_start, lkst_tp_timer_start);
