@@ -33,6 +33,8 @@ for t in "$@"; do
 done
 run sh "$here/test_cli.sh" .
 run sh "$here/test_dev.sh" .
+# The boot ID logs carry (docs/fleet.md): read, record, --previous-boot, sql.
+run sh "$here/test_bootid.sh" .
 run sh "$here/test_convert.sh" .
 # zstd logs, standard input, rotated sets read as one, CPU ranges, slices.
 run sh "$here/test_logset.sh" .
