@@ -461,12 +461,9 @@ static void put_header(FILE *out, const struct ctf_writer *w)
 	fprintf(out, "enum lkst_context : uint8_t { \"task\" = 0, \"softirq\" = 1, \"irq\" = 2, \"nmi\" = 3 };\n"
 		"enum lkst_syscall_abi : uint32_t { \"native\" = %u, \"ia32\" = %u };\n\n",
 		LKST_SYSCALL_ABI_NATIVE, LKST_SYSCALL_ABI_IA32);
-	if (w->lttng) {
-		ctf_lttng_stream_decl(out);
-		return;
-	}
+	/* LTTng's layout: 32-bit IDs (a class per system call), its context. */
 	fprintf(out, "stream {\n\tid = 0;\n"
-		"\tevent.header := struct {\n\t\tuint16_t id;\n"
+		"\tevent.header := struct {\n\t\t%s id;\n"
 		"\t\tuint64_clock_monotonic_t timestamp;\n\t};\n"
 		"\tpacket.context := struct {\n"
 		"\t\tuint64_clock_monotonic_t timestamp_begin;\n"
@@ -474,8 +471,9 @@ static void put_header(FILE *out, const struct ctf_writer *w)
 		"\t\tuint64_t content_size;\n\t\tuint64_t packet_size;\n"
 		"\t\tuint64_t packet_seq_num;\n\t\tuint64_t events_discarded;\n"
 		"\t\tuint32_t cpu_id;\n\t};\n"
-		"\tevent.context := struct {\n\t\tuint32_t _pid;\n"
-		"\t\tenum lkst_context _context;\n\t};\n};\n");
+		"\tevent.context := struct {\n%s"
+		"\t\tenum lkst_context _context;\n\t};\n};\n", w->lttng ? "uint32_t" : "uint16_t",
+		w->lttng ? "\t\tint32_t _tid;\n\t\tint32_t _pid;\n" : "\t\tuint32_t _pid;\n");
 }
 
 static int write_metadata(struct ctf_writer *w)

@@ -98,9 +98,8 @@ void ctf_lttng_stream(struct ctf_writer *w, unsigned int cpu);
  * bytes); lkst's own fields for events LTTng has no name for.
  */
 void ctf_lttng_event(struct ctf_writer *w, struct ctf_stream *s, const struct lkst_record *r);
-/* The metadata's env additions, stream declaration and event classes. */
+/* The metadata's env additions and event classes. */
 void ctf_lttng_env(FILE *out, const struct ctf_writer *w);
-void ctf_lttng_stream_decl(FILE *out);
 /* Puts event id's class when LTTng names it (1), else 0. */
 int ctf_lttng_class(FILE *out, const struct ctf_writer *w, unsigned int id);
 void ctf_lttng_syscall_classes(FILE *out, const struct ctf_writer *w);

@@ -300,21 +300,6 @@ void ctf_lttng_env(FILE *out, const struct ctf_writer *w)
 		"\tlkst_converted_by = \"lkbuf convert --layout lttng\";\n");
 }
 
-void ctf_lttng_stream_decl(FILE *out)
-{
-	fprintf(out, "stream {\n\tid = 0;\n"
-		"\tevent.header := struct {\n\t\tuint32_t id;\n"
-		"\t\tuint64_clock_monotonic_t timestamp;\n\t};\n"
-		"\tpacket.context := struct {\n"
-		"\t\tuint64_clock_monotonic_t timestamp_begin;\n"
-		"\t\tuint64_clock_monotonic_t timestamp_end;\n"
-		"\t\tuint64_t content_size;\n\t\tuint64_t packet_size;\n"
-		"\t\tuint64_t packet_seq_num;\n\t\tuint64_t events_discarded;\n"
-		"\t\tuint32_t cpu_id;\n\t};\n"
-		"\tevent.context := struct {\n\t\tint32_t _tid;\n\t\tint32_t _pid;\n"
-		"\t\tenum lkst_context _context;\n\t};\n};\n");
-}
-
 static void put_lt_class(FILE *out, const char *name, const char *desc, unsigned int id,
 			 const char *fields)
 {
