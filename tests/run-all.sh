@@ -242,7 +242,7 @@ if [ $guest_ok = 1 ]; then
 			grep -Eq '^snapshots +[1-9]' '$out/demo/pagemap.txt' &&
 			test \$(grep -v '^#' '$out/demo/pagemap.dat' | grep -vc -e '^\$' -e NaN) -gt 0"
 		# The same trace for babeltrace2 and Perfetto, record for record.
-		check "convert: demo trace to CTF (babeltrace2) and Chrome JSON" 300 \
+		check "convert: demo trace to CTF (babeltrace2), LTTng-layout CTF, Perfetto and Chrome JSON" 300 \
 			python3 tests/check/convert.py "$out/demo/demo/trace.log" utils/lkbuf
 	else
 		record "scenario: demo (tests/scenarios/demo.sh missing)" 1
