@@ -527,9 +527,10 @@ static int run_record(struct lkst_cmd *cmd)
 			r.cpus[r.nr_cpus].cursor = info.next_seq;
 		r.nr_cpus++;
 	}
-	/* Each file carries the event table and where it came from. */
+	/* Each file carries the event table, where it came from and its boot. */
 	fixed = sizeof(struct lkst_log_header) + r.nr_cpus * sizeof(struct lkst_log_cpu) +
-		lkst_log_event_table_bytes() + lkst_log_meta_bytes(sizeof(RECORD_SOURCE));
+		lkst_log_event_table_bytes() + lkst_log_meta_bytes(sizeof(RECORD_SOURCE)) +
+		lkst_log_meta_bytes(sizeof(struct lkst_log_boot));
 	if (file) {
 		r.per_file = SIZE_MAX;
 		r.room = UINT64_MAX;

@@ -218,10 +218,21 @@ static void flush_batch(struct shipper *s)
 	s->len = 0;
 }
 
+/* Decimal digits of v ending at end; their start.  printf costs more. */
+static char *put_u64(char *end, unsigned long long v)
+{
+	do {
+		*--end = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	return end;
+}
+
 static int ship_row(void *ctx, enum lkst_fleet_table_id t, const struct lkst_fleet_val *v)
 {
 	const struct lkst_fleet_table *tab = &lkst_fleet_tables[t];
 	struct shipper *s = ctx;
+	char num[24], *p;
 	unsigned int c;
 
 	if (s->rows && (t != s->table || s->rows >= s->batch))
@@ -229,15 +240,20 @@ static int ship_row(void *ctx, enum lkst_fleet_table_id t, const struct lkst_fle
 	s->table = t;
 	for (c = 0; c < tab->nr_cols; c++) {
 		if (c)
-			fputc('\t', s->out);
-		if (v[c].s)
+			putc_unlocked('\t', s->out);
+		if (v[c].s) {
 			lkst_fleet_tsv_text(s->out, v[c].s);
-		else if (tab->cols[c].type == LKST_FT_I64)
-			fprintf(s->out, "%lld", v[c].i);
-		else
-			fprintf(s->out, "%llu", (unsigned long long)v[c].i);
+			continue;
+		}
+		if (tab->cols[c].type == LKST_FT_I64 && v[c].i < 0) {
+			p = put_u64(num + sizeof(num), -(unsigned long long)v[c].i);
+			*--p = '-';
+		} else {
+			p = put_u64(num + sizeof(num), (unsigned long long)v[c].i);
+		}
+		fwrite_unlocked(p, 1, num + sizeof(num) - p, s->out);
 	}
-	fputc('\n', s->out);
+	putc_unlocked('\n', s->out);
 	s->rows++;
 	s->records += t == LKST_FLEET_RECORDS;
 	return 0;

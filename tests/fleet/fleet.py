@@ -176,6 +176,55 @@ QUERIES = (q_top_syscalls, q_before_panic, q_sched_p99)
 
 # ---- the test ----------------------------------------------------------------
 
+def follow(lkbuf, ch, g, work):
+    """A rotated set shipped as lkbuf record makes it: --follow on a
+    directory whose files appear one by one, each written under a .tmp
+    name and renamed, then SIGTERM once the state file lists them all."""
+    d = os.path.join(work, 'follow-' + os.path.basename(g.path))
+    os.makedirs(d)
+    g.follow_dir, g.follow_state = d, os.path.join(work, 'follow.state')
+    p = ship(lkbuf, ch, ['--dir', d, '--follow'], g.follow_state, wait=False)
+    copies = []
+    for f in g.files:
+        dst = os.path.join(d, os.path.basename(f))
+        shutil.copyfile(f, dst + '.tmp')
+        os.rename(dst + '.tmp', dst)
+        copies.append(dst)
+        time.sleep(0.3)
+    end = time.time() + 60
+    while time.time() < end and p.poll() is None:
+        if os.path.exists(g.follow_state) and \
+                len(open(g.follow_state).read().splitlines()) == len(copies):
+            break
+        time.sleep(0.1)
+    p.send_signal(signal.SIGTERM)
+    if p.wait(timeout=60):
+        fail(f'ship --follow exited {p.returncode}: {open(g.follow_state + ".err").read()[-500:]}')
+    n = len(open(g.follow_state).read().splitlines()) if os.path.exists(g.follow_state) else 0
+    if n != len(copies):
+        fail(f'ship --follow shipped {n} of {len(copies)} files')
+    g.files = copies
+
+
+def check_delete(lkbuf, ch, g, work):
+    """--delete removes a file only once ClickHouse took all of it: kept
+    when every try failed, removed once acknowledged."""
+    d = os.path.join(work, 'delete')
+    os.makedirs(d)
+    f = os.path.join(d, 'copy.log')
+    shutil.copyfile(g.path, f)
+    dead = subprocess.run([lkbuf, 'ship', '--url', 'http://127.0.0.1:1', '--retries', '2',
+                           '--delete', '-f', f], capture_output=True, text=True)
+    if dead.returncode != 2 or not os.path.exists(f):
+        fail(f'--delete with ClickHouse unreachable: exit {dead.returncode}, '
+             f'file {"kept" if os.path.exists(f) else "deleted"}')
+    # A database of its own: the copy's files and losses rows stay apart.
+    ship(lkbuf, ch, ['--database', 'lkst_delete', '--create', '--delete', '-f', f],
+         os.path.join(d, 'state'))
+    if os.path.exists(f):
+        fail('--delete left a shipped file')
+
+
 def counts(ch, final=True):
     return {(h, b, int(c)): int(n) for h, b, c, n in ch.rows(
         f'SELECT host, boot, cpu, count() FROM {DB}.records {"FINAL" if final else ""} '
@@ -272,7 +321,7 @@ def main():
         shipper = None
         retried = open(state + '.err').read().count('again in')
         for g in dirs:
-            ship(lkbuf, ch, ['--dir', g.path], state + '.' + os.path.basename(g.path))
+            follow(lkbuf, ch, g, work)
         missing, extra = check_counts(ch, expected, 'after the crashes')
         print(f'crashes: {part} of {single} rows in before the kill, {retried} inserts retried while shard 2 '
               f'was down; missing {missing}, extra {extra}', flush=True)
@@ -284,7 +333,8 @@ def main():
         for g in singles:
             ship(lkbuf, ch, ['-f', g.path, '--force'], state)
         for g in dirs:
-            ship(lkbuf, ch, ['--dir', g.path, '--force'], state + '.' + os.path.basename(g.path))
+            ship(lkbuf, ch, ['--dir', g.follow_dir, '--force'], g.follow_state)
+        check_delete(lkbuf, ch, singles[0], work)
         raw_dups = sum(counts(ch, final=False).values()) - sum(expected.values())
         m2, e2 = check_counts(ch, expected, 'after a forced re-ship')
         missing, extra = missing + m2, extra + e2

@@ -37,13 +37,15 @@ check "--previous-boot: the same ID at every save" "[ -n \"\$P1\" ] && [ \"\$P1\
 check "--previous-boot: a UUID of version 8" \
 	"echo \"\$ID1\" | grep -Eqx '[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}'"
 # record: rotated files, each with the running boot's ID.
-LD_PRELOAD="$bin/fake_lkst.so" FAKE_LKST_STATE="$tmp/state" FAKE_LKST_RATE=5 \
+LD_PRELOAD="$bin/fake_lkst.so" FAKE_LKST_STATE="$tmp/state" FAKE_LKST_RATE=50 \
 	"$lkbuf" record -o "$tmp/rec" -i 5 --rotate 16K 2>/dev/null &
 sleep 0.5
 kill -INT $! 2>/dev/null
 wait $!
 check "record saves the running boot's ID in every file" \
 	"ls '$tmp'/rec/lkst-*.log >'$tmp/files' && [ -s '$tmp/files' ] && for f in \$(cat '$tmp/files'); do '$lkbuf' info -f \$f | grep -qx \"boot      \$NOW (the recording boot's boot_id)\" || exit 1; done"
+check "record: the boot ID fits the rotate size" \
+	"for f in \$(cat '$tmp/files'); do [ \$(wc -c <\$f) -le 16384 ] || exit 1; done"
 # lkbuf sql: every row names the log's boot.
 if "$lkbuf" sql -f "$tmp/prev1.log" -o "$tmp/prev1.db" >/dev/null 2>&1; then
 	check "sql: the rows carry the derived boot ID" \
