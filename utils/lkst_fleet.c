@@ -52,7 +52,7 @@ static const struct lkst_fleet_col syscalls_cols[] = {
 #define TABLE(n, c, k)	{ n, c, sizeof(c) / sizeof(c[0]), k }
 const struct lkst_fleet_table lkst_fleet_tables[LKST_FLEET_NR_TABLES] = {
 	[LKST_FLEET_RECORDS] = TABLE("records", records_cols, "host, boot, cpu, seq"),
-	[LKST_FLEET_LOSSES] = TABLE("losses", losses_cols, "host, boot, cpu, seq_start, seq_end"),
+	[LKST_FLEET_LOSSES] = TABLE("losses", losses_cols, "host, boot, file, cpu"),
 	[LKST_FLEET_GAPS] = TABLE("gaps", gaps_cols, "host, boot, cpu, first_seq"),
 	[LKST_FLEET_FILES] = TABLE("files", files_cols, "host, boot, file"),
 	[LKST_FLEET_EVENTS] = TABLE("events", events_cols, "host, boot, event"),
