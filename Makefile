@@ -21,7 +21,7 @@ HAVE_HANDLERS := $(wildcard handlers/Kbuild handlers/Makefile)
 # tests/run-all.sh builds the kernel once and clears this to skip re-checking it.
 KERNEL_DEP ?= kernel
 
-.PHONY: stock-module dkms-install test-stock all deps events sysnames kernel kernel-tree kernel-kasan kernel-kcsan initramfs-kcsan kcsan kernel-bench bench-ablate initramfs-kasan patches docs count-hooks \
+.PHONY: stock-module dkms-install test-stock bench-stock all deps events sysnames kernel kernel-tree kernel-kasan kernel-kcsan initramfs-kcsan kcsan kernel-bench bench-ablate initramfs-kasan patches docs count-hooks \
 	utils handlers initramfs initramfs-kdump demo install uninstall \
 	test torture bench initramfs-bench checkpatch clean distclean help
 
@@ -155,6 +155,12 @@ dkms-install:
 
 test-stock:
 	@tests/stock/run.sh out/stock
+
+# lkst.ko vs ftrace on the same tracepoints of the stock kernel, per event,
+# under icount (tests/stock/stock_bench.sh).
+bench-stock:
+	@STOCK_RUN=stock_bench QEMU_EXTRA="-icount shift=0,sleep=off" \
+		tests/stock/run.sh out/bench-stock
 
 # The host programs: lkm, lkbuf, their man pages and liblkst (libraries,
 # headers, pkg-config file) (utils), lkst-procstate,

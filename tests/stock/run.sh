@@ -68,9 +68,20 @@ make -s -C "$repo/utils" static
 HANDLERS_DIR=$stock/src TESTMODS_DIR=/nonexistent SCENARIO_DIR=$scen EXTRA_ROOT=$extra \
 	"$repo/tools/build/mk-initramfs.sh" "$stock/initramfs.cpio.gz"
 
-runs="$STOCK_SCENARIOS_REUSED $(cd "$here" && ls stock_*.sh | sed 's/\.sh$//')"
+# make bench-stock: STOCK_RUN=stock_bench, under icount.
+runs=${STOCK_RUN:-"$STOCK_SCENARIOS_REUSED stock_coverage stock_rmmod"}
 rm -rf "$out"
 KERNEL=$image/boot/vmlinuz-$KVER INITRD=$stock/initramfs.cpio.gz TIMEOUT=${TIMEOUT:-600} \
 	APPEND="lkst.maskset=rdefault lkst.bufsize=512K lkst_run=$(echo $runs | tr ' ' ',')" \
 	"$repo/tests/qemu/run.sh" "$out"
+if [ "$runs" = stock_bench ]; then
+	# Instructions per tracepoint hit above the untraced run.
+	awk '$1 == "BENCH" { ns[$2 " " $3] = $4; hits[$2] = $5; order[$2] = 1 }
+	END { print "bench-stock: instructions per tracepoint hit over the untraced run (QEMU -icount shift=0)"
+		for (w in order) printf "  %-8s lkst.ko %6.0f   ftrace %6.0f   (untraced %.0f per op, %d hits per op)\n", w,
+			(ns[w " lkst"] - ns[w " none"]) / hits[w], (ns[w " ftrace"] - ns[w " none"]) / hits[w],
+			ns[w " none"], hits[w] }' "$out/stock_bench/output.txt"
+	grep -q '^BENCH' "$out/stock_bench/output.txt"
+	exit
+fi
 python3 "$repo/tests/check/stock.py" "$out" $runs
