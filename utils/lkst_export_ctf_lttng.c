@@ -14,7 +14,7 @@
  * prev_state as __trace_sched_switch_state() reports it.  The event
  * context is LTTng's _tid and _pid (the tgid), which Trace Compass's
  * ContextTidAspect and ContextPidAspect read (not _procname: no view
- * reads it, and a name per event would cost a quarter of the size), and
+ * reads it, and a name per event made the trace a fifth bigger), and
  * lkst's _context.  Events LTTng has no name for keep lkst's class.
  *
  * What lkst's records do not carry comes from the records around them
