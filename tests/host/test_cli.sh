@@ -206,6 +206,7 @@ format    version 1, 64-byte records
 layout    time_ns:u64 pid:u32 event:u16 context:u8 flags:u8 arg:u64[6]
 host      host
 kernel    6.12.0
+boot      afe1da6d-2179-8c37-908a-3e952e6b22e5 (not saved: derived from the host and clock anchor)
 tracer    lkst ABI 1, 256 event IDs
 source    not said (log format before version 3)
 events    NR_EVENTS, this lkbuf's built-in table (the log has none)

@@ -24,6 +24,7 @@
 
 #include "buf_fixture.h"
 #include "check.h"
+#include "lkst_logboot.h"
 #include "lkst_logio.h"
 #include "lkst_vmcore.h"
 
@@ -830,6 +831,7 @@ static void write_file(const char *path, const struct buf *b)
 /* The log lkbuf extract must write, from the live buffers' drain; source as it says. */
 static void write_expected_log(const char *path, const char *source)
 {
+	struct lkst_log_boot boot;
 	struct lkst_log_header h;
 	struct lkst_log_writer w;
 	struct lkst_log_cpu sec;
@@ -842,6 +844,9 @@ static void write_expected_log(const char *path, const char *source)
 	strcpy(h.release, RELEASE);
 	CHECK(lkst_log_create(&w, path, &h, &err) == 0);
 	CHECK(lkst_log_add_meta(&w, LKST_META_SOURCE, source, strlen(source) + 1, &err) == 0);
+	/* The crashed boot's ID, derived from its host and anchor. */
+	lkst_boot_id_derive(&h, &boot);
+	CHECK(lkst_log_add_boot(&w, &boot, &err) == 0);
 	for (cpu = 0; cpu < 2; cpu++) {
 		memset(&sec, 0, sizeof(sec));
 		sec.cpu = cpu;
