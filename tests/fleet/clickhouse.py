@@ -2,7 +2,9 @@
 lkst_fleet, each with its own ports, configuration and data directory under
 a work directory; started and stopped (killed, if need be) by the test.
 """
+import ctypes
 import os
+import signal
 import socket
 import subprocess
 import time
@@ -48,6 +50,11 @@ USERS = """<?xml version="1.0"?>
 """
 
 
+def _die_with_parent():
+    """In the child: killed when the test dies, even by SIGKILL."""
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
 def free_ports(n):
     socks, ports = [], []
     for _ in range(n):
@@ -86,7 +93,8 @@ class Cluster:
         out = open(os.path.join(s['dir'], 'log', 'stdout.txt'), 'ab')
         s['proc'] = subprocess.Popen(
             ['clickhouse-server', '--config-file=' + os.path.join(s['dir'], 'config.xml')],
-            stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+            stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            preexec_fn=_die_with_parent)
         end = time.time() + timeout
         while time.time() < end:
             if s['proc'].poll() is not None:
