@@ -517,14 +517,17 @@ for pair in ("work started", "work done"):
 
 # lkst.ko on a stock kernel (tests/stock, docs/stock.md) records from the
 # twin tracepoints themselves and says at load which events it lacks
-# (absent) or records with arguments missing (partial): their pairs are
-# not compared, and a row's difference, which comes from the patch's hook
-# sites, need not occur.
+# (absent): their pairs are not compared (a partial event's pair compares
+# the facts both carry), and a row's difference, which comes from the
+# patch's hook sites, need not occur.
 _console = os.path.join(d, "..", "console.log")
-_said = (re.findall(r"lkst: (absent|partial): (\w+)", open(_console, errors="replace").read())
-         if os.path.exists(_console) else [])
-STOCK_SKIP = {ev for _, ev in _said}
+_console = open(_console, errors="replace").read() if os.path.exists(_console) else ""
+_said = re.findall(r"lkst: (absent|partial): (\w+)", _console)
+STOCK_SKIP = {ev for kind, ev in _said if kind == "absent"}
 STOCK = bool(_said)
+# WORK_CPU_UNBOUND is NR_CPUS, which the kernel says at boot (8192 on Debian's).
+if re.search(r"NR_CPUS:(\d+)", _console):
+    WORK_CPU_UNBOUND = int(re.search(r"NR_CPUS:(\d+)", _console)[1])
 
 # ---------------------------------------------------------------- the table
 Row = collections.namedtuple("Row", "line pair side cond seen reason")
