@@ -197,7 +197,7 @@ static void post_retrying(struct shipper *s, const char *query, const char *body
 		sleep_ms(wait);
 		wait = wait * 2 > 10000 ? 10000 : wait * 2;
 	}
-	lkst_die(LKST_EXIT_DEVICE, "ship: ClickHouse did not take the rows after %llu tries: %s; the file stays unshipped, ship it again later",
+	lkst_die(LKST_EXIT_DEVICE, "ship: ClickHouse did not take the request after %llu tries: %s; nothing is marked shipped that it did not take, run it again later",
 		 s->retries, err.msg);
 }
 
@@ -421,6 +421,14 @@ static void create_tables(struct shipper *s)
 		if (!cluster)
 			continue;
 		lkst_fleet_ch_ddl(t, database, cluster, 1, sql, sizeof(sql));
+		post_retrying(s, sql, "", 0);
+	}
+	/*
+	 * A view per event of this lkbuf's table (a log's dynamic probes
+	 * are named in the events table), as lkbuf sql makes them.
+	 */
+	for (t = 0; t < lkst_nr_events; t++) {
+		lkst_fleet_event_view(&lkst_events[t], database, sql, sizeof(sql));
 		post_retrying(s, sql, "", 0);
 	}
 }

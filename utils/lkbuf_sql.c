@@ -188,24 +188,11 @@ static int sql_row(void *ctx, enum lkst_fleet_table_id t, const struct lkst_flee
 /* ev_MNEMONIC: an event's records, arguments named by the log's table. */
 static void event_views(struct sql_out *o)
 {
-	char sql[2048], name[64];
-	unsigned int i, a;
-	size_t n;
+	char sql[2048];
+	unsigned int i;
 
 	for (i = 0; i < lkst_nr_events; i++) {
-		const struct lkst_event_info *ev = &lkst_events[i];
-
-		n = snprintf(sql, sizeof(sql),
-			     "CREATE VIEW \"ev_%s\" AS SELECT host, boot, cpu, seq, time_ns, realtime_ns, pid, context",
-			     ev->mnemonic);
-		for (a = 0; a < LKST_NR_ARGS && n < sizeof(sql); a++) {
-			if (ev->args[a].type == LKST_ARG_NONE)
-				continue;
-			lkst_fleet_arg_name(ev, a, name, sizeof(name));
-			n += snprintf(sql + n, sizeof(sql) - n, ", arg%u AS \"%s\"", a + 1, name);
-		}
-		if (n < sizeof(sql))
-			snprintf(sql + n, sizeof(sql) - n, " FROM records WHERE event = %u", ev->id);
+		lkst_fleet_event_view(&lkst_events[i], NULL, sql, sizeof(sql));
 		sql_exec(o, sql);
 	}
 }

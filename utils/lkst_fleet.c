@@ -124,6 +124,14 @@ void lkst_fleet_arg_name(const struct lkst_event_info *ev, unsigned int arg, cha
 		if (!strcmp(other, buf))
 			goto positional;
 	}
+	/* Named like a column of every record (pid, cpu): argN_NAME. */
+	for (a = 0; a < lkst_fleet_tables[LKST_FLEET_RECORDS].nr_cols; a++) {
+		if (strcmp(buf, lkst_fleet_tables[LKST_FLEET_RECORDS].cols[a].name))
+			continue;
+		snprintf(other, sizeof(other), "arg%u_%s", arg + 1, buf);
+		snprintf(buf, len, "%s", other);
+		return;
+	}
 	return;
 positional:
 	snprintf(buf, len, "arg%u", arg + 1);
@@ -384,6 +392,28 @@ int lkst_fleet_ch_ddl(enum lkst_fleet_table_id t, const char *db, const char *cl
 	if (o < len)
 		o += snprintf(buf + o, len - o, ") ENGINE = ReplacingMergeTree() ORDER BY (%s)",
 			      tab->key);
+	return (int)o;
+}
+
+int lkst_fleet_event_view(const struct lkst_event_info *ev, const char *db, char *buf,
+			  size_t len)
+{
+	char name[64], q = db ? '`' : '"';
+	size_t o = 0;
+	unsigned int a;
+
+	o += snprintf(buf + o, len - o,
+		      "CREATE VIEW IF NOT EXISTS %s%s%cev_%s%c AS SELECT host, boot, cpu, seq, time_ns, realtime_ns, pid, context",
+		      db ? db : "", db ? "." : "", q, ev->mnemonic, q);
+	for (a = 0; a < LKST_NR_ARGS && o < len; a++) {
+		if (ev->args[a].type == LKST_ARG_NONE)
+			continue;
+		lkst_fleet_arg_name(ev, a, name, sizeof(name));
+		o += snprintf(buf + o, len - o, ", arg%u AS %c%s%c", a + 1, q, name, q);
+	}
+	if (o < len)
+		o += snprintf(buf + o, len - o, " FROM %s%srecords%s WHERE event = %u",
+			      db ? db : "", db ? "." : "", db ? " FINAL" : "", ev->id);
 	return (int)o;
 }
 

@@ -96,6 +96,13 @@ void lkst_fleet_arg_name(const struct lkst_event_info *ev, unsigned int arg, cha
  */
 int lkst_fleet_ch_ddl(enum lkst_fleet_table_id t, const char *db, const char *cluster,
 		      int distributed, char *buf, size_t len);
+/*
+ * ev_MNEMONIC, a view of one event's records with its arguments named
+ * (lkst_fleet_arg_name()): db NULL and no FINAL for SQLite, else
+ * ClickHouse's, over db.records FINAL.  Into buf; the length.
+ */
+int lkst_fleet_event_view(const struct lkst_event_info *ev, const char *db, char *buf,
+			  size_t len);
 /* SQLite's CREATE TABLE of t. */
 int lkst_fleet_sqlite_ddl(enum lkst_fleet_table_id t, char *buf, size_t len);
 

@@ -341,6 +341,14 @@ def main():
         dups = check_stored_once(ch, expected, 'after a forced re-ship')
         print(f're-ship: {raw_dups} repeated rows before the merge, {dups} after', flush=True)
 
+        # The per-event views --create made name the arguments, as lkbuf sql's do.
+        cols = [r[0] for r in ch.rows(f'DESCRIBE TABLE {DB}.ev_SYSCALL_EXIT')]
+        n_exit = sum(int(g.q('SELECT count(*) FROM "ev_SYSCALL_EXIT"')[0][0]) for g in logs)
+        (got_exit,), = ch.rows(f'SELECT count() FROM {DB}.ev_SYSCALL_EXIT')
+        if 'return_value' not in cols or int(got_exit) != n_exit:
+            fail(f'ev_SYSCALL_EXIT in ClickHouse: columns {cols}, {got_exit} rows, '
+                 f'SQLite {n_exit}')
+
         # Losses and files, file by file, as lkbuf info says them.
         for g in logs:
             for f in g.files:
