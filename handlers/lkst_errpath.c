@@ -169,8 +169,8 @@ static void errpath_syscall_entry(const u64 args[LKST_NR_ARGS])
 	s->arg[0] = args[1];
 	s->arg[1] = args[2];
 	s->arg[2] = args[3];
-	s->ip = regs->ip;
-	s->sp = regs->sp;
+	s->ip = instruction_pointer(regs);
+	s->sp = user_stack_pointer(regs);
 	/* A system call is entered from user mode: no fault is under way. */
 	errpath_release(s, SLOT_SYSCALL);
 }
@@ -184,7 +184,8 @@ static bool errpath_same_call(struct errpath_slot *s, u64 nr)
 		return false;
 	if (s->nr != nr && LKST_SYSCALL_NR(s->nr) != -1)
 		return false;
-	return s->ip == regs->ip && s->sp == regs->sp;
+	return s->ip == instruction_pointer(regs) &&
+	       s->sp == user_stack_pointer(regs);
 }
 
 static void errpath_syscall_exit(const u64 args[LKST_NR_ARGS])
@@ -271,7 +272,7 @@ static void errpath_sigsend(const u64 args[LKST_NR_ARGS])
 	if (flags < 0)
 		return;
 	if (!(flags & SLOT_FAULT) ||
-	    s->fault_ip != task_pt_regs(current)->ip) {
+	    s->fault_ip != instruction_pointer(task_pt_regs(current))) {
 		errpath_release(s, flags);
 		return;
 	}

@@ -140,11 +140,16 @@ static unsigned int stack_user(unsigned long *frame, unsigned int depth)
 	regs = task_pt_regs(current);
 	if (!user_mode(regs))
 		return 0;
-	frame[n++] = regs->ip;
+	frame[n++] = instruction_pointer(regs);
+#ifdef CONFIG_X86
 	if (!user_64bit_mode(regs))
+#else
+	if (compat_user_mode(regs))
+#endif
 		return n;
-	fp = regs->bp;
-	sp = regs->sp;
+	/* x86's rbp and arm64's x29 both point at {caller's fp, return}. */
+	fp = frame_pointer(regs);
+	sp = user_stack_pointer(regs);
 	while (n < depth) {
 		if (!fp || (fp & (sizeof(long) - 1)) || fp < sp)
 			break;

@@ -16,6 +16,18 @@
 #include "lkm_cmds.h"
 #include "lkm_probe.h"
 
+/* The registers of the kernel lkm runs on: its own architecture's. */
+#ifdef __aarch64__
+static const char *const reg_names[LKST_NR_REGS] = {
+	[LKST_REG_X0] = "x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8",
+	"x9", "x10", "x11", "x12", "x13", "x14", "x15", "x16", "x17", "x18",
+	"x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28",
+	"x29", "x30", "pc", "pstate",
+	[LKST_REG_SP] = "sp",
+};
+
+#define REG_LIST "x0-x30 sp pc pstate"
+#else
 static const char *const reg_names[LKST_NR_REGS] = {
 	[LKST_REG_AX] = "ax", [LKST_REG_BX] = "bx", [LKST_REG_CX] = "cx",
 	[LKST_REG_DX] = "dx", [LKST_REG_SI] = "si", [LKST_REG_DI] = "di",
@@ -26,6 +38,7 @@ static const char *const reg_names[LKST_NR_REGS] = {
 };
 
 #define REG_LIST "ax bx cx dx si di bp sp r8-r15 ip flags (or rax, rdi, ...)"
+#endif
 #define TYPE_LIST "u8..u64, s8..s64, x8..x64, symbol, errno, pid, uaddr"
 
 /* "di" or "rdi"; -1 when unknown. */
@@ -38,7 +51,8 @@ static int find_reg(const char *s, size_t len)
 		len--;
 	}
 	for (i = 0; i < LKST_NR_REGS; i++)
-		if (strlen(reg_names[i]) == len && !strncmp(s, reg_names[i], len))
+		if (reg_names[i] && strlen(reg_names[i]) == len &&
+		    !strncmp(s, reg_names[i], len))
 			return i;
 	return -1;
 }

@@ -255,7 +255,8 @@ def main():
                 if kind is None:
                     continue
                 args.append(f"arg{n} {d} ({kind})" if d else f"arg{n} ({kind})")
-            desc = e["desc"] + ("" if e["arches"] == "ALL" else " (x86-64 only)")
+            desc = e["desc"] + {"ALL": "", "X86_64": " (x86-64 only)",
+                                  "ARM64": " (arm64 only)"}[e["arches"]]
             twin = "<br>".join(f"`{t}`" for t in e["twin"])
             w(f"| 0x{e['id']:02x} | `{e['name']}` | {desc} | "
               f"{where or '—'} | {'<br>'.join(args) or '—'} | {twin or '—'} | "

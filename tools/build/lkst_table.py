@@ -68,6 +68,7 @@ def read_table(path=EVENTS_DEF):
         seen[e["id"]] = e["name"]
         if not 1 <= len(e["args"]) <= 6:
             raise ValueError(f"{path}: {e['name']} has {len(e['args'])} arguments (1 to 6)")
-        if e["arches"] not in ("ALL", "X86_64"):
-            raise ValueError(f"{path}: {e['name']}: ARCHES is ALL or X86_64, not {e['arches']}")
+        if e["arches"] not in ("ALL", "X86_64", "ARM64"):
+            raise ValueError(f"{path}: {e['name']}: ARCHES is ALL, X86_64 or ARM64, "
+                             f"not {e['arches']}")
     return cats, events

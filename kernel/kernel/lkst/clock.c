@@ -14,6 +14,18 @@ struct lkst_clock lkst_clock = {
 	.seq = SEQCNT_LATCH_ZERO(lkst_clock.seq),
 };
 
+/* The clocksources lkst_clock_counter() reads as the timekeeper does. */
+static bool lkst_clock_counter_mode(int mode)
+{
+#ifdef CONFIG_X86
+	return mode == VDSO_CLOCKMODE_TSC;
+#else
+	/* Not when an erratum needs another read (arm_arch_timer.c). */
+	return mode == VDSO_CLOCKMODE_ARCHTIMER ||
+	       mode == VDSO_CLOCKMODE_ARCHTIMER_NOCOMPAT;
+#endif
+}
+
 static void lkst_clock_copy(struct lkst_clock_base *b,
 			    const struct timekeeper *tk)
 {
@@ -24,10 +36,11 @@ static void lkst_clock_copy(struct lkst_clock_base *b,
 	b->mult = tkr->mult;
 	b->shift = tkr->shift;
 	/*
-	 * TSC and tsc-early read with rdtsc_ordered().  Suspended, the
+	 * TSC and tsc-early read with rdtsc_ordered(), the arch timer as
+	 * lkst_clock_counter() reads it.  Suspended, the
 	 * timekeeper freezes its fast readers on a dummy clock; so do we.
 	 */
-	if (tkr->clock->vdso_clock_mode == VDSO_CLOCKMODE_TSC &&
+	if (lkst_clock_counter_mode(tkr->clock->vdso_clock_mode) &&
 	    !timekeeping_suspended) {
 		b->cycle_last = tkr->cycle_last;
 		b->max_cycles = tkr->clock->max_cycles;

@@ -11,6 +11,12 @@
  * formula to RDTSC.  Same data, same TSC value: the same nanoseconds.
  * Any other clocksource, a suspended timekeeper, or a delta the timekeeper
  * would clamp goes to ktime_get_mono_fast_ns() itself.
+ *
+ * arm64 does the same with the arch timer's virtual counter, read as
+ * the vDSO reads it, while the clocksource is the arch timer and the
+ * vDSO may read the counter directly: arm_arch_timer.c takes that mode
+ * away when an erratum needs another read (and the read used applies the
+ * kernel's errata workarounds anyway).
  */
 #ifndef _KERNEL_LKST_CLOCK_H
 #define _KERNEL_LKST_CLOCK_H
@@ -25,6 +31,15 @@
 	!defined(MODULE)
 #include <asm/msr.h>
 #define LKST_CLOCK_INLINE_TSC 1
+#define lkst_clock_counter()	rdtsc_ordered()
+#elif defined(CONFIG_ARM64) && defined(CONFIG_ARM_ARCH_TIMER) && \
+	defined(CONFIG_GENERIC_GETTIMEOFDAY) && !defined(MODULE)
+#include <asm/arch_timer.h>
+#define LKST_CLOCK_INLINE_TSC 1
+#define lkst_clock_counter()	__arch_counter_get_cntvct_stable()
+#endif
+
+#ifdef LKST_CLOCK_INLINE_TSC
 
 /* tk_read_base's fields the readout needs, as of the last update. */
 struct lkst_clock_base {
@@ -33,7 +48,8 @@ struct lkst_clock_base {
 	 * Larger deltas go to the timekeeper.  While it reads another clock
 	 * or is suspended, cycle_last and max_cycles are 0: RDTSC works on
 	 * every CPU CONFIG_X86_TSC runs on, and a TSC counting since power-on
-	 * is never 0, so every delta is too large.  One test instead of two.
+	 * is never 0, so every delta is too large (arm64's counter: the same).
+	 * One test instead of two.
 	 */
 	u64 max_cycles;
 	u64 xtime_nsec;		/* shifted nanoseconds */
@@ -65,7 +81,7 @@ static __always_inline u64 lkst_clock_ns(void)
 		seq = raw_read_seqcount_latch(&lkst_clock.seq);
 		b = &lkst_clock.base[seq & 1];
 		/* Racy by design: a copy being written fails the retry. */
-		delta = rdtsc_ordered() - data_race(b->cycle_last);
+		delta = lkst_clock_counter() - data_race(b->cycle_last);
 		/* Not the TSC, backwards, overflowing: the timekeeper decides. */
 		if (unlikely(delta > data_race(b->max_cycles)))
 			return ktime_get_mono_fast_ns();

@@ -503,6 +503,22 @@ static void lkst_ms_dynamic_events(struct kunit *test)
 }
 
 #ifdef CONFIG_KPROBES
+/* The first argument's register, its name, and the return value's. */
+#ifdef CONFIG_X86
+#define KT_REG		LKST_REG_DI
+#define KT_REG_NAME	"%di"
+#define KT_ARG1(r)	((r).di)
+#define KT_ARG2(r)	((r).si)
+#define KT_RET(r)	((r).ax)
+#define KT_OTHER_REG	LKST_REG_X0
+#else
+#define KT_REG		LKST_REG_X0
+#define KT_REG_NAME	"%x0"
+#define KT_ARG1(r)	((r).regs[0])
+#define KT_ARG2(r)	((r).regs[1])
+#define KT_RET(r)	((r).regs[0])
+#define KT_OTHER_REG	LKST_REG_DI
+#endif
 /* Probe fetch specs: what PROBE_ADD refuses, their text, their values. */
 static void lkst_probe_fetch_specs(struct kunit *test)
 {
@@ -535,7 +551,9 @@ static void lkst_probe_fetch_specs(struct kunit *test)
 	req->fetch[0] = (struct lkst_fetch){ .kind = LKST_FETCH_REG,
 		.index = LKST_NR_REGS, .size = 8, .type = LKST_ARG_HEX };
 	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
-	req->fetch[0].index = LKST_REG_DI;
+	req->fetch[0].index = KT_OTHER_REG;	/* another architecture's */
+	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	req->fetch[0].index = KT_REG;
 	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), 0);
 	req->fetch[0].size = 3;
 	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
@@ -567,12 +585,12 @@ static void lkst_probe_fetch_specs(struct kunit *test)
 
 	/* Text as kprobe_events writes it, and the values read. */
 	f = &req->fetch[0];
-	*f = (struct lkst_fetch){ .kind = LKST_FETCH_REG, .index = LKST_REG_DI,
+	*f = (struct lkst_fetch){ .kind = LKST_FETCH_REG, .index = KT_REG,
 		.nr_deref = 2, .offset = { 8, 16 }, .size = 8,
 		.type = LKST_ARG_HEX, .name = "v" };
 	lkst_probe_format(f, text, sizeof(text));
-	KUNIT_EXPECT_STREQ(test, text, "v=+16(+8(%di)):x64");
-	regs.di = (unsigned long)&outer;
+	KUNIT_EXPECT_STREQ(test, text, "v=+16(+8(" KT_REG_NAME ")):x64");
+	KT_ARG1(regs) = (unsigned long)&outer;
 	KUNIT_EXPECT_EQ(test, lkst_probe_fetch(f, &regs, NULL),
 			0x11223344fffefdfcULL);
 	f->size = 4;
@@ -582,19 +600,19 @@ static void lkst_probe_fetch_specs(struct kunit *test)
 	f->type = LKST_ARG_DEC;
 	KUNIT_EXPECT_EQ(test, lkst_probe_fetch(f, &regs, NULL), (u64)-516);
 	lkst_probe_format(f, text, sizeof(text));
-	KUNIT_EXPECT_STREQ(test, text, "v=+16(+8(%di)):s16");
-	regs.di = 0;	/* a load that faults gives 0 */
+	KUNIT_EXPECT_STREQ(test, text, "v=+16(+8(" KT_REG_NAME ")):s16");
+	KT_ARG1(regs) = 0;	/* a load that faults gives 0 */
 	KUNIT_EXPECT_EQ(test, lkst_probe_fetch(f, &regs, NULL), 0);
 	*f = (struct lkst_fetch){ .kind = LKST_FETCH_ARG, .index = 2,
 		.nr_deref = 1, .offset = { -8 }, .size = 8,
 		.type = LKST_ARG_UDEC };
-	regs.si = (unsigned long)&outer.p;
+	KT_ARG2(regs) = (unsigned long)&outer.p;
 	KUNIT_EXPECT_EQ(test, lkst_probe_fetch(f, &regs, NULL), 0x55);
 	lkst_probe_format(f, text, sizeof(text));
 	KUNIT_EXPECT_STREQ(test, text, "-8($arg2):u64");
 	*f = (struct lkst_fetch){ .kind = LKST_FETCH_RETVAL, .size = 4,
 		.type = LKST_ARG_RETVAL };
-	regs.ax = 0xfffffff2;
+	KT_RET(regs) = 0xfffffff2;
 	KUNIT_EXPECT_EQ(test, (s64)lkst_probe_fetch(f, &regs, NULL), -14);
 	lkst_probe_format(f, text, sizeof(text));
 	KUNIT_EXPECT_STREQ(test, text, "$retval:errno");

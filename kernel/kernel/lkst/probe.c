@@ -46,6 +46,7 @@ struct lkst_kprobe {
 static LIST_HEAD(lkst_probes);
 static DEFINE_MUTEX(lkst_probe_mutex);
 
+#ifdef CONFIG_X86
 static const unsigned short lkst_reg_offset[LKST_NR_REGS] = {
 	[LKST_REG_AX] = offsetof(struct pt_regs, ax),
 	[LKST_REG_BX] = offsetof(struct pt_regs, bx),
@@ -67,10 +68,39 @@ static const unsigned short lkst_reg_offset[LKST_NR_REGS] = {
 	[LKST_REG_FLAGS] = offsetof(struct pt_regs, flags),
 };
 
+/* This architecture's registers have names; the others are refused. */
 static const char *const lkst_reg_name[LKST_NR_REGS] = {
 	"ax", "bx", "cx", "dx", "si", "di", "bp", "sp", "r8", "r9", "r10",
 	"r11", "r12", "r13", "r14", "r15", "ip", "flags",
 };
+#else /* CONFIG_ARM64 */
+#define LKST_REG_ARM64(n) \
+	[LKST_REG_X0 + (n)] = offsetof(struct pt_regs, regs[n])
+static const unsigned short lkst_reg_offset[LKST_NR_REGS] = {
+	LKST_REG_ARM64(0), LKST_REG_ARM64(1), LKST_REG_ARM64(2),
+	LKST_REG_ARM64(3), LKST_REG_ARM64(4), LKST_REG_ARM64(5),
+	LKST_REG_ARM64(6), LKST_REG_ARM64(7), LKST_REG_ARM64(8),
+	LKST_REG_ARM64(9), LKST_REG_ARM64(10), LKST_REG_ARM64(11),
+	LKST_REG_ARM64(12), LKST_REG_ARM64(13), LKST_REG_ARM64(14),
+	LKST_REG_ARM64(15), LKST_REG_ARM64(16), LKST_REG_ARM64(17),
+	LKST_REG_ARM64(18), LKST_REG_ARM64(19), LKST_REG_ARM64(20),
+	LKST_REG_ARM64(21), LKST_REG_ARM64(22), LKST_REG_ARM64(23),
+	LKST_REG_ARM64(24), LKST_REG_ARM64(25), LKST_REG_ARM64(26),
+	LKST_REG_ARM64(27), LKST_REG_ARM64(28), LKST_REG_ARM64(29),
+	LKST_REG_ARM64(30),
+	[LKST_REG_SP] = offsetof(struct pt_regs, sp),
+	[LKST_REG_PC] = offsetof(struct pt_regs, pc),
+	[LKST_REG_PSTATE] = offsetof(struct pt_regs, pstate),
+};
+
+static const char *const lkst_reg_name[LKST_NR_REGS] = {
+	[LKST_REG_X0] = "x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8",
+	"x9", "x10", "x11", "x12", "x13", "x14", "x15", "x16", "x17", "x18",
+	"x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28",
+	"x29", "x30", "pc", "pstate",
+	[LKST_REG_SP] = "sp",
+};
+#endif
 
 static bool lkst_fetch_name_ok(const char *name, size_t size)
 {
@@ -128,7 +158,8 @@ static int lkst_probe_check_fetch(const struct lkst_fetch *fetch,
 		return -EINVAL;
 	switch (f->kind) {
 	case LKST_FETCH_REG:
-		return f->index < LKST_NR_REGS ? 0 : -EINVAL;
+		return f->index < LKST_NR_REGS && lkst_reg_name[f->index] ?
+			0 : -EINVAL;
 	case LKST_FETCH_ARG:
 		return f->index >= 1 && f->index <= LKST_NR_ARGS ? 0 : -EINVAL;
 	case LKST_FETCH_RETVAL:

@@ -32,10 +32,12 @@
  * The first argument of the SYSCALL_* events: the system call number as
  * the entry code passed it on, in the low 32 bits, and the ABI it came
  * through in the high 32 bits (x32 calls are NATIVE, with bit 30 set in
- * the number).
+ * the number).  arm64 has ABIs of its own: numbers of another table.
  */
 #define LKST_SYSCALL_ABI_NATIVE	0	/* the kernel's own: x86-64 */
 #define LKST_SYSCALL_ABI_IA32	1	/* i386: int $0x80, sysenter, compat syscall */
+#define LKST_SYSCALL_ABI_ARM64	2	/* arm64 kernel: AArch64, number from x8 */
+#define LKST_SYSCALL_ABI_ARM32	3	/* arm64 kernel: AArch32 compat, number from x7 */
 #define LKST_SYSCALL_NR_ABI(nr, abi)	((__u64)(abi) << 32 | (__u32)(nr))
 #define LKST_SYSCALL_NR(arg)		((__s32)(__u32)(arg))
 #define LKST_SYSCALL_ABI(arg)		((__u32)((arg) >> 32))
@@ -748,24 +750,24 @@ static const struct lkst_event_info lkst_event_table[] = {
 	{
 		LKST_EVENT(INT_VECTOR_ENTRY),
 		.category = LKST_CAT_INTERRUPT,
-		.description = "x86 system vector: 0xec timer, 0xf6 irq_work, 0xfb-0xfd IPI",
+		.description = "x86 system vector (0xec timer, 0xfb-0xfd IPI...), arm64 IPI",
 		.args = {
 			{ LKST_ARG_HEX, "vector", "vector" },
 		},
 		.nr_args = LKST_NR_ARGS_INT_VECTOR_ENTRY,
-		.arches = LKST_ARCH_X86_64,
+		.arches = LKST_ARCH_ALL,
 		.twin = "irq_vectors:*_entry",
 		.locks = "",
 	},
 	{
 		LKST_EVENT(INT_VECTOR_EXIT),
 		.category = LKST_CAT_INTERRUPT,
-		.description = "an x86 system vector handler is done",
+		.description = "a system vector (arm64: IPI) handler is done",
 		.args = {
 			{ LKST_ARG_HEX, "vector", "vector" },
 		},
 		.nr_args = LKST_NR_ARGS_INT_VECTOR_EXIT,
-		.arches = LKST_ARCH_X86_64,
+		.arches = LKST_ARCH_ALL,
 		.twin = "irq_vectors:*_exit",
 		.locks = "",
 	},
@@ -813,7 +815,7 @@ static const struct lkst_event_info lkst_event_table[] = {
 	{
 		LKST_EVENT(EXCEPTION_ENTRY),
 		.category = LKST_CAT_EXCEPTION,
-		.description = "x86 trap (0 #DE, 1 #DB, 3 #BP, 6 #UD, 13 #GP, 16 #MF, 19 #XM...)",
+		.description = "x86 trap (6 #UD, 13 #GP...), arm64 ESR class (0 undef...)",
 		.args = {
 			{ LKST_ARG_UDEC, "vector", "vector" },
 			{ LKST_ARG_HEX, "error code", "error_code" },
@@ -822,27 +824,27 @@ static const struct lkst_event_info lkst_event_table[] = {
 			{ LKST_ARG_HEX, "fault address", "fault_address" },
 		},
 		.nr_args = LKST_NR_ARGS_EXCEPTION_ENTRY,
-		.arches = LKST_ARCH_X86_64,
+		.arches = LKST_ARCH_ALL,
 		.twin = "",
 		.locks = "",
 	},
 	{
 		LKST_EVENT(EXCEPTION_EXIT),
 		.category = LKST_CAT_EXCEPTION,
-		.description = "x86 trap handled (signal 0: none, fixed up)",
+		.description = "trap handled (signal 0: none, fixed up)",
 		.args = {
 			{ LKST_ARG_UDEC, "vector", "vector" },
 			{ LKST_ARG_DEC, "signal", "signal" },
 		},
 		.nr_args = LKST_NR_ARGS_EXCEPTION_EXIT,
-		.arches = LKST_ARCH_X86_64,
+		.arches = LKST_ARCH_ALL,
 		.twin = "",
 		.locks = "",
 	},
 	{
 		LKST_EVENT(EXCEPTION_PAGEFAULT_ENTRY),
 		.category = LKST_CAT_EXCEPTION,
-		.description = "page fault (error 1 present, 2 write, 4 user, 16 fetch)",
+		.description = "page fault (x86 error 1 present, 2 write, 4 user; arm64 ESR)",
 		.args = {
 			{ LKST_ARG_HEX, "address", "address" },
 			{ LKST_ARG_HEX, "error code", "error_code" },
@@ -850,7 +852,7 @@ static const struct lkst_event_info lkst_event_table[] = {
 			{ LKST_ARG_UDEC, "user mode", "user_mode" },
 		},
 		.nr_args = LKST_NR_ARGS_EXCEPTION_PAGEFAULT_ENTRY,
-		.arches = LKST_ARCH_X86_64,
+		.arches = LKST_ARCH_ALL,
 		.twin = "exceptions:page_fault_user exceptions:page_fault_kernel",
 		.locks = "",
 	},
@@ -863,7 +865,7 @@ static const struct lkst_event_info lkst_event_table[] = {
 			{ LKST_ARG_HEX, "error code", "error_code" },
 		},
 		.nr_args = LKST_NR_ARGS_EXCEPTION_PAGEFAULT_EXIT,
-		.arches = LKST_ARCH_X86_64,
+		.arches = LKST_ARCH_ALL,
 		.twin = "",
 		.locks = "",
 	},
@@ -925,7 +927,7 @@ static const struct lkst_event_info lkst_event_table[] = {
 			{ LKST_ARG_HEX, "arg4", "arg4" },
 		},
 		.nr_args = LKST_NR_ARGS_SYSCALL_ENTRY,
-		.arches = LKST_ARCH_X86_64,
+		.arches = LKST_ARCH_ALL,
 		.twin = "raw_syscalls:sys_enter",
 		.locks = "",
 	},
@@ -938,7 +940,7 @@ static const struct lkst_event_info lkst_event_table[] = {
 			{ LKST_ARG_RETVAL, "return value", "return_value" },
 		},
 		.nr_args = LKST_NR_ARGS_SYSCALL_EXIT,
-		.arches = LKST_ARCH_X86_64,
+		.arches = LKST_ARCH_ALL,
 		.twin = "raw_syscalls:sys_exit",
 		.locks = "",
 	},
@@ -951,7 +953,7 @@ static const struct lkst_event_info lkst_event_table[] = {
 			{ LKST_ARG_HEX, "arg5", "arg5" },
 		},
 		.nr_args = LKST_NR_ARGS_SYSCALL_ENTRY_ARG5,
-		.arches = LKST_ARCH_X86_64,
+		.arches = LKST_ARCH_ALL,
 		.twin = "raw_syscalls:sys_enter",
 		.locks = "",
 	},
@@ -1691,7 +1693,7 @@ static const struct lkst_event_info lkst_event_table[] = {
 			{ LKST_ARG_TEXT, "", "message2" },
 		},
 		.nr_args = LKST_NR_ARGS_OOPS_DIE,
-		.arches = LKST_ARCH_X86_64,
+		.arches = LKST_ARCH_ALL,
 		.twin = "",
 		.locks = "die_lock",
 	},

@@ -348,13 +348,20 @@ enum lkst_fetch_kind {
 	LKST_NR_FETCH_KINDS
 };
 
-/* x86-64 registers by their kprobe_events names (%ax ...). */
+/*
+ * Registers by their kprobe_events names: x86-64's (%ax ...), then
+ * arm64's (%x0 ... %x30, %pc, %pstate; %sp is shared).  A kernel takes
+ * only its own architecture's.
+ */
 enum lkst_reg {
 	LKST_REG_AX, LKST_REG_BX, LKST_REG_CX, LKST_REG_DX,
 	LKST_REG_SI, LKST_REG_DI, LKST_REG_BP, LKST_REG_SP,
 	LKST_REG_R8, LKST_REG_R9, LKST_REG_R10, LKST_REG_R11,
 	LKST_REG_R12, LKST_REG_R13, LKST_REG_R14, LKST_REG_R15,
 	LKST_REG_IP, LKST_REG_FLAGS,
+	LKST_REG_X0,
+	LKST_REG_X30 = LKST_REG_X0 + 30,
+	LKST_REG_PC, LKST_REG_PSTATE,
 	LKST_NR_REGS
 };
 
