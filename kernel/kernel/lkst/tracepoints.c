@@ -356,6 +356,15 @@ static void lkst_tp_hrtimer_expire_entry(void *data, struct hrtimer *timer,
 }
 
 /*
+ * The callback may have freed the timer, and the tracepoint gives no restart
+ * value: the address only (TWIN_PARTIAL).
+ */
+static void lkst_tp_hrtimer_expire_exit(void *data, struct hrtimer *timer)
+{
+	LKST_HOOK(HRTIMER_EXPIRE_EXIT, timer, 0, 0);
+}
+
+/*
  * One tracepoint: the events it feeds (0 pads: no event has ID 0), and
  * whether its probe is registered now.
  */
@@ -463,6 +472,8 @@ static struct lkst_tp lkst_tps[] = {
 	LKST_TP(hrtimer_start, lkst_tp_hrtimer_start, EV(HRTIMER_START)),
 	LKST_TP(hrtimer_expire_entry, lkst_tp_hrtimer_expire_entry,
 		EV(HRTIMER_EXPIRE_ENTRY)),
+	LKST_TP(hrtimer_expire_exit, lkst_tp_hrtimer_expire_exit,
+		EV(HRTIMER_EXPIRE_EXIT)),
 };
 
 LKST_TP_CHECK(sched_switch, lkst_tp_sched_switch);
@@ -514,6 +525,7 @@ LKST_TP_CHECK(timer_expire_entry, lkst_tp_timer_expire_entry);
 LKST_TP_CHECK(timer_expire_exit, lkst_tp_timer_expire_exit);
 LKST_TP_CHECK(hrtimer_start, lkst_tp_hrtimer_start);
 LKST_TP_CHECK(hrtimer_expire_entry, lkst_tp_hrtimer_expire_entry);
+LKST_TP_CHECK(hrtimer_expire_exit, lkst_tp_hrtimer_expire_exit);
 
 /*
  * Recorded from a tracepoint that carries less than the patch's hook: the
@@ -521,7 +533,7 @@ LKST_TP_CHECK(hrtimer_expire_entry, lkst_tp_hrtimer_expire_entry);
  */
 static const u16 lkst_tp_partial[] = {
 	EV(PROCESS_FORK), EV(INT_SOFTIRQ_ENTRY), EV(INT_SOFTIRQ_EXIT),
-	EV(INT_WORKQUEUE_QUEUE), EV(TIMER_EXPIRE_EXIT),
+	EV(INT_WORKQUEUE_QUEUE), EV(TIMER_EXPIRE_EXIT), EV(HRTIMER_EXPIRE_EXIT),
 };
 
 /* No hook site: the tracer or a handler writes them, here as with the patch. */
