@@ -13,7 +13,7 @@ pkgs=(
 	protobuf-c-compiler libprotobuf-c-dev protobuf-compiler
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm
 	sqlite3 libsqlite3-dev libcurl4-openssl-dev clickhouse-server clickhouse-client
-	dkms linux-headers-amd64
+	dkms linux-headers-6.12-amd64
 )
 # The arm64 guest's tools link these statically (make test-arm64).
 arm64_pkgs=(libpopt-dev:arm64 libzstd-dev:arm64)
