@@ -34,8 +34,20 @@ for n in "${names[@]}"; do
 		grep -m 8 '^FAIL' "$out/$n.check.log" 2>/dev/null | sed 's/^/    ! /'
 	fi
 done
+# KUnit at boot: every lkst suite ok (the clock's test checks the inline
+# arch counter against the timekeeper).
+kunit_ok=1
+ktap=$(sed -E 's/^\[ *[0-9]+\.[0-9]+\] //' "$out/console.log" 2>/dev/null |
+	grep -E '^(not )?ok [0-9]+ lkst' || true)
+if [ -z "$ktap" ] || grep -q '^not ok' <<<"$ktap"; then
+	kunit_ok=0
+	echo "FAIL: arm64 KUnit lkst suites: ${ktap:-none ran}"
+else
+	echo "PASS: arm64 KUnit, $(wc -l <<<"$ktap") lkst suites"
+fi
+grep -m 1 -o 'records timed .*' "$out/console.log" | sed 's/^/    /' || true
 hooks=$(python3 "$repo/tools/build/count-hooks.py" "$(dirname "$image")/../../../vmlinux" 2>&1 | tail -n 1)
 # "hook sites: N in vmlinux for E events" -> "N hook sites for E events"
 hooks=$(sed -n 's/^hook sites: \([0-9]*\) in vmlinux for \([0-9]*\) events.*/\1 hook sites for \2 events/p' <<<"$hooks")
 echo "arm64: $passed scenarios passed, ${hooks:-? hook sites for ? events}"
-[ $boot -eq 0 ] && [ ${#failed[@]} -eq 0 ]
+[ $boot -eq 0 ] && [ ${#failed[@]} -eq 0 ] && [ $kunit_ok -eq 1 ]

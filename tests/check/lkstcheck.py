@@ -32,9 +32,34 @@ EV_SYSCALL_ENTRY = EV["SYSCALL_ENTRY"]
 EV_SYSCALL_EXIT = EV["SYSCALL_EXIT"]
 EV_USER_MARK = EV["USER_MARK"]
 
-NR_WRITE = 1
-NR_LSEEK = 8
-NR_GETPPID = 110
+
+def _guest_arch():
+    """The guest's `uname -m`, which common.inc writes into each scenario's
+    results (arch.txt); x86_64 for results without it."""
+    if len(sys.argv) > 1:
+        try:
+            with open(os.path.join(sys.argv[1], "arch.txt")) as f:
+                return f.read().strip() or "x86_64"
+        except OSError:
+            pass
+    return "x86_64"
+
+
+ARCH = _guest_arch()
+# arm64 records its system calls with LKST_SYSCALL_ABI_ARM64 (2) in the
+# number's high 32 bits, which lkbuf print -r shows: other numbers, another
+# table.
+SYSCALL_ABI = 2 << 32 if ARCH == "aarch64" else 0
+
+
+def sysnr(x86_64, aarch64):
+    """A system call's first SYSCALL_* argument as this guest records it."""
+    return SYSCALL_ABI | aarch64 if ARCH == "aarch64" else x86_64
+
+
+NR_WRITE = sysnr(1, 64)
+NR_LSEEK = sysnr(8, 62)
+NR_GETPPID = sysnr(110, 173)
 EBADF = 9
 
 TASK_RUNNING = 0

@@ -5,7 +5,7 @@ import sys
 
 from lkstcheck import (EBADF, EV, EV_SYSCALL_ENTRY, EV_SYSCALL_EXIT, NR_LSEEK,
                        NR_WRITE, check, covers, done, events, read_csv, read_prog,
-                       signed64)
+                       signed64, sysnr)
 
 covers("SYSCALL_ENTRY", "SYSCALL_EXIT", "SYSCALL_ENTRY_ARG5")
 d = sys.argv[1]
@@ -36,7 +36,7 @@ check(all(n in write_ret for n in range(777, 800)),
 
 # The futex call: nr 202, arguments 0x1111, 0x7f, 0x3333, 0x4444, 0x5555 in
 # the entry, 0x6666 in the ARG5 record right after it, -ENOSYS at exit.
-NR_FUTEX, ENOSYS = 202, 38
+NR_FUTEX, ENOSYS = sysnr(202, 98), 38
 arg5 = events(rows, EV["SYSCALL_ENTRY_ARG5"])
 futex_in = [r for r in entries if r["arg1"] == NR_FUTEX and r["arg2"] == 0x1111]
 check(len(futex_in) == 1 and [futex_in[0][f"arg{i}"] for i in range(3, 7)] ==

@@ -7,7 +7,7 @@ import re
 import struct
 import sys
 
-from lkstcheck import EV, check, covers, done, read_csv, signed64
+from lkstcheck import ARCH, EV, check, covers, done, read_csv, signed64
 
 covers("MEM_PAGE_ALLOC", "MEM_PAGE_FREE", "MEM_SLAB_ALLOC", "MEM_SLAB_FREE",
        "MEM_MMAP", "MEM_MUNMAP", "MEM_MPROTECT", "MEM_BRK",
@@ -28,6 +28,12 @@ SCRATCH_PAGES = (64 << 20) // PAGE
 KERNEL_TEXT = 0xffffffff80000000
 KERNEL_ADDR = 0xffff800000000000
 USER_END = 0x800000000000
+if ARCH == "aarch64":
+    # 48-bit VAs: the linear map from 0xffff000000000000, the kernel image
+    # above its modules at 0xffff800080000000, user space below 2^48.
+    KERNEL_TEXT = 0xffff800080000000
+    KERNEL_ADDR = 0xffff000000000000
+    USER_END = 1 << 48
 
 d = sys.argv[1]
 facts = {}

@@ -80,7 +80,7 @@ def listing(name):
 
 before = listing("filters.txt")
 check(before.get("SYSCALL_ENTRY", ("",) * 4)[::3] ==
-      ("default", 'comm == "lkst_syscalls" && arg1 == 8'),
+      ("default", f'comm == "lkst_syscalls" && arg1 == {NR_LSEEK}'),
       f"listed SYSCALL_ENTRY predicate: {before.get('SYSCALL_ENTRY')}")
 check(before.get("SYSCALL_EXIT", ("",) * 4)[3] == f"pid == {pid2} && arg2 >= 0",
       f"listed SYSCALL_EXIT predicate: {before.get('SYSCALL_EXIT')}")
