@@ -209,6 +209,16 @@ demo: deps kernel utils handlers initramfs
 test: deps
 	@tests/run-all.sh
 
+# The fleet test (docs/fleet.md): the guest logs of a test run (FLEET_OUT,
+# default out/test) as SQLite databases, and shipped into two
+# clickhouse-server instances it starts itself; tests/run-all.sh runs it
+# after its boots.
+.PHONY: test-fleet
+FLEET_OUT ?= out/test
+test-fleet:
+	@$(MAKE) -s -C utils lkbuf
+	@python3 tests/fleet/fleet.py utils/lkbuf $(FLEET_OUT) $(FLEET_OUT)/fleet
+
 # The long torture run, not part of make test: TORTURE_CYCLES cycles of
 # t98_torture (about 2.1 s each under emulation: 1000 took 35 minutes)
 # on the test kernel, then its checker.
@@ -231,16 +241,6 @@ torture: deps kernel utils handlers
 # series.  Each boots once with -icount shift=0 (guest ns = instructions)
 # and once without (TCG wall clock, a cross-check), runs
 # tests/scenarios/bench_suite.sh, and tools/bench/report.py writes
-# The fleet test (docs/fleet.md): the guest logs of a test run (FLEET_OUT,
-# default out/test) as SQLite databases, and shipped into two
-# clickhouse-server instances it starts itself; tests/run-all.sh runs it
-# after its boots.
-.PHONY: test-fleet
-FLEET_OUT ?= out/test
-test-fleet:
-	@$(MAKE) -s -C utils lkbuf
-	@python3 tests/fleet/fleet.py utils/lkbuf $(FLEET_OUT) $(FLEET_OUT)/fleet
-
 # out/bench/results.md and out/bench/overhead.png.  Host: the native write
 # path and lkbuf print's throughput.  tools/bench/hook-cost.py lists the
 # hooked functions whose prologue saves more registers or takes a bigger
