@@ -14,7 +14,7 @@ repo=$(realpath "$here/../..")
 image=${1:?usage: run.sh IMAGE INITRAMFS OUTDIR}
 initrd=${2:?usage: run.sh IMAGE INITRAMFS OUTDIR}
 out=${3:?usage: run.sh IMAGE INITRAMFS OUTDIR}
-scenarios=${ARM64_SCENARIOS:-t20_syscall,t10_process,t12_process_events,t33_exception,t31_interrupt,t41_memory,t61_filter}
+scenarios=${ARM64_SCENARIOS:-t20_syscall,t10_process,t12_process_events,t33_exception,t31_interrupt,t41_memory,t61_filter,t62_agg,t30_wrap,t32_timer,t51_ipc,t54_lock}
 
 rm -rf "$out"
 ARCH=arm64 KERNEL=$image INITRD=$initrd TIMEOUT=${TIMEOUT:-900} \
