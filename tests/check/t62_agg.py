@@ -193,8 +193,11 @@ check(irq and all(int(r["count"]) > 0 and 0 <= int(r["min"]) and int(r["max"]) <
                   for r in irq.values()),
       f"IRQ handler latencies: {irq}")
 irqmax = value(p3, "irqmax", ("", "", ""))
-check(irqmax is not None and 0 < irqmax < 100 * NS_MS and
-      irqmax == max(int(r["max"]) for r in irq.values()),
+# irqmax is set after irq, while the maskset is active: on arm64 the arch
+# timer is an IRQ, whose ticks in between only irq sees (x86's is a vector).
+irqs_max = max((int(r["max"]) for r in irq.values()), default=None)
+check(irqmax is not None and 0 < irqmax < 100 * NS_MS and irqs_max is not None and
+      (irqmax <= irqs_max if ARCH == "aarch64" else irqmax == irqs_max),
       f"max IRQ latency {irqmax} and the irq rows' max disagree")
 with open(path("list3.txt")) as f:
     lines = f.read().splitlines()
