@@ -464,7 +464,8 @@ static void lkst_clock_matches_timekeeper(struct kunit *test)
 	KUNIT_EXPECT_EQ_MSG(test, i, 100000, "%llu not within [%llu, %llu]",
 			    t, before, after);
 	kunit_info(test, "records timed %s\n", lkst_clock_is_inline() ?
-		   "from the TSC, inline" : "by ktime_get_mono_fast_ns()");
+		   "from the CPU's counter (TSC, arch timer), inline" :
+		   "by ktime_get_mono_fast_ns()");
 }
 
 static struct kunit_case lkst_buf_cases[] = {
