@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0 OR LGPL-2.1-or-later
 /*
  * lkst per-CPU buffers: moving to the next page, publishing a page's
  * commit, and the reader's copy.  The protocols and the invariants (In)

@@ -1,4 +1,4 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0 OR LGPL-2.1-or-later */
 /*
  * lkst per-CPU buffers: blocks of 4 KiB pages holding records sized by
  * their arguments (struct lkst_brec, 12 to 64 bytes), each block with an
