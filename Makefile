@@ -246,7 +246,7 @@ torture: deps kernel utils handlers
 # hooked functions whose prologue saves more registers or takes a bigger
 # frame than the pristine kernel's (out/bench/hook-cost.txt).
 # BENCH_REPS: repetitions (5).
-BENCH_FRAGMENTS := configs/guest.config configs/ftrace.config
+BENCH_FRAGMENTS := configs/guest.config configs/ftrace.config configs/peers.config
 BENCH_LKST_KSRC := $(CURDIR)/build/linux-6.12-bench
 BENCH_VANILLA_KSRC := $(CURDIR)/build/linux-6.12-vanilla
 BENCH_REPS ?= 5

@@ -33,8 +33,12 @@ if [ ! -f "$ksrc/.config" ] || [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$wan
 fi
 
 # Verify: CONFIG_X=val must appear verbatim, "# CONFIG_X is not set" must not be set.
+# A later fragment overrides an earlier one (as merge_config.sh does): only
+# the last request for a symbol is checked (configs/peers.config turns on
+# what configs/ftrace.config turns off).
 bad=0
-for f in "${frags[@]}"; do
+for i in "${!frags[@]}"; do
+	f=${frags[$i]}
 	while IFS= read -r line; do
 		if [[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)=(.*)$ ]]; then
 			sym=${BASH_REMATCH[1]}
@@ -45,6 +49,8 @@ for f in "${frags[@]}"; do
 		else
 			continue
 		fi
+		later=("${frags[@]:$((i + 1))}")
+		[ ${#later[@]} -gt 0 ] && grep -qE "^$sym=|^# $sym is not set" "${later[@]}" && continue
 		got=$(grep -E "^$sym=|^# $sym is not set" "$ksrc/.config" || true)
 		if [ -z "$got" ] && ! grep -rqsE --include='Kconfig*' "^[[:space:]]*(menu)?config[[:space:]]+${sym#CONFIG_}\$" "$ksrc"; then
 			got="no such symbol in Kconfig (is the patch that adds it in the series?)"
