@@ -2,12 +2,9 @@
 /*
  * lkbuf extract: lkst's buffers out of a kdump vmcore (see lkst_vmcore.h).
  *
- * Addresses: a kernel image address (a vmlinux symbol plus the KASLR
- * offset) is physical v - __START_KERNEL_map + phys_base; any other
- * (per-CPU areas, kmalloc'ed blocks, vmalloc'ed pages, the persistent
- * region in the linear map) is found by walking init_top_pgt.  Physical
- * memory is what the PT_LOAD segments hold; a page they lack was filtered
- * out of the dump.
+ * Physical memory is what the PT_LOAD segments hold; a page they lack was
+ * filtered out of the dump.  Virtual addresses: lkst_vmcore_arch.c; one
+ * CPU's buffer: lkst_vmcore_cpu.c.
  */
 #include <elf.h>
 #include <errno.h>
@@ -21,57 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lkst_buf.h"
-#include "lkst_drain.h"
-#include "lkst_vmcore.h"
+#include "lkst_vmcore_int.h"
 
-/*
- * The constants above are the kernel's struct layout on x86_64; an x86_64
- * host builds the same header, so a change of the struct stops the build
- * here instead of misreading vmcores.
- */
-#ifdef __x86_64__
-_Static_assert(sizeof(struct lkst_cpu_buffer) == LKST_X86_CB_SIZE, "cb size");
-_Static_assert(offsetof(struct lkst_cpu_buffer, pos) == 0, "cb pos");
-_Static_assert(offsetof(struct lkst_cpu_buffer, mode) == 8, "cb mode");
-_Static_assert(offsetof(struct lkst_cpu_buffer, blocks) == LKST_X86_CB_BLOCKS, "cb blocks");
-_Static_assert(offsetof(struct lkst_cpu_buffer, overwritten) == LKST_X86_CB_OVERWRITTEN,
-	       "cb overwritten");
-_Static_assert(offsetof(struct lkst_cpu_buffer, dropped) == LKST_X86_CB_DROPPED, "cb dropped");
-_Static_assert(offsetof(struct lkst_cpu_buffer, discarded) == LKST_X86_CB_DISCARDED,
-	       "cb discarded");
-_Static_assert(sizeof(struct lkst_block) == LKST_X86_BLOCK_SIZE, "block size");
-_Static_assert(offsetof(struct lkst_block, id) == 0, "block id");
-_Static_assert(offsetof(struct lkst_block, nr_pages) == LKST_X86_BLOCK_NR_PAGES, "block nr_pages");
-_Static_assert(offsetof(struct lkst_block, next) == 8, "block next");
-_Static_assert(offsetof(struct lkst_block, persistent) == 12, "block persistent");
-_Static_assert(offsetof(struct lkst_block, pages) == LKST_X86_BLOCK_PAGES, "block pages");
-#endif
-/* Pages are copied as they are and read by lkst_buf.c in host order. */
-_Static_assert(sizeof(struct lkst_page) == 32, "page head");
-
-#define START_KERNEL_MAP	0xffffffff80000000ULL
-#define PTE_PRESENT		(1ULL << 0)
-#define PTE_LARGE		(1ULL << 7)	/* a 1 GiB or 2 MiB page */
-#define PTE_PFN_MASK		0x000ffffffffff000ULL
-#define MAX_CPUS		8192		/* x86_64's largest NR_CPUS */
-#define MAX_BLOCK_PAGES		(1u << 24)	/* what pos can address */
-
-static u64 get64(const void *p)
-{
-	u64 v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static u32 get32(const void *p)
-{
-	u32 v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
+#define MAX_CPUS		8192		/* x86_64's largest NR_CPUS, above arm64's */
 
 /* f's bytes [off, off + len), or NULL when the file does not hold them all. */
 static const unsigned char *file_at(const struct lkst_vmcore_file *f, u64 off, u64 len)
@@ -144,105 +93,6 @@ int lkst_vmcore_read_phys(const struct lkst_vmcore *vc, u64 pa, void *buf, size_
 	return missing;
 }
 
-/* What to do about memory the dump lacks: its end was cut, or it was filtered. */
-static const char *missing_hint(const struct lkst_vmcore *vc)
-{
-	return vc->cut_bytes ? "the vmcore is cut short; give the whole file" :
-	       "give a dump with the kernel's data (makedumpfile -d 31 keeps it)";
-}
-
-/* A kernel image address (runtime, KASLR applied) to physical. */
-static int kernel_read(const struct lkst_vmcore *vc, u64 va, void *buf, size_t len,
-		       const char *what, struct lkst_err *err)
-{
-	u64 pa = va - START_KERNEL_MAP + vc->phys_base;
-
-	if (va < START_KERNEL_MAP) {
-		lkst_seterr(err, "%s at 0x%llx is not a kernel image address; the vmlinux does not match the vmcore",
-			    what, (unsigned long long)va);
-		return LKST_VMCORE_BAD;
-	}
-	if (lkst_vmcore_read_phys(vc, pa, buf, len)) {
-		lkst_seterr(err, "%s (physical 0x%llx) is not in the vmcore; %s",
-			    what, (unsigned long long)pa, missing_hint(vc));
-		return LKST_VMCORE_BAD;
-	}
-	return 0;
-}
-
-/* ---- Page tables ------------------------------------------------------- */
-
-static bool canonical(u64 va)
-{
-	u64 top = va >> 47;
-
-	return top == 0 || top == 0x1ffff;
-}
-
-int lkst_vmcore_virt_to_phys(const struct lkst_vmcore *vc, u64 va, u64 *pa,
-			     struct lkst_err *err)
-{
-	static const char *const names[] = { "PGD", "PUD", "PMD", "PTE" };
-	u64 table = vc->pgd, entry, mask;
-	unsigned int level, shift;
-
-	if (!canonical(va)) {
-		lkst_seterr(err, "0x%llx is not a canonical x86_64 address; the vmcore is corrupt or the vmlinux does not match it",
-			    (unsigned long long)va);
-		return LKST_VMCORE_BAD;
-	}
-	for (level = 0; level < 4; level++) {
-		shift = 39 - 9 * level;
-		if (lkst_vmcore_read_phys(vc, table + ((va >> shift) & 511) * 8,
-					  &entry, sizeof(entry))) {
-			lkst_seterr(err, "the %s table at physical 0x%llx that maps 0x%llx is not in the vmcore; %s",
-				    names[level], (unsigned long long)table,
-				    (unsigned long long)va, missing_hint(vc));
-			return LKST_VMCORE_BAD;
-		}
-		entry &= ~vc->sme_mask;
-		if (!(entry & PTE_PRESENT)) {
-			lkst_seterr(err, "address 0x%llx is not mapped (its %s entry is not present); the vmcore is corrupt or the vmlinux does not match it",
-				    (unsigned long long)va, names[level]);
-			return LKST_VMCORE_BAD;
-		}
-		if ((level == 1 || level == 2) && (entry & PTE_LARGE)) {
-			mask = (1ULL << shift) - 1;
-			*pa = (entry & PTE_PFN_MASK & ~mask) | (va & mask);
-			return 0;
-		}
-		table = entry & PTE_PFN_MASK;
-	}
-	*pa = table | (va & (LKST_PAGE_SIZE - 1));
-	return 0;
-}
-
-/* Kernel memory at any mapped address, which must be in the dump. */
-static int virt_read(const struct lkst_vmcore *vc, u64 va, void *buf, size_t len,
-		     const char *what, struct lkst_err *err)
-{
-	unsigned char *out = buf;
-	u64 pa;
-
-	while (len) {
-		size_t n = LKST_PAGE_SIZE - (va & (LKST_PAGE_SIZE - 1));
-
-		n = n < len ? n : len;
-		if (lkst_vmcore_virt_to_phys(vc, va, &pa, err))
-			return LKST_VMCORE_BAD;
-		if (lkst_vmcore_read_phys(vc, pa, out, n)) {
-			lkst_seterr(err, "%s at 0x%llx (physical 0x%llx) is not in the vmcore; %s",
-				    what, (unsigned long long)va, (unsigned long long)pa,
-				    missing_hint(vc));
-			return LKST_VMCORE_BAD;
-		}
-		out += n;
-		va += n;
-		len -= n;
-	}
-	return 0;
-}
-
 /* ---- The vmcore's ELF headers ------------------------------------------ */
 
 static int check_ehdr(const struct lkst_vmcore_file *f, const char *what,
@@ -255,12 +105,26 @@ static int check_ehdr(const struct lkst_vmcore_file *f, const char *what,
 		return LKST_VMCORE_BAD;
 	}
 	if (eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_ident[EI_DATA] != ELFDATA2LSB ||
-	    eh->e_machine != EM_X86_64) {
-		lkst_seterr(err, "%s is not a 64-bit little-endian x86_64 ELF file; lkbuf extract reads x86_64 kernels only",
+	    (eh->e_machine != EM_X86_64 && eh->e_machine != EM_AARCH64)) {
+		lkst_seterr(err, "%s is not a 64-bit little-endian x86_64 or arm64 ELF file; lkbuf extract reads x86_64 and arm64 kernels only",
 			    what);
 		return LKST_VMCORE_BAD;
 	}
 	return 0;
+}
+
+/* The vmlinux must be of the vmcore's architecture. */
+static int check_machine(const struct lkst_vmcore *vc, struct lkst_err *err)
+{
+	Elf64_Ehdr eh;
+	int ret = check_ehdr(&vc->vmlinux, "VMLINUX", &eh, err);
+
+	if (!ret && eh.e_machine != vc->machine) {
+		lkst_seterr(err, "VMLINUX is an %s kernel, VMCORE the dump of an %s one; give the crashed kernel's vmlinux",
+			    lkst_vc_arch_name(eh.e_machine), lkst_vc_arch_name(vc->machine));
+		return LKST_VMCORE_BAD;
+	}
+	return ret;
 }
 
 /* The program header table: its offset and entry count. */
@@ -290,7 +154,7 @@ static const char *find_vmcoreinfo(const struct lkst_vmcore *vc, const Elf64_Phd
 	u64 pos = 0, name, desc, next;
 
 	while (notes && ph->p_filesz - pos >= 12) {
-		u32 namesz = get32(notes + pos), descsz = get32(notes + pos + 4);
+		u32 namesz = lkst_vc_get32(notes + pos), descsz = lkst_vc_get32(notes + pos + 4);
 
 		name = pos + 12;
 		desc = name + ((namesz + 3ULL) & ~3ULL);
@@ -359,6 +223,7 @@ static int parse_core(struct lkst_vmcore *vc, const char **info, size_t *info_le
 	if ((ret = check_ehdr(&vc->core, "VMCORE", &eh, err)) ||
 	    (ret = core_phdrs(vc, &eh, &nr, err)))
 		return ret;
+	vc->machine = eh.e_machine;
 	vc->segs = calloc(nr, sizeof(*vc->segs));
 	if (!vc->segs) {
 		lkst_seterr(err, "out of memory for %llu segments; free some memory",
@@ -429,35 +294,22 @@ static bool info_number(const char *info, size_t len, const char *key, int base,
 static int parse_vmcoreinfo(struct lkst_vmcore *vc, const char *info, size_t len,
 			    struct lkst_err *err)
 {
-	u64 page_size = LKST_PAGE_SIZE, l5 = 0, top_pgt;
+	u64 page_size = LKST_PAGE_SIZE;
 
-	if (!info_value(info, len, "OSRELEASE", vc->release, sizeof(vc->release)) ||
-	    !info_number(info, len, "SYMBOL(init_top_pgt)", 16, &top_pgt) ||
-	    !info_number(info, len, "NUMBER(phys_base)", 10, &vc->phys_base)) {
-		lkst_seterr(err, "VMCORE's VMCOREINFO lacks OSRELEASE, SYMBOL(init_top_pgt) or NUMBER(phys_base); give the vmcore of an x86_64 kernel");
+	if (!info_value(info, len, "OSRELEASE", vc->release, sizeof(vc->release))) {
+		lkst_seterr(err, "VMCORE's VMCOREINFO lacks OSRELEASE; give the vmcore of an %s kernel",
+			    lkst_vc_arch_name(vc->machine));
 		return LKST_VMCORE_BAD;
 	}
 	info_value(info, len, "BUILD-ID", vc->build_id, sizeof(vc->build_id));
 	info_number(info, len, "PAGESIZE", 10, &page_size);
-	info_number(info, len, "NUMBER(pgtable_l5_enabled)", 10, &l5);
 	info_number(info, len, "KERNELOFFSET", 16, &vc->kernel_offset);
-	info_number(info, len, "NUMBER(sme_mask)", 10, &vc->sme_mask);
 	if (page_size != LKST_PAGE_SIZE) {
-		lkst_seterr(err, "VMCORE's kernel has %llu-byte pages; lkbuf extract reads x86_64 kernels with 4 KiB pages only",
+		lkst_seterr(err, "VMCORE's kernel has %llu-byte pages; lkbuf extract reads kernels with 4 KiB pages only",
 			    (unsigned long long)page_size);
 		return LKST_VMCORE_BAD;
 	}
-	if (l5) {
-		lkst_seterr(err, "VMCORE's kernel uses 5-level page tables, which lkbuf extract cannot walk; boot the kernel with no5lvl to take dumps it can read");
-		return LKST_VMCORE_BAD;
-	}
-	if (top_pgt < START_KERNEL_MAP) {
-		lkst_seterr(err, "VMCORE's init_top_pgt 0x%llx is not a kernel image address; the vmcore is corrupt",
-			    (unsigned long long)top_pgt);
-		return LKST_VMCORE_BAD;
-	}
-	vc->pgd = top_pgt - START_KERNEL_MAP + vc->phys_base;
-	return 0;
+	return lkst_vc_arch_info(vc, info, len, info_number, err);
 }
 
 /* ---- The vmlinux's symbols -------------------------------------------- */
@@ -557,7 +409,7 @@ static int parse_vmlinux(struct vmlinux *vl, const struct lkst_vmcore_file *f,
 	if (!ret && !vl->syms[SYM_CPU_BUFFERS].st_name)
 		lkst_seterr(err, "VMLINUX has no symbol lkst_cpu_buffers: it is not a kernel with lkst; give the crashed kernel's vmlinux");
 	else if (!ret && (!vl->syms[SYM_PER_CPU_OFFSET].st_name || !vl->syms[SYM_NR_CPU_IDS].st_name))
-		lkst_seterr(err, "VMLINUX has no symbol __per_cpu_offset or nr_cpu_ids: not an SMP x86_64 kernel; give the crashed kernel's vmlinux");
+		lkst_seterr(err, "VMLINUX has no symbol __per_cpu_offset or nr_cpu_ids: not an SMP kernel; give the crashed kernel's vmlinux");
 	else
 		return ret;
 	return LKST_VMCORE_BAD;
@@ -586,13 +438,13 @@ static bool note_build_id(const struct lkst_vmcore_file *f, const Elf64_Shdr *sh
 	u64 pos = 0, desc, next, i;
 
 	while (notes && sh->sh_size - pos >= 12) {
-		u32 namesz = get32(notes + pos), descsz = get32(notes + pos + 4);
+		u32 namesz = lkst_vc_get32(notes + pos), descsz = lkst_vc_get32(notes + pos + 4);
 
 		desc = pos + 12 + ((namesz + 3ULL) & ~3ULL);
 		next = desc + ((descsz + 3ULL) & ~3ULL);
 		if (next > sh->sh_size)
 			break;
-		if (get32(notes + pos + 8) == NT_GNU_BUILD_ID && namesz == 4 &&
+		if (lkst_vc_get32(notes + pos + 8) == NT_GNU_BUILD_ID && namesz == 4 &&
 		    !memcmp(notes + pos + 12, "GNU", 4) && descsz * 2ULL < size) {
 			for (i = 0; i < descsz; i++)
 				snprintf(hex + 2 * i, 3, "%02x", notes[desc + i]);
@@ -656,7 +508,7 @@ static int check_banner(const struct lkst_vmcore *vc, const struct vmlinux *vl,
 			    vc->release, shown);
 		return LKST_VMCORE_BAD;
 	}
-	if (kernel_read(vc, sym->st_value + vc->kernel_offset, mem, n, "linux_banner", err))
+	if (lkst_vc_kernel_read(vc, sym->st_value + vc->kernel_offset, mem, n, "linux_banner", err))
 		return 0;	/* not in the dump: the release matched */
 	if (memcmp(mem, file, n)) {
 		lkst_seterr(err, "VMLINUX is of release %s but not the build that crashed (its linux_banner differs from the one in the vmcore); give the crashed kernel's vmlinux",
@@ -675,7 +527,7 @@ static void read_nodename(struct lkst_vmcore *vc, const struct vmlinux *vl)
 
 	vc->nodename[0] = '\0';
 	if (!sym->st_name || sym->st_size < sizeof(uts) ||
-	    kernel_read(vc, sym->st_value + vc->kernel_offset, uts, sizeof(uts),
+	    lkst_vc_kernel_read(vc, sym->st_value + vc->kernel_offset, uts, sizeof(uts),
 			"init_uts_ns", &ignored))
 		return;
 	if (strcmp(uts[0], "Linux") || strncmp(uts[2], vc->release, sizeof(uts[2])) ||
@@ -697,7 +549,7 @@ static void read_anchor(struct lkst_vmcore *vc, const struct vmlinux *vl)
 
 	vc->anchor_trace_ns = vc->anchor_realtime_ns = 0;
 	if (!sym->st_name || sym->st_size != sizeof(a) ||
-	    kernel_read(vc, sym->st_value + vc->kernel_offset, &a, sizeof(a),
+	    lkst_vc_kernel_read(vc, sym->st_value + vc->kernel_offset, &a, sizeof(a),
 			"lkst_saved_clock_anchor", &ignored))
 		return;
 	if (!a.realtime_ns || a.realtime_ns < a.trace_ns)
@@ -718,12 +570,15 @@ static int read_cpus(struct lkst_vmcore *vc, const struct vmlinux *vl, struct lk
 			    (unsigned long long)cb->st_size, LKST_X86_CB_SIZE);
 		return LKST_VMCORE_BAD;
 	}
-	/* Zero-based per-CPU symbols are offsets, not relocated by KASLR. */
-	vc->cpu_buffers = cb->st_value + (cb->st_value >= START_KERNEL_MAP ? vc->kernel_offset : 0);
+	/*
+	 * x86_64's zero-based per-CPU symbols are offsets, not relocated by
+	 * KASLR; arm64's are addresses in the image's .data..percpu.
+	 */
+	vc->cpu_buffers = cb->st_value + (lkst_vc_is_image_addr(vc, cb->st_value) ? vc->kernel_offset : 0);
 	vc->per_cpu_offset = off->st_value + vc->kernel_offset;
 	if (vl->syms[SYM_POSSIBLE].st_name)
 		vc->possible_mask = vl->syms[SYM_POSSIBLE].st_value + vc->kernel_offset;
-	ret = kernel_read(vc, vl->syms[SYM_NR_CPU_IDS].st_value + vc->kernel_offset, &nr,
+	ret = lkst_vc_kernel_read(vc, vl->syms[SYM_NR_CPU_IDS].st_value + vc->kernel_offset, &nr,
 			  sizeof(nr), "nr_cpu_ids", err);
 	if (ret)
 		return ret;
@@ -778,10 +633,11 @@ int lkst_vmcore_open_mem(struct lkst_vmcore *vc, const struct lkst_vmcore_file *
 	vc->core = *core;
 	vc->vmlinux = *vmlinux;
 	if (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__) {
-		lkst_seterr(err, "lkbuf extract runs on little-endian hosts only; copy the vmcore to an x86_64 machine");
+		lkst_seterr(err, "lkbuf extract runs on little-endian hosts only; copy the vmcore to an x86_64 or arm64 machine");
 		return LKST_VMCORE_BAD;
 	}
 	if ((ret = parse_core(vc, &info, &info_len, err)) ||
+	    (ret = check_machine(vc, err)) ||
 	    (ret = parse_vmcoreinfo(vc, info, info_len, err)) ||
 	    (ret = parse_vmlinux(&vl, &vc->vmlinux, err)) ||
 	    (ret = check_build_id(vc, &vl, err)) ||
@@ -828,249 +684,4 @@ void lkst_vmcore_close(struct lkst_vmcore *vc)
 		munmap((void *)vc->vmlinux.data, vc->vmlinux.size);
 		vc->mapped = 0;
 	}
-}
-
-/* ---- One CPU's buffer ---------------------------------------------------- */
-
-static int no_memory(struct lkst_err *err, const char *what)
-{
-	lkst_seterr(err, "out of memory for %s; free some memory", what);
-	return LKST_VMCORE_NOMEM;
-}
-
-/* Copies a page that may be missing (read as unused) into @dst. */
-static int copy_page(const struct lkst_vmcore *vc, u64 va, void *dst,
-		     struct lkst_vmcore_cpu *out, struct lkst_err *err)
-{
-	u64 pa;
-
-	if (lkst_vmcore_virt_to_phys(vc, va, &pa, err))
-		return LKST_VMCORE_BAD;
-	if (lkst_vmcore_read_phys(vc, pa, dst, LKST_PAGE_SIZE)) {
-		memset(dst, 0, LKST_PAGE_SIZE);
-		out->missing_pages++;
-	}
-	return 0;
-}
-
-/*
- * A page whose generation is odd was being emptied when the CPUs stopped:
- * what it holds is neither its old records nor new ones.  As unused, the
- * walk reads the other pages in full (a live reader would wait for it).
- */
-static void drop_emptying(struct lkst_block *blk, struct lkst_vmcore_cpu *out)
-{
-	u32 i;
-
-	for (i = 0; i < blk->nr_pages; i++) {
-		struct lkst_page *pg = lkst_block_page(blk, i);
-
-		if (pg->gen & 1) {
-			pg->gen = 0;
-			out->emptying_pages++;
-		}
-	}
-}
-
-/* Reads the struct lkst_block at @addr and copies its pages into *blk. */
-static int copy_block(const struct lkst_vmcore *vc, u32 id, u64 addr, u64 *budget,
-		      struct lkst_block **blk, struct lkst_vmcore_cpu *out,
-		      struct lkst_err *err)
-{
-	unsigned char raw[LKST_X86_BLOCK_SIZE];
-	bool persistent;
-	u64 pages, i;
-	u32 nr, max;
-	int ret;
-
-	if ((ret = virt_read(vc, addr, raw, sizeof(raw), "struct lkst_block", err)))
-		return ret;
-	nr = get32(raw + LKST_X86_BLOCK_NR_PAGES);
-	pages = get64(raw + LKST_X86_BLOCK_PAGES);
-	persistent = raw[12];
-	/* A persistent block is the region's share: not bound by lkbuf create's sizes. */
-	max = persistent ? MAX_BLOCK_PAGES : LKST_BLOCK_MAX_SIZE / LKST_PAGE_SIZE;
-	if (!nr || nr > max || nr > *budget || (pages & (LKST_PAGE_SIZE - 1)) ||
-	    pages + (u64)nr * LKST_PAGE_SIZE < pages) {
-		lkst_seterr(err, "block %u claims %u pages at 0x%llx, more than the machine had or misaligned; the vmcore is corrupt or the vmlinux does not match it",
-			    id, nr, (unsigned long long)pages);
-		return LKST_VMCORE_BAD;
-	}
-	*budget -= nr;
-	*blk = calloc(1, sizeof(**blk));
-	if (!*blk || !((*blk)->pages = malloc((size_t)nr * LKST_PAGE_SIZE)))
-		return no_memory(err, "a block's pages");
-	(*blk)->id = id;
-	(*blk)->nr_pages = nr;
-	(*blk)->next = get32(raw + 8);
-	(*blk)->persistent = persistent;
-	for (i = 0; i < nr; i++)
-		if ((ret = copy_page(vc, pages + i * LKST_PAGE_SIZE,
-				     (char *)(*blk)->pages + i * LKST_PAGE_SIZE, out, err)))
-			return ret;
-	drop_emptying(*blk, out);
-	return 0;
-}
-
-static void free_blocks(struct lkst_block **blocks)
-{
-	unsigned int id;
-
-	for (id = 0; id < LKST_MAX_BLOCKS; id++) {
-		if (blocks[id])
-			free(blocks[id]->pages);
-		free(blocks[id]);
-		blocks[id] = NULL;
-	}
-}
-
-static int emit_record(void *ctx, const struct lkst_record *rec, u64 seq)
-{
-	struct lkst_vmcore_cpu *c = ctx;
-	size_t n = c->info.nr_records;
-
-	if (n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 1024;
-		struct lkst_record *r = realloc(c->records, cap * sizeof(*r));
-		__u64 *s = r ? realloc(c->seqs, cap * sizeof(*s)) : NULL;
-
-		if (r)
-			c->records = r;
-		if (!s)
-			return -ENOMEM;
-		c->seqs = s;
-		c->cap = cap;
-	}
-	c->records[n] = *rec;
-	c->seqs[n] = seq;
-	c->info.nr_records = n + 1;
-	return 0;
-}
-
-/*
- * The records of the copied blocks in order, settled as `lkbuf read`
- * settles a final drain: from the oldest record found, every number up to
- * the walk's end either a record or lost.
- */
-static int walk_blocks(struct lkst_block *const *blocks, u64 nr_pages,
-		       struct lkst_vmcore_cpu *out, struct lkst_err *err)
-{
-	struct lkst_page_ref *refs = calloc(nr_pages ? nr_pages : 1, sizeof(*refs));
-	struct lkst_record *tmp = malloc(LKST_PAGE_MAX_RECORDS * sizeof(*tmp));
-	struct lkst_drain_result res;
-	u64 nr, next_seq = 0;
-	int ret = -ENOMEM;
-
-	if (refs && tmp) {
-		nr = lkst_buf_list_pages(blocks, -1, refs, nr_pages);
-		ret = lkst_buf_walk(blocks, refs, nr < nr_pages ? nr : nr_pages, 0, false,
-				    tmp, emit_record, out, &next_seq);
-	}
-	free(refs);
-	free(tmp);
-	if (!ret && !out->info.nr_records) {	/* nothing to settle */
-		out->info.written = out->info.seq_start = out->info.seq_end = next_seq;
-		return 0;
-	}
-	if (ret || lkst_drain_settle(out->records, out->seqs, out->info.nr_records, 0,
-				     next_seq, NULL, 0,
-				     LKST_DRAIN_FROM_OLDEST | LKST_DRAIN_FINAL, &res))
-		return no_memory(err, "the records");
-	out->info.nr_records = res.nr;
-	out->info.written = next_seq;
-	out->info.seq_start = res.seq_start;
-	out->info.seq_end = res.seq_end;
-	out->info.lost = res.lost;
-	return 0;
-}
-
-/* Copies the CPU's blocks, whose addresses @cb holds, and walks them. */
-static int read_buffer(const struct lkst_vmcore *vc, const unsigned char *cb,
-		       struct lkst_vmcore_cpu *out, struct lkst_err *err)
-{
-	struct lkst_block *blocks[LKST_MAX_BLOCKS] = { NULL };
-	u64 budget = vc->phys_pages, addr;
-	unsigned int id;
-	int ret = 0;
-
-	for (id = 0; id < LKST_MAX_BLOCKS && !ret; id++) {
-		addr = get64(cb + LKST_X86_CB_BLOCKS + 8 * id);
-		if (addr && !(ret = copy_block(vc, id, addr, &budget, &blocks[id], out, err)))
-			out->nr_blocks++;
-	}
-	if (!ret && out->nr_blocks)
-		ret = walk_blocks(blocks, vc->phys_pages - budget, out, err);
-	if (!ret) {
-		out->info.overwritten = get64(cb + LKST_X86_CB_OVERWRITTEN) +
-					get64(cb + LKST_X86_CB_DISCARDED);
-		out->info.dropped = get64(cb + LKST_X86_CB_DROPPED);
-	}
-	free_blocks(blocks);
-	return ret;
-}
-
-/*
- * A CPU that is not possible has no per-CPU area (its __per_cpu_offset is
- * the boot one, whose memory is freed): it has no buffer either.
- */
-static bool cpu_possible(const struct lkst_vmcore *vc, unsigned int cpu)
-{
-	unsigned char byte;
-	struct lkst_err ignored;
-
-	if (!vc->possible_mask ||
-	    kernel_read(vc, vc->possible_mask + cpu / 8, &byte, 1, "__cpu_possible_mask",
-			&ignored))
-		return true;	/* unknown: try it */
-	return byte >> (cpu % 8) & 1;
-}
-
-/* "cpu N: " before the message of a failure. */
-static int cpu_failed(unsigned int cpu, int ret, struct lkst_err *err)
-{
-	char msg[sizeof(err->msg)];
-
-	if (ret == LKST_VMCORE_BAD) {
-		memcpy(msg, err->msg, sizeof(msg));
-		lkst_seterr(err, "cpu %u: %s", cpu, msg);
-	}
-	return ret;
-}
-
-int lkst_vmcore_read_cpu(const struct lkst_vmcore *vc, unsigned int cpu,
-			 struct lkst_vmcore_cpu *out, struct lkst_err *err)
-{
-	unsigned char cb[LKST_X86_CB_SIZE];
-	char what[64];
-	u64 offset;
-	int ret;
-
-	memset(out, 0, sizeof(*out));
-	out->info.cpu = cpu;
-	if (cpu >= vc->nr_cpu_ids) {
-		lkst_seterr(err, "cpu %u does not exist; the vmcore's CPUs are 0..%u", cpu,
-			    vc->nr_cpu_ids - 1);
-		return LKST_VMCORE_BAD;
-	}
-	if (!cpu_possible(vc, cpu))
-		return 0;
-	snprintf(what, sizeof(what), "__per_cpu_offset[%u]", cpu);
-	ret = kernel_read(vc, vc->per_cpu_offset + 8ULL * cpu, &offset, sizeof(offset), what, err);
-	snprintf(what, sizeof(what), "its struct lkst_cpu_buffer");
-	if (!ret)
-		ret = virt_read(vc, offset + vc->cpu_buffers, cb, sizeof(cb), what, err);
-	if (!ret)
-		ret = read_buffer(vc, cb, out, err);
-	if (ret)
-		lkst_vmcore_cpu_free(out);
-	return cpu_failed(cpu, ret, err);
-}
-
-void lkst_vmcore_cpu_free(struct lkst_vmcore_cpu *c)
-{
-	free(c->records);
-	free(c->seqs);
-	c->records = NULL;
-	c->seqs = NULL;
-	c->cap = 0;
 }

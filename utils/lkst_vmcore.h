@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * lkst's per-CPU buffers out of a kdump vmcore of a crashed x86_64 kernel
- * (an ELF core as /proc/vmcore gives it, maybe with trailing bytes after
- * the ELF data, as a dd copy to a disk has), with the kernel's vmlinux for
- * the symbols: `lkbuf extract`.
+ * lkst's per-CPU buffers out of a kdump vmcore of a crashed x86_64 or arm64
+ * kernel (an ELF core as /proc/vmcore gives it, maybe with trailing bytes
+ * after the ELF data, as a dd copy to a disk has), with the kernel's
+ * vmlinux for the symbols: `lkbuf extract`.
  *
  * The vmcore's VMCOREINFO note gives the kernel release, the page table
- * root, phys_base and the KASLR offset; its PT_LOAD segments hold physical
- * memory.  Each CPU's struct lkst_cpu_buffer is found through
+ * root, where the kernel image sits in physical memory and the KASLR
+ * offset; its PT_LOAD segments hold physical memory.  lkst_vmcore.c reads
+ * the files, lkst_vmcore_arch.c translates each architecture's addresses,
+ * lkst_vmcore_cpu.c copies and walks one CPU's buffer.  Each CPU's struct lkst_cpu_buffer is found through
  * __per_cpu_offset, its blocks' pages are copied out through the page
  * tables, and the kernel's own reader (lkst_buf.c, built for the host)
  * turns them into records with their sequence numbers.
@@ -54,13 +56,16 @@ struct lkst_vmcore {
 	size_t nr_segs;
 	__u64 phys_pages;		/* pages the dump holds */
 	__u64 cut_bytes;		/* segment bytes past the end of the file */
+	__u16 machine;			/* EM_X86_64 or EM_AARCH64 */
 	/* From VMCOREINFO. */
 	char release[65];
 	char build_id[65];		/* hex, "" when not given */
 	__u64 kernel_offset;		/* KASLR: added to vmlinux addresses */
-	__u64 phys_base;
-	__u64 pgd;			/* physical address of init_top_pgt */
-	__u64 sme_mask;			/* memory encryption bit of entries */
+	__u64 phys_base;		/* x86_64 */
+	__u64 pgd;			/* physical: init_top_pgt, swapper_pg_dir */
+	__u64 sme_mask;			/* x86_64: memory encryption bit */
+	__u64 kimage_voffset;		/* arm64: image virtual - physical */
+	unsigned int va_bits;		/* arm64: kernel virtual address bits */
 	/* From the vmlinux, relocated. */
 	__u64 cpu_buffers;		/* lkst_cpu_buffers: per-CPU offset */
 	__u64 per_cpu_offset;		/* address of __per_cpu_offset[] */
@@ -86,8 +91,8 @@ int lkst_vmcore_open_mem(struct lkst_vmcore *vc,
 void lkst_vmcore_close(struct lkst_vmcore *vc);
 
 /*
- * Kernel virtual address -> physical, through init_top_pgt (4 KiB, 2 MiB
- * and 1 GiB pages).  Reading: 0, 1 when a physical page is not in the
+ * Kernel virtual address -> physical, through init_top_pgt or swapper_pg_dir
+ * (4 KiB pages; 2 MiB and 1 GiB pages or blocks).  Reading: 0, 1 when a physical page is not in the
  * dump (filtered out by makedumpfile: the buffer zeroed), LKST_VMCORE_BAD.
  */
 int lkst_vmcore_virt_to_phys(const struct lkst_vmcore *vc, __u64 vaddr,
@@ -116,7 +121,9 @@ void lkst_vmcore_cpu_free(struct lkst_vmcore_cpu *c);
 
 /*
  * The layout of x86_64's struct lkst_cpu_buffer and struct lkst_block
- * (kernel/kernel/lkst/lkst_buf.h), which the vmcore holds.
+ * (kernel/kernel/lkst/lkst_buf.h), which the vmcore holds.  arm64's is the
+ * same: LP64, and 64-byte cache lines (L1_CACHE_SHIFT 6) for the
+ * ____cacheline_aligned members.
  */
 #define LKST_X86_CB_SIZE		640
 #define LKST_X86_CB_BLOCKS		16

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * What the pieces of lkbuf extract's vmcore reader share (lkst_vmcore.c,
+ * lkst_vmcore_arch.c, lkst_vmcore_cpu.c); not part of liblkst's API.
+ */
+#ifndef LKST_VMCORE_INT_H
+#define LKST_VMCORE_INT_H
+
+#include <stdbool.h>
+#include <string.h>
+
+#include "lkst_buf.h"
+#include "lkst_vmcore.h"
+
+static inline u64 lkst_vc_get64(const void *p)
+{
+	u64 v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline u32 lkst_vc_get32(const void *p)
+{
+	u32 v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* What to do about memory the dump lacks: its end was cut, or it was filtered. */
+static inline const char *lkst_vc_missing_hint(const struct lkst_vmcore *vc)
+{
+	return vc->cut_bytes ? "the vmcore is cut short; give the whole file" :
+	       "give a dump with the kernel's data (makedumpfile -d 31 keeps it)";
+}
+
+/* The machine's name in messages: "x86_64" or "arm64". */
+const char *lkst_vc_arch_name(unsigned int machine);
+
+/*
+ * The architecture's VMCOREINFO numbers (page table root, where the image
+ * sits), from the note's text; *value(key) reads one.
+ */
+typedef bool (*lkst_vc_info_fn)(const char *info, size_t len, const char *key,
+				int base, u64 *out);
+int lkst_vc_arch_info(struct lkst_vmcore *vc, const char *info, size_t len,
+		      lkst_vc_info_fn number, struct lkst_err *err);
+
+/* Is @va a kernel image address (a vmlinux symbol's, KASLR applied)? */
+bool lkst_vc_is_image_addr(const struct lkst_vmcore *vc, u64 va);
+
+/* Kernel image memory at @va (runtime, KASLR applied), which must be in the dump. */
+int lkst_vc_kernel_read(const struct lkst_vmcore *vc, u64 va, void *buf, size_t len,
+			const char *what, struct lkst_err *err);
+/* Kernel memory at any mapped address, which must be in the dump. */
+int lkst_vc_virt_read(const struct lkst_vmcore *vc, u64 va, void *buf, size_t len,
+		      const char *what, struct lkst_err *err);
+
+#endif /* LKST_VMCORE_INT_H */
