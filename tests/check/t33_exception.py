@@ -21,7 +21,7 @@ ERRCODE = {"np", "ss", "gp", "pf"}
 # do_trap() records si_addr as the fault address: the ip for #DE and #UD.
 ADDR_IS_IP = {"de", "ud"}
 if ARCH == "aarch64":
-    # tests/arm64/guest/lkst_traps.c: the ESR's class where x86 has its
+    # tests/guest/lkst_traps_arm64.h: the ESR's class where x86 has its
     # vector, the ESR as error code (the frame carries it for data aborts:
     # pf, handled apart), the pc as fault address for undef and BRK; a
     # misaligned pc ("pc") may not fault under the emulator; "mrs" is
