@@ -11,7 +11,7 @@ pkgs=(
 	libpopt-dev gnuplot-nox stress-ng time babeltrace2
 	libzstd-dev zstd
 	protobuf-c-compiler libprotobuf-c-dev protobuf-compiler
-	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm gcc-arm-linux-gnueabihf
 	sqlite3 libsqlite3-dev libcurl4-openssl-dev clickhouse-server clickhouse-client
 	dkms linux-headers-6.12-amd64
 )

@@ -39,8 +39,16 @@ cp "$repo"/tests/modules/*.c "$repo"/tests/modules/Kbuild "$work/handlers/test/"
 ARCH=arm64 "$here/kmake.sh" "$ksrc" M="$work/handlers" modules >/dev/null
 ARCH=arm64 "$here/kmake.sh" "$ksrc" M="$work/handlers/test" modules >/dev/null
 
+# The compat scenario's AArch32 programs (compat32.sh), without a C library:
+# arm-linux-gnueabihf-gcc (tools/build/deps.sh), over the root.
+rm -rf "$work/root32" && mkdir -p "$work/root32/bin"
+for c in "$repo"/tests/arm64/guest/arm32/*.c; do
+	arm-linux-gnueabihf-gcc -marm -static -nostdlib -ffreestanding -fno-stack-protector \
+		-O2 -Wall -Wextra -Werror -o "$work/root32/bin/$(basename "$c" .c)" "$c"
+done
+
 UTILS_DIR=$work/src/utils HANDLERS_DIR=$work/handlers TESTMODS_DIR=$work/handlers/test \
 	BUSYBOX=$busybox STRESS_NG=/nonexistent GUEST_CC="${cross}gcc" \
-	GUEST_SKIP="lkst_traps lkst_diffload lkst_errload lkst_stackload" \
-	GUEST_EXTRA_DIR=$repo/tests/arm64/guest \
+	GUEST_SKIP="lkst_diffload lkst_errload lkst_stackload" \
+	GUEST_EXTRA_DIR=$repo/tests/arm64/guest EXTRA_ROOT=$work/root32 \
 	"$here/mk-initramfs.sh" "$out"
