@@ -14,6 +14,7 @@ pkgs=(
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm gcc-arm-linux-gnueabihf
 	sqlite3 libsqlite3-dev libcurl4-openssl-dev clickhouse-server clickhouse-client
 	dkms linux-headers-6.12-amd64
+	bpftrace
 )
 # The arm64 guest's tools link these statically (make test-arm64).
 arm64_pkgs=(libpopt-dev:arm64 libzstd-dev:arm64)

@@ -1,0 +1,198 @@
+# bpftrace in the bench suite (issue 35), sourced by bench_suite.sh after
+# its repetitions, with its variables and functions (KERNEL, WORKLOADS,
+# REPS, T, TWINS_LKST, HANDLER_MODULES, step, lkst_written, lkst_rewind,
+# lkst_bytes): not a scenario of its own.  Two kinds of configuration:
+#
+# - bpftrace-twins: tools/bench/bpftrace/twins.bt recording the twin
+#   tracepoints to its output file (-o), on both kernels;
+# - handlers against bpftrace, on the patched kernel, the same question
+#   answered both ways (h-QUESTION-lkst, h-QUESTION-bt): drop (a predicate
+#   that never holds, on the twin events), pass (one that always does,
+#   then recorded), count (system calls counted by number), hist (a
+#   power-of-two histogram of system call latency, entry to exit) and
+#   kstack (the kernel stack of every system call entry, 16 frames).
+#
+# bt-none is the same kernel with nothing traced, interleaved with them.
+# Each bpftrace run starts bpftrace on CPU 0 before the workload (its
+# compilation is outside the measured window) and ends it after (SIGINT):
+# its reader drains the perf rings during the window, as it must to keep a
+# trace, and under icount those instructions count.  RESULT lines as
+# bench_suite.sh's:
+#   RESULT KERNEL CONFIG WORKLOAD REP OPS NS_PER_OP LKST_RECORDS
+#          FTRACE_ENTRIES FTRACE_OVERRUN FTRACE_BYTES LKST_BYTES
+# where an h-*-lkst line's LKST_RECORDS are the routed events' hits
+# (lkm stat) and a bpftrace line's FTRACE_ENTRIES and FTRACE_BYTES are the
+# records and bytes of bpftrace's output, FTRACE_OVERRUN 0; the events
+# bpftrace reported lost are a line of their own:
+#   BTLOST KERNEL CONFIG WORKLOAD REP LOST
+# The answers of the first repetition are kept beside output.txt for
+# tools/bench/report_bpftrace.py to compare: bt-count-WL.txt with
+# lkst-count-WL.csv, bt-hist-WL.txt with lkst-hist-WL.csv, bt-kstack-WL.txt
+# with lkst-kstack-WL.txt (lkm stat of SYSCALL_ENTRY).
+
+[ -n "${WORKLOADS:-}" ] || { echo "bench_bpftrace: run by bench_suite.sh (make bench), not alone"; exit 1; }
+
+BT_PROGS=/usr/share/lkst/bpftrace
+# 16 MiB of perf ring per CPU, as ftrace's buffer in the suite.
+export BPFTRACE_PERF_RB_PAGES=4096
+
+# bpftrace -o OUT PROGRAM in the background on CPU 0; returns once its
+# BEGIN probe ran (every probe attached), 1 if it died or never did.
+bt_start() {
+	rm -f bt.out bt.err
+	taskset 1 bpftrace -o bt.out "$1" 2>bt.err &
+	BT_PID=$!
+	i=0
+	while ! grep -q '^READY$' bt.out 2>/dev/null; do
+		{ kill -0 $BT_PID 2>/dev/null && [ $i -lt 900 ]; } ||
+			{ echo "bench_bpftrace: bpftrace $1 did not start:"; cat bt.err; return 1; }
+		sleep 1
+		i=$((i + 1))
+	done
+}
+
+# SIGINT: bpftrace detaches, prints its maps to bt.out and exits.
+bt_stop() {
+	kill -INT $BT_PID
+	wait $BT_PID
+}
+
+# Records in bt.out (a record is a line that starts with the time).
+bt_records() {
+	grep -c '^[0-9][0-9]* [0-9][0-9]* [0-9][0-9]* ' bt.out
+}
+
+# Events bpftrace reported lost ("Lost N events"), summed.
+bt_lost() {
+	cat bt.out bt.err | sed -n 's/.*Lost \([0-9]*\) events.*/\1/p' | awk '{ s += $1 } END { print s + 0 }'
+}
+
+# Hits of the events named (comma-separated), summed.
+bt_hits() {
+	lkm stat -e "$1" | awk 'NR > 1 { s += $3 } END { print s + 0 }'
+}
+
+# The predicate versions of twins.bt: PRED before every probe's "{".
+sed 's|^\(tracepoint:.*\) {$|\1 /cpu < 4096/ {|' $BT_PROGS/twins.bt >/tmp/bt-pass.bt
+sed 's|^\(tracepoint:.*\) {$|\1 /cpu > 4096/ {|' $BT_PROGS/twins.bt >/tmp/bt-drop.bt
+
+BT_CONFIGS=
+if ! command -v bpftrace >/dev/null || [ ! -f $BT_PROGS/twins.bt ]; then
+	echo "bench_bpftrace: no bpftrace or no $BT_PROGS in this initramfs: skipped"
+elif ! bt_start $BT_PROGS/count.bt || ! bt_stop; then
+	echo "bench_bpftrace: bpftrace does not run on this kernel: skipped"
+else
+	bpftrace --version
+	BT_CONFIGS="bt-none bpftrace-twins"
+fi
+TWINS_LKST_LIST=$(echo $TWINS_LKST | tr ' ' ,)
+if [ -n "$BT_CONFIGS" ] && [ $KERNEL = lkst ]; then
+	BT_CONFIGS="$BT_CONFIGS h-drop-bt h-pass-bt h-count-bt h-hist-bt h-kstack-bt"
+	case " $HANDLER_MODULES " in *" lkst_filter "*)
+		lkm read -m 0 | lkm write -m 9 -N btfilter || { echo "FAIL: maskset 9"; exit 1; }
+		BT_CONFIGS="$BT_CONFIGS h-drop-lkst h-pass-lkst" ;;
+	esac
+	case " $HANDLER_MODULES " in *" lkst_agg "*)
+		lkm read -m 0 | lkm write -m 10 -N btcount || { echo "FAIL: maskset 10"; exit 1; }
+		lkm read -m 0 | lkm write -m 11 -N bthist || { echo "FAIL: maskset 11"; exit 1; }
+		step lkm agg set -N btcount -m 10 -F count -K arg1 SYSCALL_ENTRY
+		step lkm agg set -N bthist -m 11 -F quantize -L syscall
+		BT_CONFIGS="$BT_CONFIGS h-count-lkst h-hist-lkst" ;;
+	esac
+	case " $HANDLER_MODULES " in *" lkst_stack "*)
+		lkm read -m 0 | lkm write -m 12 -N btstack || { echo "FAIL: maskset 12"; exit 1; }
+		step lkm config -m 12 SYSCALL_ENTRY stack >/dev/null
+		BT_CONFIGS="$BT_CONFIGS h-kstack-lkst" ;;
+	esac
+fi
+
+# The events whose hits an h-*-lkst run counts, and its maskset.
+bt_lkst_events() {
+	case $1 in
+	h-drop-lkst|h-pass-lkst) echo "$TWINS_LKST_LIST" ;;
+	h-hist-lkst) echo SYSCALL_ENTRY,SYSCALL_EXIT ;;
+	*) echo SYSCALL_ENTRY ;;
+	esac
+}
+bt_lkst_maskset() {
+	case $1 in
+	h-drop-lkst|h-pass-lkst) echo 9 ;;
+	h-count-lkst) echo 10 ;;
+	h-hist-lkst) echo 11 ;;
+	h-kstack-lkst) echo 12 ;;
+	esac
+}
+
+# One run: CONFIG WORKLOAD:OPS REP.
+bt_run() {
+	wl=${2%%:*}
+	case $1 in
+	h-drop-lkst|h-pass-lkst)
+		pred='cpu < 4096'; [ $1 = h-drop-lkst ] && pred='cpu > 4096'
+		for e in $TWINS_LKST; do
+			lkm filter -m 9 "$e" "$pred" || { echo "FAIL: lkm filter $e"; exit 1; }
+		done ;;
+	h-count-lkst) step lkm agg clear -N btcount ;;
+	h-hist-lkst) step lkm agg clear -N bthist ;;
+	esac
+	case $1 in
+	bpftrace-twins) bt_start $BT_PROGS/twins.bt || exit 1 ;;
+	h-pass-bt) bt_start /tmp/bt-pass.bt || exit 1 ;;
+	h-drop-bt) bt_start /tmp/bt-drop.bt || exit 1 ;;
+	h-count-bt) bt_start $BT_PROGS/count.bt || exit 1 ;;
+	h-hist-bt) bt_start $BT_PROGS/hist.bt || exit 1 ;;
+	h-kstack-bt) bt_start $BT_PROGS/kstack.bt || exit 1 ;;
+	esac
+	recs=0 hits=0 bytes=0 lost=0
+	case $1 in h-*-lkst)
+		lkst_rewind
+		hits=$(bt_hits "$(bt_lkst_events $1)")
+		recs=$(lkst_written)
+		bytes=$(lkst_bytes)
+		lkm set -m "$(bt_lkst_maskset $1)" >/dev/null ;;
+	esac
+	lkst_benchload "$wl" -n "${2#*:}" >run.txt ||
+		{ echo "FAIL: lkst_benchload $2 under $1"; exit 1; }
+	case $1 in h-*-lkst)
+		lkm set -m 0 >/dev/null
+		hits=$(($(bt_hits "$(bt_lkst_events $1)") - hits))
+		bytes=$(($(lkst_bytes) - bytes)) ;;
+	esac
+	read -r name ops ns <run.txt
+	case $1 in bpftrace-*|h-*-bt)
+		bt_stop
+		recs=$(bt_records)
+		bytes=$(wc -c <bt.out)
+		lost=$(bt_lost)
+		echo "BTLOST $KERNEL $1 $name $3 $lost" ;;
+	esac
+	echo "RESULT $KERNEL $1 $name $3 $ops $ns $hits $recs 0 $bytes $bytes"
+	[ "$3" = 1 ] || return 0
+	# The answers, compared by tools/bench/report_bpftrace.py.
+	case $1 in
+	h-count-bt) cp bt.out "bt-count-$name.txt" ;;
+	h-hist-bt) cp bt.out "bt-hist-$name.txt" ;;
+	h-kstack-bt) cp bt.out "bt-kstack-$name.txt" ;;
+	h-count-lkst) lkm agg print -C -N btcount >"lkst-count-$name.csv" ;;
+	h-hist-lkst) lkm agg print -C -N bthist >"lkst-hist-$name.csv" ;;
+	h-kstack-lkst) echo "SYSCALL_ENTRY $hits" >"lkst-kstack-$name.txt" ;;
+	esac
+}
+
+rep=1
+while [ -n "$BT_CONFIGS" ] && [ $rep -le "$REPS" ]; do
+	for config in $BT_CONFIGS; do
+		for wl in $WORKLOADS; do
+			bt_run "$config" "$wl" $rep
+		done
+	done
+	rep=$((rep + 1))
+done
+rm -f bt.out bt.err /tmp/bt-pass.bt /tmp/bt-drop.bt
+if [ -n "$BT_CONFIGS" ] && [ $KERNEL = lkst ]; then
+	lkm agg delete -N btcount 2>/dev/null
+	lkm agg delete -N bthist 2>/dev/null
+	for m in 9 10 11 12; do
+		lkm delete -m $m 2>/dev/null
+	done
+fi
