@@ -259,14 +259,23 @@ kernel-bench:
 	@$(TOOLS)/configure-kernel.sh $(BENCH_VANILLA_KSRC) $(BENCH_FRAGMENTS)
 	@$(TOOLS)/build-kernel.sh $(BENCH_VANILLA_KSRC)
 
-# The handler modules built for the bench kernel, in an initramfs of their own.
+# The handler modules built for the bench kernel, in an initramfs of their own,
+# with the peers (tests/scenarios/peers.inc): Debian's perf and trace-cmd with
+# their libraries, and bpfrec (tools/bench/bpfrec, static).
 BENCH_HANDLERS  := $(CURDIR)/build/handlers-bench
 BENCH_INITRAMFS := $(CURDIR)/build/initramfs-bench.cpio.gz
+BENCH_PEERS     := $(CURDIR)/build/bench-peers
+BENCH_PEER_BINS := perf trace-cmd
 initramfs-bench: kernel-bench utils
 	@rm -rf $(BENCH_HANDLERS) && mkdir -p $(BENCH_HANDLERS)/none
 	@cp handlers/*.c handlers/*.h handlers/Kbuild $(BENCH_HANDLERS)/
 	@$(TOOLS)/kmake.sh $(BENCH_LKST_KSRC) M=$(BENCH_HANDLERS) modules
+	@rm -rf $(BENCH_PEERS) && mkdir -p $(BENCH_PEERS)/build && \
+		tools/bench/guest-binaries.sh $(BENCH_PEERS)/root $(BENCH_PEER_BINS) && \
+		$(MAKE) -s -C tools/bench/bpfrec O=$(BENCH_PEERS)/build && \
+		cp $(BENCH_PEERS)/build/bpfrec $(BENCH_PEERS)/root/bin/
 	@HANDLERS_DIR=$(BENCH_HANDLERS) TESTMODS_DIR=$(BENCH_HANDLERS)/none \
+		EXTRA_ROOT=$(BENCH_PEERS)/root \
 		SCENARIO_DIR=$(SCENARIO_DIR) $(TOOLS)/mk-initramfs.sh $(BENCH_INITRAMFS)
 
 bench: deps utils initramfs-bench
@@ -280,9 +289,11 @@ bench: deps utils initramfs-bench
 		--summary 2>&1 >/dev/null | tee -a out/bench/userland.txt; rm -f out/bench/10m.log
 	@for k in vanilla lkst; do for clock in icount wall; do \
 		ksrc=$(BENCH_VANILLA_KSRC); [ $$k = lkst ] && ksrc=$(BENCH_LKST_KSRC); \
+		MEM=1G SCRATCH_SIZE=256M \
 		tools/bench/run-guest.sh $$ksrc/arch/x86/boot/bzImage $(BENCH_INITRAMFS) \
 			out/bench/$$k-$$clock $$clock $(BENCH_REPS) || exit 1; \
 	done; done
+	@tools/bench/userside.sh out/bench/lkst-icount/bench_suite | tee -a out/bench/userland.txt
 	@python3 tools/bench/report.py out/bench
 	@python3 tools/bench/hook-cost.py $(BENCH_LKST_KSRC)/vmlinux $(BENCH_VANILLA_KSRC)/vmlinux \
 		| tee out/bench/hook-cost.txt | tail -n 1

@@ -16,12 +16,14 @@ WORKLOADS="getppid:20000 pipe:2000 forkexit:200 forkexec:100 mmap:400 hackbench:
 # The events both tracers are given: RDEFAULT's events that have an
 # upstream twin, twin by twin.
 . /scenarios/twins.inc
+# perf and libbpf on the same tracepoints (PEER_CONFIGS, peer_start...).
+. /scenarios/peers.inc
 
 [ -d $T/events ] || mount -t tracefs nodev $T || { echo "FAIL: no tracefs"; exit 1; }
 step ip link set lo up
 if lkm list >/dev/null 2>&1; then
 	KERNEL=lkst
-	CONFIGS="none lkst-rdefault lkst-rall lkst-twins ftrace-twins both-twins"
+	CONFIGS="none lkst-rdefault lkst-rall lkst-twins ftrace-twins both-twins $PEER_CONFIGS"
 	active=$(lkm list | awk '$3 ~ /active/ { print $1 }')
 	lkm read -m 0 | lkm write -m 5 -N twins || { echo "FAIL: maskset 5"; exit 1; }
 	for e in $TWINS_LKST; do
@@ -115,9 +117,11 @@ start() {
 	stack) lkm set -m 8 >/dev/null ;;
 	esac
 	case $1 in ftrace-*|both-*) echo 1 >$T/tracing_on ;; esac
+	case $1 in perf-*|libbpf-*) peer_start "$1" || { echo "FAIL: starting $1"; exit 1; } ;; esac
 }
 
 stop() {
+	case $1 in perf-*|libbpf-*) peer_stop "$1" || { echo "FAIL: stopping $1"; exit 1; } ;; esac
 	echo 0 >$T/tracing_on
 	[ $KERNEL = lkst ] && lkm set -m 0 >/dev/null
 }
@@ -171,17 +175,24 @@ while [ $rep -le "$REPS" ]; do
 			bytes_before=$(lkst_bytes)
 			start "$config"
 			lkst_benchload "${wl%%:*}" -n "${wl#*:}" >run.txt ||
-				{ stop; configure none; echo "FAIL: lkst_benchload $wl under $config"; exit 1; }
-			stop
+				{ stop "$config"; configure none; echo "FAIL: lkst_benchload $wl under $config"; exit 1; }
+			stop "$config"
 			after=$(counted "$config")
 			read -r name ops ns <run.txt
-			echo "RESULT $KERNEL $config $name $rep $ops $ns $((after - before)) $(ftrace_stat entries) $(ftrace_stat overrun) $(ftrace_stat bytes) $(($(lkst_bytes) - bytes_before))"
+			# The tracer's records, lost records and bytes: ftrace's, or
+			# the peer's that ran.
+			case $config in
+			perf-*|libbpf-*) tr=$(peer_stats "$config") ;;
+			*) tr="$(ftrace_stat entries) $(ftrace_stat overrun) $(ftrace_stat bytes)" ;;
+			esac
+			echo "RESULT $KERNEL $config $name $rep $ops $ns $((after - before)) $tr $(($(lkst_bytes) - bytes_before))"
 		done
 	done
 	rep=$((rep + 1))
 done
 rm -f run.txt
 configure none
+[ $KERNEL = lkst ] && userside_traces
 [ $KERNEL = lkst ] && { lkm delete -m 5; lkbuf resize -s 512K; lkm set -m "${active:-1}"; }
 if [ $KERNEL = lkst ]; then
 	lkm agg delete 2>/dev/null	# fails only without lkst_agg
