@@ -9,10 +9,25 @@
 cycles=10
 [ ! -f /scenarios/torture_cycles ] || cycles=$(cat /scenarios/torture_cycles)
 echo "torture_cycles_requested $cycles" >hardening.txt
+# Booted with pseudo-NMIs (make torture ARCH=arm64): the PMU's overflow
+# NMIs fire all along, so that hooks also run in NMI context.
+perf=
+if grep -qw 'irqchip.gicv3_pseudo_nmi=1' /proc/cmdline; then
+	echo "pseudo_nmi 1" >>hardening.txt
+	lkst_perfnmi -p 100000 >perf.txt 2>&1 &
+	perf=$!
+fi
 lkst_torture -c "$cycles" -o after.log >torture.txt 2>&1
 rc=$?
 cat torture.txt
 echo "torture_exit $rc" >>hardening.txt
+if [ -n "$perf" ]; then
+	kill $perf
+	wait $perf
+	echo "perf_exit $?" >>hardening.txt
+	cat perf.txt
+	grep -E '^perf_(cpus|overflows) ' perf.txt >>hardening.txt
+fi
 grep -E '^(torture_cycles|hotplug_cycles|handler_calls|handler_fired|records_unaccounted) ' \
 	torture.txt >>hardening.txt
 cat hardening.txt
