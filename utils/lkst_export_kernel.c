@@ -113,6 +113,8 @@ static int learn(struct kx_tasks *t, const struct lkst_record *r)
 	e = get_task(t, pid);
 	if (!e)
 		return -1;
+	if (namers[i].comm >= 0 && !e->named)
+		e->named = ++t->nr_named;
 	if (namers[i].comm >= 0)
 		lkst_format_comm(r->arg[namers[i].comm], r->arg[namers[i].comm + 1],
 				 e->comm, sizeof(e->comm));
@@ -158,6 +160,8 @@ int kx_tasks_build(struct kx_tasks *t, struct lkst_trace *trace, struct lkst_err
 			lkst_tasks_free(&saved);
 			goto oom;
 		}
+		if (!e->named)
+			e->named = ++t->nr_named;
 		if (!e->comm[0]) {
 			memcpy(comm, s->comm, sizeof(comm));
 			lkst_format_comm(comm[0], comm[1], e->comm, sizeof(e->comm));

@@ -4,8 +4,10 @@
  * lkst_export_ctf_lttng.c, and the Perfetto trace, lkst_export_perfetto.c)
  * need beyond a record: the names, processes and priorities of the tasks
  * it names, the task each CPU runs, and states as the kernel's
- * tracepoints report them.  Private to those files (not installed; the
- * names are not lkst_*, so liblkst.so keeps them local).
+ * tracepoints report them.  The Chrome JSON exporter (lkst_export_json.c)
+ * takes its task names and processes from here too.  Private to those
+ * files (not installed; the names are not lkst_*, so liblkst.so keeps
+ * them local).
  */
 #ifndef LKST_EXPORT_KERNEL_H
 #define LKST_EXPORT_KERNEL_H
@@ -20,6 +22,12 @@ struct kx_task {
 	__u32 pid, tgid;		/* tgid 0: not known */
 	int prio;			/* the kernel's (120 for nice 0), or KX_PRIO_UNKNOWN */
 	char comm[KX_COMM_LEN];		/* the latest name, "" if none */
+	/*
+	 * 1 + its rank in the order records carrying a name (or else the
+	 * saved names) first named the tasks; 0: never named.  The JSON
+	 * exporter lists its threads in this order.
+	 */
+	__u32 named;
 };
 
 struct kx_tasks {
@@ -27,6 +35,7 @@ struct kx_tasks {
 	size_t nr, cap;
 	__u32 *slot;			/* open addressing by pid: index + 1 */
 	size_t nr_slots;
+	__u32 nr_named;			/* tasks with .named set */
 	struct lkst_symtab syms;	/* the log's kernel symbols (IRQ names) */
 };
 
