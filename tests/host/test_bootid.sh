@@ -4,23 +4,9 @@
 # --previous-boot one derived from that boot's anchor (stable, never the
 # running boot's); lkbuf info prints it and lkbuf sql puts it in every row.
 # Usage: test_bootid.sh DIR-WITH-lkbuf-AND-fake_lkst.so
-bin=$(cd "${1:-.}" && pwd)
-tmp=$(mktemp -d /tmp/lkst_test_bootid.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
-lkbuf="$bin/lkbuf"
+test_name=bootid
+. "$(dirname "$0")/fake_dev.sh"
 now=$(cat /proc/sys/kernel/random/boot_id)
-passed=0
-failed=0
-
-check() {	# check DESCRIPTION COMMAND-STRING
-	if sh -c "$2" >"$tmp/out" 2>"$tmp/err"; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		echo "FAIL: $1: $(cat "$tmp/out" "$tmp/err")" >&2
-	fi
-}
-fake() { LD_PRELOAD="$bin/fake_lkst.so" FAKE_LKST_STATE="$tmp/state" "$@"; }
 boot_of() { "$lkbuf" info -f "$1" | sed -n 's/^boot  *//p'; }
 
 # The commands see these as environment variables.
@@ -53,5 +39,4 @@ if "$lkbuf" sql -f "$tmp/prev1.log" -o "$tmp/prev1.db" >/dev/null 2>&1; then
 else
 	check "lkbuf sql writes a database" "false"
 fi
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+report

@@ -2,24 +2,10 @@
 # Device verbs of lkm and lkbuf against fake_lkst.so (an LD_PRELOAD
 # stand-in for /dev/lkst), checking output and errno messages.
 # Usage: test_dev.sh DIR-WITH-lkm-lkbuf-AND-fake_lkst.so
-bin=$(cd "${1:-.}" && pwd)
-here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d /tmp/lkst_test_dev.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT
+test_name=dev
+. "$(dirname "$0")/fake_dev.sh"
+# Every command here runs on the fake device.
 export LD_PRELOAD="$bin/fake_lkst.so" FAKE_LKST_STATE="$tmp/state"
-lkm="$bin/lkm"
-lkbuf="$bin/lkbuf"
-passed=0
-failed=0
-
-check() {	# check DESCRIPTION COMMAND-STRING
-	if sh -c "$2" >"$tmp/out" 2>"$tmp/err"; then
-		passed=$((passed + 1))
-	else
-		failed=$((failed + 1))
-		echo "FAIL: $1: $(cat "$tmp/out" "$tmp/err")" >&2
-	fi
-}
 
 check "list shows system masksets" "'$lkm' list | grep -q '^1   rdefault  *system  *2\$'"
 check "read | write copies maskset 0" "'$lkm' read -m 0 | '$lkm' write -m 3"
@@ -178,5 +164,4 @@ check "previous: a log that cannot be created releases nothing" "$prev --release
 check "previous: --release after the log is committed" "FAKE_LKST_LOG='$tmp/p8' $prev --release -f '$tmp/p8' && grep -qx 'log present, tmp absent' '$tmp/state3.release' && grep -q 'released the previous boot' '$tmp/err' && '$lkbuf' print -C -r -f '$tmp/p8' | sed 1d | cmp - '$tmp/prev.want'"
 check "previous: gone once released" "$prev -f '$tmp/p9'; [ \$? -eq 2 ] && grep -q 'no previous boot' '$tmp/err'"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+report
