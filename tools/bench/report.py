@@ -8,6 +8,8 @@ goal is printed as missed.
 A RESULT line of tests/scenarios/bench_suite.sh:
   RESULT KERNEL CONFIG WORKLOAD REP OPS NS_PER_OP LKST_RECORDS
          FTRACE_ENTRIES FTRACE_OVERRUN FTRACE_BYTES [LKST_BYTES]
+(for perf and libbpf, the FTRACE_ columns are that peer's records, lost
+records and bytes: tools/bench/report_peers.py)
 Under -icount shift=0 a guest ns is one executed instruction.
 
 usage: report.py OUT [--no-chart]
@@ -16,6 +18,8 @@ import os
 import statistics
 import subprocess
 import sys
+
+import report_peers
 
 WORKLOADS = ["getppid", "pipe", "forkexit", "forkexec", "mmap", "hackbench", "udp"]
 LKST_CONFIGS = ["lkst-rdefault", "lkst-rall", "lkst-twins", "ftrace-twins", "both-twins"]
@@ -281,7 +285,9 @@ def report(out, cells):
     for wl in WORKLOADS:
         w(f"| {wl} | {fmt(wall['P1'][wl], '+.1f', '%')} | "
           + " | ".join(fmt(wall["overhead"][(c, wl)], "+.1f", "%") for c in LKST_CONFIGS) + " |")
-    overruns = sorted({(k[0], k[2], k[3]) for k, c in cells.items() if any(c.overrun)})
+    report_peers.report(w, cells, WORKLOADS, fmt, verdict, out)
+    overruns = sorted({(k[0], k[2], k[3]) for k, c in cells.items()
+                       if any(c.overrun) and k[2].startswith(("ftrace-", "both-"))})
     if overruns:
         w("")
         w(f"ftrace overran its buffer in: {overruns} (its event counts there are low)")
