@@ -325,6 +325,26 @@ bench: deps utils initramfs-bench
 bench-ablate: deps utils initramfs-bench
 	@tools/bench/ablate.sh out/bench-ablate
 
+# The arm64 bench (issue 33): make bench's icount half on arm64.  Two
+# kernels of one configuration (tools/bench/kernels-arm64.sh: pristine 6.12
+# and the series, guest + ftrace + arm64 fragments), each booted once under
+# qemu-system-aarch64 -icount shift=0,sleep=off with the same suite, and
+# tools/bench/report-arm64.py's figures in out/bench-arm64/results.md.
+# BENCH_ARM64_REPS: repetitions (3: arm64 TCG is slower than x86's).
+BENCH_ARM64_REPS ?= 3
+BENCH_ARM64_INITRAMFS := $(CURDIR)/build/initramfs-arm64-bench.cpio.gz
+.PHONY: bench-arm64
+bench-arm64: deps
+	@tools/bench/kernels-arm64.sh $(TARBALL) $(PATCH_DIR) $(SERIES)
+	@tools/bench/initramfs-arm64-bench.sh build/linux-6.12-arm64-bench $(BENCH_ARM64_INITRAMFS)
+	@rm -rf out/bench-arm64 && mkdir -p out/bench-arm64
+	@for k in vanilla bench; do \
+		ARCH=arm64 tools/bench/run-guest.sh build/linux-6.12-arm64-$$k/arch/arm64/boot/Image \
+			$(BENCH_ARM64_INITRAMFS) out/bench-arm64/$${k/bench/lkst}-icount icount \
+			$(BENCH_ARM64_REPS) || exit 1; \
+	done
+	@python3 tools/bench/report-arm64.py out/bench-arm64 | tee out/bench-arm64/results.md
+
 checkpatch: kernel-tree
 	@$(TOOLS)/checkpatch.sh $(KSRC) $(PATCH_DIR) $(SERIES)
 

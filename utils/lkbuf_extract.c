@@ -16,7 +16,7 @@ static char *file, *vmcore, *vmlinux;
 
 static struct poptOption extract_options[] = {
 	{ "vmcore", '\0', POPT_ARG_STRING, &vmcore, 0,
-	  "kdump dump of the crashed x86_64 kernel (its /proc/vmcore)", "VMCORE" },
+	  "kdump dump of the crashed x86_64 or arm64 kernel (its /proc/vmcore)", "VMCORE" },
 	{ "vmlinux", '\0', POPT_ARG_STRING, &vmlinux, 0,
 	  "that kernel's vmlinux, with its symbol table", "VMLINUX" },
 	{ "file", 'f', POPT_ARG_STRING, &file, 0, "log file to write", "FILE" },
