@@ -317,6 +317,7 @@ bench: deps utils initramfs-bench
 			out/bench/$$k-$$clock $$clock $(BENCH_REPS) || exit 1; \
 	done; done
 	@tools/bench/userside.sh out/bench/lkst-icount/bench_suite | tee -a out/bench/userland.txt
+	@tools/bench/lttng.sh $(BENCH_LKST_KSRC) out/bench/lttng.txt
 	@python3 tools/bench/report.py out/bench
 	@python3 tools/bench/hook-cost.py $(BENCH_LKST_KSRC)/vmlinux $(BENCH_VANILLA_KSRC)/vmlinux \
 		| tee out/bench/hook-cost.txt | tail -n 1

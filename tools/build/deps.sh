@@ -14,6 +14,8 @@ pkgs=(
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm gcc-arm-linux-gnueabihf
 	sqlite3 libsqlite3-dev libcurl4-openssl-dev clickhouse-server clickhouse-client
 	dkms linux-headers-6.12-amd64
+	# make bench's peers: perf, trace-cmd, bpfrec (libbpf, clang -target bpf)
+	linux-perf trace-cmd libbpf-dev clang
 	bpftrace
 )
 # The arm64 guest's tools link these statically (make test-arm64).
