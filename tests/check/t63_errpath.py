@@ -7,8 +7,8 @@ import os
 import re
 import sys
 
-from lkstcheck import (EV, EV_SYSCALL_ENTRY, EV_SYSCALL_EXIT, check, covers,
-                       done, read_csv, read_log_cpus, signed64)
+from lkstcheck import (ARCH, EV, EV_SYSCALL_ENTRY, EV_SYSCALL_EXIT, SYSCALL_ABI, check,
+                       covers, done, read_csv, read_log_cpus, signed64, sysnr)
 
 EV_ERROR = EV["SYSCALL_ERROR"]
 EV_FAULT_SIGNAL = EV["EXCEPTION_FAULT_SIGNAL"]
@@ -18,8 +18,12 @@ SIGBUS, SIGSEGV = 7, 11
 SEGV_MAPERR, BUS_ADRERR = 1, 2
 PF_PROT, PF_WRITE, PF_USER = 1, 2, 4
 WAIT_NS = 20000000          # lkst_errload's rt_sigtimedwait timeout
-NR_SIGTIMEDWAIT = 128
-NR_GETRANDOM = 318
+NR_SIGTIMEDWAIT = sysnr(128, 137)
+NR_GETRANDOM = sysnr(318, 278)
+# arm64's error code is the ESR of the data abort: its class (a data abort
+# from EL0), WnR (bit 6: a write) and the fault status (a translation fault
+# at some level: not present).
+ESR_EC_DABT_LOW, ESR_WNR, ESR_DFSC_TRANS = 0x24, 1 << 6, 0x04
 EAGAIN = 11
 TOL_NS = 100000             # user clock_gettime vs the records' clock
 SLOT = 64 + 8               # a record and its sequence number in a block
@@ -39,6 +43,7 @@ def read_prog(name):
                             successes=int(w[7]))
             elif w[0] == "call":
                 c = {w[i]: int(w[i + 1], 0) for i in range(2, len(w) - 1, 2)}
+                c["nr"] |= SYSCALL_ABI      # as the records carry it
                 prog["calls"].append(c)
             elif w[0] == "child":
                 prog["children"].append({w[i]: int(w[i + 1], 0)
@@ -121,7 +126,12 @@ def check_fault_signals(rows, prog, what):
               f"{child['sig']} {want_code}", "EXCEPTION_FAULT_SIGNAL")
         # A user read; not present for the unmapped page, and for the page of
         # the file beyond its end.
-        check(err & (PF_USER | PF_WRITE | PF_PROT) == PF_USER,
+        if ARCH == "aarch64":
+            user_read_absent = ((err >> 26) & 0x3f == ESR_EC_DABT_LOW and not err & ESR_WNR and
+                                err & 0x3c == ESR_DFSC_TRANS)
+        else:
+            user_read_absent = err & (PF_USER | PF_WRITE | PF_PROT) == PF_USER
+        check(user_read_absent,
               f"{what}: child {child['pid']}: error code {err:#x}, expected a user "
               "read of a page not present", "EXCEPTION_FAULT_SIGNAL")
         check(child["func"] <= ip < child["func"] + 16,

@@ -4,7 +4,9 @@
  * killed by page faults, for the error-path scenario (lkst_errpath.ko).
  *
  * Each of ROUNDS rounds makes four calls that fail, in this order:
- *   open(PATH, O_RDONLY, 0)                   -ENOENT  (a missing path)
+ *   open(PATH, O_RDONLY, 0)                   -ENOENT  (a missing path;
+ *                                                       openat(AT_FDCWD, ..)
+ *                                                       where there is no open)
  *   close(-1)                                 -EBADF
  *   read(/dev/zero, PROT_NONE page, 16)       -EFAULT  (a kernel fault the
  *                                                       exception table fixes)
@@ -175,7 +177,12 @@ int main(int argc, char **argv)
 		die("sigprocmask");
 
 	for (r = 0; r < rounds; r++) {
+#ifdef SYS_open
 		fail_call(SYS_open, (uintptr_t)MISSING_PATH, O_RDONLY, 0, 0, ENOENT);
+#else
+		fail_call(SYS_openat, (uint64_t)AT_FDCWD, (uintptr_t)MISSING_PATH,
+			  O_RDONLY, 0, ENOENT);
+#endif
 		for (i = 0; i < successes / 2; i++)
 			ok_call(done++, devnull);
 		fail_call(SYS_close, (uint64_t)-1L, 0, 0, 0, EBADF);

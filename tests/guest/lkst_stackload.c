@@ -6,7 +6,8 @@
  *
  *   lkst_stackload chain FILE N   N times: stack_a() -> stack_b() ->
  *                                 stack_c(), which reads one byte from a
- *                                 pipe with its own syscall instruction;
+ *                                 pipe with its own syscall (svc on
+ *                                 arm64) instruction;
  *                                 FILE gets "pid PID" and the addresses a
  *                                 user stack of that read must show:
  *                                 "ip IP" (right after the syscall), "ret_b
@@ -52,18 +53,46 @@ FUNC int stack_b(void);
 FUNC int stack_c(void);
 FUNC void stack_end(void);
 
+/*
+ * The read by the arch's own system call instruction, the label right after
+ * it (the user ip the kernel saves).  On arm64 stack_c keeps a frame record
+ * although it calls nothing, so that ret_b is on the fp chain as on x86.
+ */
+#ifdef __aarch64__
+__attribute__((target("no-omit-leaf-frame-pointer")))
+#endif
 FUNC int stack_c(void)
 {
 	char byte;
-	long ret = SYS_read;
+	long ret;
 
 	ret_b = (unsigned long)__builtin_return_address(0);
+#if defined(__x86_64__)
+	ret = SYS_read;
 	asm volatile("syscall\n\t"
 		     ".globl stack_after_syscall\n"
 		     "stack_after_syscall:"
 		     : "+a" (ret)
 		     : "D" ((long)pipefd[0]), "S" (&byte), "d" (1L)
 		     : "rcx", "r11", "memory");
+#elif defined(__aarch64__)
+	{
+		register long x0 asm("x0") = pipefd[0];
+		register long x1 asm("x1") = (long)&byte;
+		register long x2 asm("x2") = 1;
+		register long x8 asm("x8") = SYS_read;
+
+		asm volatile("svc #0\n\t"
+			     ".globl stack_after_syscall\n"
+			     "stack_after_syscall:"
+			     : "+r" (x0)
+			     : "r" (x1), "r" (x2), "r" (x8)
+			     : "memory");
+		ret = x0;
+	}
+#else
+#error "lkst_stackload: no system call instruction for this architecture"
+#endif
 	return ret == 1 ? byte : -1;
 }
 
