@@ -21,10 +21,9 @@
 #   RESULT KERNEL CONFIG WORKLOAD REP OPS NS_PER_OP LKST_RECORDS
 #          FTRACE_ENTRIES FTRACE_OVERRUN FTRACE_BYTES LKST_BYTES
 # where an h-*-lkst line's LKST_RECORDS are the routed events' hits
-# (lkm stat) and a bpftrace line's FTRACE_ENTRIES and FTRACE_BYTES are the
-# records and bytes of bpftrace's output, FTRACE_OVERRUN 0; the events
-# bpftrace reported lost are a line of their own:
-#   BTLOST KERNEL CONFIG WORKLOAD REP LOST
+# (lkm stat), and a bpftrace line's FTRACE_ENTRIES, FTRACE_OVERRUN and
+# FTRACE_BYTES are the records of bpftrace's output, the events it
+# reported lost and the output's bytes (as peers.inc's peers have them).
 # The answers of the first repetition are kept beside output.txt for
 # tools/bench/report_bpftrace.py to compare: bt-count-WL.txt with
 # lkst-count-WL.csv, bt-hist-WL.txt with lkst-hist-WL.csv, bt-kstack-WL.txt
@@ -163,10 +162,9 @@ bt_run() {
 		bt_stop
 		recs=$(bt_records)
 		bytes=$(wc -c <bt.out)
-		lost=$(bt_lost)
-		echo "BTLOST $KERNEL $1 $name $3 $lost" ;;
+		lost=$(bt_lost) ;;
 	esac
-	echo "RESULT $KERNEL $1 $name $3 $ops $ns $hits $recs 0 $bytes $bytes"
+	echo "RESULT $KERNEL $1 $name $3 $ops $ns $hits $recs $lost $bytes $bytes"
 	[ "$3" = 1 ] || return 0
 	# The answers, compared by tools/bench/report_bpftrace.py.
 	case $1 in

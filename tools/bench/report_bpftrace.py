@@ -40,24 +40,6 @@ QUESTIONS = [
 ]
 
 
-def lost(out):
-    """{(kernel, config, workload): [lost per repetition]} from BTLOST lines."""
-    res = {}
-    for kernel in ("vanilla", "lkst"):
-        path = os.path.join(out, f"{kernel}-icount", "bench_suite", "output.txt")
-        if not os.path.exists(path):
-            continue
-        with open(path) as f:
-            for n, line in enumerate(f, 1):
-                words = line.split()
-                if words[:1] != ["BTLOST"]:
-                    continue
-                if len(words) != 6 or words[1] != kernel:
-                    raise ValueError(f"{path}:{n}: malformed BTLOST line: {line.strip()}")
-                res.setdefault((kernel, words[2], words[3]), []).append(int(words[5]))
-    return res
-
-
 def per_event(cell, base, events_per_op):
     if not cell or not base or not events_per_op:
         return None
@@ -183,7 +165,6 @@ def section(out, cells):
     """The results.md lines; none when no bpftrace run is there."""
     if not any(k[2] == "bpftrace-twins" for k in cells):
         return []
-    bl = lost(out)
     fmt = report.fmt
     lines = []
     w = lines.append
@@ -205,8 +186,9 @@ def section(out, cells):
         bt, recs, ev, bpe = recording(cells, "lkst", wl)
         vbt = recording(cells, "vanilla", wl)[0]
         lk, ft = ic["P2 lkst"][wl], ic["P2 ftrace"][wl]
-        ls = bl.get(("lkst", "bpftrace-twins", wl))
-        w(f"| {wl} | {fmt(ev, '.2f')} | {fmt(recs, '.2f')} | {fmt(ls and max(ls), 'd')} | "
+        cell = cells.get(("icount", "lkst", "bpftrace-twins", wl))
+        ls = cell and max(cell.overrun)
+        w(f"| {wl} | {fmt(ev, '.2f')} | {fmt(recs, '.2f')} | {fmt(ls, 'd')} | "
           f"{fmt(bpe, '.1f')} | {fmt(bt, '.0f')} | {fmt(lk, '.0f')} | {fmt(ft, '.0f')} | "
           f"{fmt(lk / bt if lk is not None and bt else None, '.2f')} | "
           f"{fmt(ft / bt if ft is not None and bt else None, '.2f')} | {fmt(vbt, '.0f')} |")
