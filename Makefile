@@ -304,7 +304,7 @@ kernel-bench:
 BENCH_HANDLERS  := $(CURDIR)/build/handlers-bench
 BENCH_INITRAMFS := $(CURDIR)/build/initramfs-bench.cpio.gz
 BENCH_PEERS     := $(CURDIR)/build/bench-peers
-BENCH_PEER_BINS := perf trace-cmd
+BENCH_PEER_BINS := perf trace-cmd bpftrace
 initramfs-bench: kernel-bench utils
 	@rm -rf $(BENCH_HANDLERS) && mkdir -p $(BENCH_HANDLERS)/none
 	@cp handlers/*.c handlers/*.h handlers/Kbuild $(BENCH_HANDLERS)/
@@ -312,7 +312,9 @@ initramfs-bench: kernel-bench utils
 	@rm -rf $(BENCH_PEERS) && mkdir -p $(BENCH_PEERS)/build && \
 		tools/bench/guest-binaries.sh $(BENCH_PEERS)/root $(BENCH_PEER_BINS) && \
 		$(MAKE) -s -C tools/bench/bpfrec O=$(BENCH_PEERS)/build && \
-		cp $(BENCH_PEERS)/build/bpfrec $(BENCH_PEERS)/root/bin/
+		cp $(BENCH_PEERS)/build/bpfrec $(BENCH_PEERS)/root/bin/ && \
+		mkdir -p $(BENCH_PEERS)/root/usr/share/lkst/bpftrace && \
+		cp tools/bench/bpftrace/*.bt $(BENCH_PEERS)/root/usr/share/lkst/bpftrace/
 	@HANDLERS_DIR=$(BENCH_HANDLERS) TESTMODS_DIR=$(BENCH_HANDLERS)/none \
 		EXTRA_ROOT=$(BENCH_PEERS)/root \
 		SCENARIO_DIR=$(SCENARIO_DIR) $(TOOLS)/mk-initramfs.sh $(BENCH_INITRAMFS)

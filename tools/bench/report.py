@@ -20,6 +20,7 @@ import subprocess
 import sys
 
 import report_peers
+import report_bpftrace
 
 WORKLOADS = ["getppid", "pipe", "forkexit", "forkexec", "mmap", "hackbench", "udp"]
 LKST_CONFIGS = ["lkst-rdefault", "lkst-rall", "lkst-twins", "ftrace-twins", "both-twins"]
@@ -286,6 +287,7 @@ def report(out, cells):
         w(f"| {wl} | {fmt(wall['P1'][wl], '+.1f', '%')} | "
           + " | ".join(fmt(wall["overhead"][(c, wl)], "+.1f", "%") for c in LKST_CONFIGS) + " |")
     report_peers.report(w, cells, WORKLOADS, fmt, verdict, out)
+    lines.extend(report_bpftrace.section(out, cells))
     overruns = sorted({(k[0], k[2], k[3]) for k, c in cells.items()
                        if any(c.overrun) and k[2].startswith(("ftrace-", "both-"))})
     if overruns:
