@@ -3,7 +3,8 @@ lseek and 17 write calls with their arguments and returns, the futex
 call's six arguments (the sixth in SYSCALL_ENTRY_ARG5), each number with
 LKST_SYSCALL_ABI_ARM32 (3) in its high 32 bits and the AArch32 numbers
 (lseek 19, write 4, futex 240), and nothing of the task under the AArch64
-ABI (tests/arm64/guest/arm32/lkst_syscalls32.c)."""
+ABI (tests/arm64/guest/arm32/lkst_syscalls32.c); before them, the forked
+child's first return, from the shell's clone."""
 import os
 import sys
 
@@ -22,6 +23,12 @@ TAG, N, W = 0x5eed0000, 29, 17
 # (that exit is the first record under the AArch32 ABI); from there on
 # every call is the program's.
 rows.sort(key=lambda r: int(r["time"]))
+# The shell forked it: the task's first record is that call's return in
+# the child (ret_from_fork), 0 from clone (220) or clone3 (435), AArch64.
+ARM64 = 2 << 32
+check(rows and rows[0]["id"] == EV_SYSCALL_EXIT and
+      rows[0]["arg1"] in (ARM64 | 220, ARM64 | 435) and rows[0]["arg2"] == 0,
+      f"the task's first record is not its fork's return: {rows[:1]}")
 first = next((i for i, r in enumerate(rows) if r["arg1"] >> 32 == 3), None)
 check(first is not None, "no record of the task under the ARM32 ABI")
 rows = rows[first or 0:]
