@@ -190,44 +190,42 @@ static void build_heap(struct lkst_log_merge *m)
 		sift_down(m->heap, m->heap_len, i);
 }
 
-int lkst_log_merge_init(struct lkst_log_merge *m, const struct lkst_log *log,
-			struct lkst_err *err)
+struct lkst_log_merge *lkst_log_merge_new(const struct lkst_log *log, struct lkst_err *err)
 {
 	unsigned int s, n = log->nr_sections ? log->nr_sections : 1;
+	struct lkst_log_merge *m = calloc(1, sizeof(*m));
 
-	m->log = log;
-	m->heap_len = 0;
-	m->runs = calloc(n, sizeof(*m->runs));
-	m->heap = calloc(n, sizeof(*m->heap));
-	if (!m->runs || !m->heap) {
-		free(m->runs);
-		free(m->heap);
-		m->runs = NULL;
-		m->heap = NULL;
+	if (m) {
+		m->log = log;
+		m->runs = calloc(n, sizeof(*m->runs));
+		m->heap = calloc(n, sizeof(*m->heap));
+	}
+	if (!m || !m->runs || !m->heap) {
+		lkst_log_merge_free(m);
 		lkst_seterr(err, "out of memory; free some memory");
-		return -1;
+		return NULL;
 	}
 	for (s = 0; s < log->nr_sections; s++) {
 		if (init_run(&log->sections[s], &m->runs[s], err)) {
 			lkst_log_merge_free(m);
-			return -1;
+			return NULL;
 		}
 	}
 	build_heap(m);
-	return 0;
+	return m;
 }
 
 void lkst_log_merge_free(struct lkst_log_merge *m)
 {
 	unsigned int s;
 
+	if (!m)
+		return;
 	for (s = 0; m->runs && s < m->log->nr_sections; s++)
 		free(m->runs[s].order);
 	free(m->runs);
 	free(m->heap);
-	m->runs = NULL;
-	m->heap = NULL;
-	m->heap_len = 0;
+	free(m);
 }
 
 void lkst_log_merge_rewind(struct lkst_log_merge *m)

@@ -239,47 +239,19 @@ __u64 lkst_log_lost_before(const struct lkst_log_section *sec);
  * All sections' records in time order, as lkbuf print and lkbuf convert
  * show them: each section in time order (sorted by time, ties in stored
  * order, only when it is not in order already), merged over the sections
- * with ties by CPU, then by section (position in the file).
+ * with ties by CPU, then by section (position in the file).  An opaque
+ * handle; the trace reader (below) is the one most programs want.
  */
-struct lkst_log_run {
-	const struct lkst_log_section *sec;
-	__u32 *order;			/* NULL: stored order */
-	__u64 next;			/* position of the next record (merge_next's) */
-	__u64 release;			/* mapped: records before it were given back */
-};
+struct lkst_log_merge;
 
-struct lkst_log_merge {
-	const struct lkst_log *log;
-	struct lkst_log_run *runs;	/* one per section */
-	/* Runs with records left, a min-heap by their next record's key. */
-	struct lkst_log_head {
-		__u64 time_ns;
-		__u32 cpu;
-		__u32 run;
-	} *heap;
-	unsigned int heap_len;
-};
-
-/* 0, or -1 with err set when out of memory. */
-int lkst_log_merge_init(struct lkst_log_merge *m, const struct lkst_log *log,
-			struct lkst_err *err);
+/* A merge over log (which must outlive it); NULL with err set when out of memory. */
+struct lkst_log_merge *lkst_log_merge_new(const struct lkst_log *log, struct lkst_err *err);
+/* Frees m (NULL: nothing). */
 void lkst_log_merge_free(struct lkst_log_merge *m);
 void lkst_log_merge_rewind(struct lkst_log_merge *m);
 /* The next record and its section's index; NULL at the end. */
 const struct lkst_record *lkst_log_merge_next(struct lkst_log_merge *m,
 					      unsigned int *section);
-
-/* Stored index of a run's i-th record in time order, and that record. */
-static inline __u64 lkst_log_run_index(const struct lkst_log_run *run, __u64 i)
-{
-	return run->order ? run->order[i] : i;
-}
-
-static inline const struct lkst_record *
-lkst_log_run_record(const struct lkst_log_run *run, __u64 i)
-{
-	return &run->sec->records[lkst_log_run_index(run, i)];
-}
 
 /* ---- The trace reader (lkst_reader.c) ------------------------------- */
 

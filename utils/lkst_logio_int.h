@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * lkst log files: helpers shared by the writer (lkst_logwrite.c), the
- * loader (lkst_logload.c) and the merge (lkst_logio.c).  Internal to
+ * loader (lkst_logload.c), the merge (lkst_logio.c) and the trace reader
+ * (lkst_reader.c).  Internal to
  * liblkst, not installed: everything here is static inline, so the
  * library exports nothing new.
  */
@@ -71,6 +72,42 @@ static inline void release_range(int mapped, const void *start,
 	to = (uintptr_t)end & ~(page - 1);
 	if (from < to)
 		madvise((void *)from, to - from, MADV_DONTNEED);
+}
+
+/*
+ * The merge's state (struct lkst_log_merge is opaque to programs): one run
+ * per section, in time order, and a min-heap of the runs with records
+ * left.  The trace reader walks a single section through its run.
+ */
+struct lkst_log_run {
+	const struct lkst_log_section *sec;
+	__u32 *order;			/* NULL: stored order */
+	__u64 next;			/* position of the next record (merge_next's) */
+	__u64 release;			/* mapped: records before it were given back */
+};
+
+struct lkst_log_merge {
+	const struct lkst_log *log;
+	struct lkst_log_run *runs;	/* one per section */
+	/* Runs with records left, a min-heap by their next record's key. */
+	struct lkst_log_head {
+		__u64 time_ns;
+		__u32 cpu;
+		__u32 run;
+	} *heap;
+	unsigned int heap_len;
+};
+
+/* Stored index of a run's i-th record in time order, and that record. */
+static inline __u64 lkst_log_run_index(const struct lkst_log_run *run, __u64 i)
+{
+	return run->order ? run->order[i] : i;
+}
+
+static inline const struct lkst_record *
+lkst_log_run_record(const struct lkst_log_run *run, __u64 i)
+{
+	return &run->sec->records[lkst_log_run_index(run, i)];
 }
 
 #endif /* LKST_LOGIO_INT_H */

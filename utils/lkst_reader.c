@@ -9,6 +9,7 @@
 
 #include "lkst_format.h"
 #include "lkst_logio.h"
+#include "lkst_logio_int.h"
 #include "lkst_symbols.h"
 #include "lkst_where.h"
 
@@ -33,7 +34,7 @@ struct lkst_trace {
 
 struct lkst_trace_iter {
 	struct lkst_trace *t;
-	struct lkst_log_merge merge;
+	struct lkst_log_merge *merge;
 	int all;			/* LKST_ITER_ALL */
 	int one;			/* only section sec, at position pos */
 	unsigned int sec;
@@ -265,7 +266,8 @@ struct lkst_trace_iter *lkst_trace_iter_new(struct lkst_trace *t, unsigned int f
 			return NULL;
 		}
 	}
-	if (lkst_log_merge_init(&it->merge, t->use, err)) {
+	it->merge = lkst_log_merge_new(t->use, err);
+	if (!it->merge) {
 		lkst_comm_map_free(it->comms);
 		free(it);
 		return NULL;
@@ -277,7 +279,7 @@ void lkst_trace_iter_free(struct lkst_trace_iter *it)
 {
 	if (!it)
 		return;
-	lkst_log_merge_free(&it->merge);
+	lkst_log_merge_free(it->merge);
 	lkst_comm_map_free(it->comms);
 	free(it);
 }
@@ -285,7 +287,7 @@ void lkst_trace_iter_free(struct lkst_trace_iter *it)
 void lkst_trace_rewind(struct lkst_trace_iter *it)
 {
 	it->one = 0;
-	lkst_log_merge_rewind(&it->merge);
+	lkst_log_merge_rewind(it->merge);
 }
 
 void lkst_trace_rewind_section(struct lkst_trace_iter *it, unsigned int section)
@@ -301,10 +303,10 @@ static const struct lkst_record *next_record(struct lkst_trace_iter *it, unsigne
 	const struct lkst_log_run *run;
 
 	if (!it->one)
-		return lkst_log_merge_next(&it->merge, s);
+		return lkst_log_merge_next(it->merge, s);
 	if (it->sec >= it->t->use->nr_sections)
 		return NULL;
-	run = &it->merge.runs[it->sec];
+	run = &it->merge->runs[it->sec];
 	if (it->pos >= run->sec->info.nr_records)
 		return NULL;
 	*s = it->sec;

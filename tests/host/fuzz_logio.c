@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	struct lkst_format_opts opts = { 0 };
 	const struct lkst_record *rec, *prev = NULL;
 	struct lkst_comm_map *comms;
-	struct lkst_log_merge merge;
+	struct lkst_log_merge *merge;
 	unsigned int prev_cpu = 0;
 	unsigned long long total = 0, merged = 0;
 	struct lkst_symtab symbols = { 0 };
@@ -82,8 +82,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		}
 	}
 	lkst_outbuf_flush(out);
-	if (!lkst_log_merge_init(&merge, &log, &err)) {
-		while ((rec = lkst_log_merge_next(&merge, &s))) {
+	merge = lkst_log_merge_new(&log, &err);
+	if (merge) {
+		while ((rec = lkst_log_merge_next(merge, &s))) {
 			unsigned int cpu = log.sections[s].info.cpu;
 
 			if (prev && (rec->time_ns < prev->time_ns ||
@@ -97,7 +98,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			total += log.sections[s].info.nr_records;
 		if (merged != total)
 			abort();	/* a record lost or given twice */
-		lkst_log_merge_free(&merge);
+		lkst_log_merge_free(merge);
 	}
 	lkst_comm_map_free(comms);
 	if (null)

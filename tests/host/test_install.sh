@@ -205,7 +205,7 @@ int main(int argc, char **argv)
 	struct lkst_format_opts opts = { .csv = 1 };
 	const struct lkst_record *rec;
 	struct lkst_symtab symbols;
-	struct lkst_log_merge merge;
+	struct lkst_log_merge *merge = NULL;
 	struct lkst_outbuf *out;
 	struct lkst_log log;
 	struct lkst_err err;
@@ -215,7 +215,7 @@ int main(int argc, char **argv)
 		return 2;
 	if (lkst_log_load(argv[1], &log, &err) || lkst_log_use_events(&log, &err) ||
 	    lkst_symtab_from_log(&log, &symbols, &err) ||
-	    lkst_log_merge_init(&merge, &log, &err)) {
+	    !(merge = lkst_log_merge_new(&log, &err))) {
 		fprintf(stderr, "csvdump: %s\n", err.msg);
 		return 1;
 	}
@@ -224,11 +224,11 @@ int main(int argc, char **argv)
 	if (!out)
 		return 1;
 	lkst_format_csv_header(stdout, &opts);
-	while ((rec = lkst_log_merge_next(&merge, &s)))
+	while ((rec = lkst_log_merge_next(merge, &s)))
 		lkst_format_record_buf(out, rec, log.sections[s].info.cpu, &opts);
 	lkst_outbuf_flush(out);
 	lkst_outbuf_free(out);
-	lkst_log_merge_free(&merge);
+	lkst_log_merge_free(merge);
 	lkst_symtab_free(&symbols);
 	lkst_log_free(&log);
 	return fflush(stdout) || ferror(stdout);

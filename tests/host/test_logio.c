@@ -13,6 +13,7 @@
 #include "check.h"
 #include "lkst_cli.h"
 #include "lkst_logio.h"
+#include "lkst_logio_int.h"
 
 #define NR_CPU0 3
 #define NR_CPU1 2
@@ -604,7 +605,7 @@ static void test_merge_order(void)
 	static struct lkst_record recs[NSEC][MAXREC];
 	struct lkst_log_section secs[NSEC];
 	struct lkst_log_run ref[NSEC];
-	struct lkst_log_merge m;
+	struct lkst_log_merge *m;
 	struct lkst_log log;
 	struct lkst_err err;
 	const struct lkst_record *a, *b;
@@ -627,14 +628,15 @@ static void test_merge_order(void)
 			}
 			secs[s].time_ordered = round % 4 == 1;	/* else found out */
 		}
-		CHECK(lkst_log_merge_init(&m, &log, &err) == 0);
+		m = lkst_log_merge_new(&log, &err);
+		CHECK(m != NULL);
 		for (s = 0; s < log.nr_sections; s++) {
-			ref[s] = m.runs[s];
+			ref[s] = m->runs[s];
 			ref[s].next = 0;
 		}
 		bad = total = 0;
 		do {
-			a = lkst_log_merge_next(&m, &sa);
+			a = lkst_log_merge_next(m, &sa);
 			b = scan_next(ref, log.nr_sections, &sb);
 			bad += a != b || (a && sa != sb);
 			total += !!a;
@@ -643,17 +645,17 @@ static void test_merge_order(void)
 		for (s = 0, n = 0; s < log.nr_sections; s++)
 			n += secs[s].info.nr_records;
 		CHECK(total == n);
-		lkst_log_merge_rewind(&m);
+		lkst_log_merge_rewind(m);
 		for (s = 0; s < log.nr_sections; s++)
 			ref[s].next = 0;
 		bad = 0;
 		do {
-			a = lkst_log_merge_next(&m, &sa);
+			a = lkst_log_merge_next(m, &sa);
 			b = scan_next(ref, log.nr_sections, &sb);
 			bad += a != b || (a && sa != sb);
 		} while (a && b);
 		CHECK(!bad);
-		lkst_log_merge_free(&m);
+		lkst_log_merge_free(m);
 	}
 }
 
