@@ -278,7 +278,15 @@ if check "arm64: kernel (make kernel-arm64)" 4500 $MAKE kernel-arm64 &&
 	check "arm64: initramfs (make initramfs-arm64)" 900 $MAKE initramfs-arm64; then
 	check "arm64: scenarios in one arm64 boot, clean console" 1500 tests/arm64/run.sh \
 		build/linux-6.12-arm64/arch/arm64/boot/Image build/initramfs-arm64.cpio.gz "$out/arm64"
-	arm64_line=$(grep -h '^arm64:' "$out/arm64__scenarios_in_one_arm64_boot__clean_console.log" | tail -n 1)
+	arm64_log=$out/arm64__scenarios_in_one_arm64_boot__clean_console.log
+	arm64_line=$(grep -h '^arm64:' "$arm64_log" | tail -n 1)
+	# t99_differential's line, from its run against ftrace in the arm64 guest.
+	arm64_diff_line=$(grep -h '^arm64 differential:' "$arm64_log" | tail -n 1)
+	# Every event proved by an arm64 checker, untriggerable, or absent on
+	# arm64 (events.def's ARCHES).
+	check "arm64 coverage: every event observed with correct arguments, or absent on arm64" 60 \
+		python3 tests/check/coverage.py --arch aarch64 "$out/arm64/coverage.txt"
+	arm64_coverage_line=$(tail -n 1 "$out/arm64_coverage__every_event_observed_with_correct_arguments__or_absent_on_arm64.log")
 fi
 
 # 7. a fleet (docs/fleet.md): the logs of the boots above, hosts named by
@@ -328,6 +336,8 @@ echo "$pass passed, $fail failed"
 [ -z "${vmcore_line:-}" ] || echo "$vmcore_line"
 [ -z "${fleet_line:-}" ] || echo "$fleet_line"
 [ -z "${arm64_line:-}" ] || echo "$arm64_line"
+[ -z "${arm64_coverage_line:-}" ] || echo "$arm64_coverage_line"
+[ -z "${arm64_diff_line:-}" ] || echo "$arm64_diff_line"
 [ -z "${stock_line:-}" ] || echo "$stock_line"
 grep -h '^differential:' "$out/scenario-t99_differential.log" 2>/dev/null | tail -n 1 || true
 hardening_line

@@ -4,6 +4,11 @@
 # as x86's, keyed on the arch.txt the scenario writes), the console scan,
 # and a summary line
 #   arm64: N scenarios passed, H hook sites for E events
+# before which the coverage line (tests/check/coverage.py, from the checkers'
+# proofs in OUTDIR/coverage.txt)
+#   arm64 coverage: N of M events observed with correct arguments, ...
+# and, when t99_differential ran, its line
+#   arm64 differential: P event pairs compared, R records matched, U unexplained differences
 #
 # usage: run.sh IMAGE INITRAMFS OUTDIR
 # env: ARM64_SCENARIOS (comma-separated), TIMEOUT (s, default 900)
@@ -14,7 +19,7 @@ repo=$(realpath "$here/../..")
 image=${1:?usage: run.sh IMAGE INITRAMFS OUTDIR}
 initrd=${2:?usage: run.sh IMAGE INITRAMFS OUTDIR}
 out=${3:?usage: run.sh IMAGE INITRAMFS OUTDIR}
-scenarios=${ARM64_SCENARIOS:-t20_syscall,t10_process,t12_process_events,t33_exception,t31_interrupt,t41_memory,t61_filter,t62_agg,t30_wrap,t32_timer,t51_ipc,t54_lock}
+scenarios=${ARM64_SCENARIOS:-t20_syscall,t10_process,t12_process_events,t33_exception,t31_interrupt,t41_memory,t61_filter,t62_agg,t30_wrap,t32_timer,t51_ipc,t54_lock,t45_pagemap,t52_block,t53_net,t90_stat_mark,t63_errpath,t64_stack,t99_differential}
 
 rm -rf "$out"
 ARCH=arm64 KERNEL=$image INITRD=$initrd TIMEOUT=${TIMEOUT:-900} \
@@ -22,6 +27,8 @@ ARCH=arm64 KERNEL=$image INITRD=$initrd TIMEOUT=${TIMEOUT:-900} \
 	"$repo/tests/qemu/run.sh" "$out"
 boot=$?
 
+# The events each checker proves (tests/check/coverage.py), as x86's run.
+export LKST_COVERAGE=$out/coverage.txt
 passed=0 failed=()
 IFS=, read -ra names <<<"$scenarios"
 for n in "${names[@]}"; do
@@ -49,5 +56,11 @@ grep -m 1 -o 'records timed .*' "$out/console.log" | sed 's/^/    /' || true
 hooks=$(python3 "$repo/tools/build/count-hooks.py" "$(dirname "$image")/../../../vmlinux" 2>&1 | tail -n 1)
 # "hook sites: N in vmlinux for E events" -> "N hook sites for E events"
 hooks=$(sed -n 's/^hook sites: \([0-9]*\) in vmlinux for \([0-9]*\) events.*/\1 hook sites for \2 events/p' <<<"$hooks")
+# Every event observed, untriggerable, or absent on arm64 (events.def):
+# the line tests/run-all.sh prints; its check there is the verdict.
+python3 "$repo/tests/check/coverage.py" --arch aarch64 "$LKST_COVERAGE" >"$out/coverage.log" 2>&1
+tail -n 1 "$out/coverage.log"
+# t99_differential's comparison with ftrace in this guest, when it ran.
+grep -h '^differential:' "$out/t99_differential.check.log" 2>/dev/null | sed 's/^/arm64 /' || true
 echo "arm64: $passed scenarios passed, ${hooks:-? hook sites for ? events}"
 [ $boot -eq 0 ] && [ ${#failed[@]} -eq 0 ] && [ $kunit_ok -eq 1 ]

@@ -11,7 +11,7 @@ import struct
 import subprocess
 import sys
 
-from lkstcheck import EV, check, covers, done, read_csv, read_log
+from lkstcheck import ARCH, EV, check, covers, done, read_csv, read_log, sysnr
 
 EV_STACK_K = EV["STACK_KERNEL"]
 EV_STACK_U = EV["STACK_USER"]
@@ -20,7 +20,7 @@ EV_SYSCALL_ENTRY = EV["SYSCALL_ENTRY"]
 META_SYMBOLS = 3
 PER_RECORD = 5
 EINVAL, EFAULT = 22, 14
-NR_READ = 0
+NR_READ = sysnr(0, 63)
 
 # The kernel's chain of a read(2) of a pipe, from IPC_PIPE_READ's hook in
 # pipe_read_traced() (pipe_read() tail-calls it while the event is traced)
@@ -30,6 +30,18 @@ PIPE_CHAIN = ["pipe_read_traced", "vfs_read", "ksys_read", "do_syscall_64",
               "entry_SYSCALL_64_after_hwframe"]
 SYSCALL_CHAIN = ["lkst_syscall_entry", "do_syscall_64",
                  "entry_SYSCALL_64_after_hwframe"]
+# The system call's own function (x86: if not inlined) and the entry of
+# openat(2) that a probe on do_sys_openat2 sees.
+SYS_READ, SYS_OPENAT, ENTRY = ("__x64_sys_read", "x64_sys_call"), "__x64_sys_openat", \
+    "do_syscall_64"
+if ARCH == "aarch64":
+    # arm64's: the syscall table's __arm64_sys_read through invoke_syscall,
+    # el0_svc_common, the el0 sync handler and its vector.
+    PIPE_CHAIN = ["pipe_read_traced", "vfs_read", "ksys_read", "__arm64_sys_read",
+                  "invoke_syscall", "el0_svc_common.constprop.0", "do_el0_svc", "el0_svc",
+                  "el0t_64_sync_handler", "el0t_64_sync"]
+    SYSCALL_CHAIN = ["lkst_syscall_entry", "el0_svc_common.constprop.0", "do_el0_svc"]
+    SYS_READ, SYS_OPENAT, ENTRY = (), "__arm64_sys_openat", "invoke_syscall"
 
 d = sys.argv[1]
 covers("STACK_KERNEL", "STACK_USER")
@@ -181,8 +193,8 @@ for (ev, krecs), (_ev, urecs) in zip(kgroups, ugroups):
                  if x["id"] == EV_STACK_K]
         names = symbols_of(krows)
         check([n for n, _ in names] == PIPE_CHAIN[:len(names)] and len(names) == len(PIPE_CHAIN) or
-              [n for n, _ in names if n != "__x64_sys_read" and n != "x64_sys_call"] == PIPE_CHAIN,
-              f"A: kernel stack {names}, want {PIPE_CHAIN} (with __x64_sys_read/x64_sys_call "
+              [n for n, _ in names if n not in SYS_READ] == PIPE_CHAIN,
+              f"A: kernel stack {names}, want {PIPE_CHAIN} (with {SYS_READ} "
               "if they are not inlined)", "STACK_KERNEL")
         # Symbolized exactly: the raw frame is the symbol's address + offset.
         for addr, (name, off) in zip(kframes, names):
@@ -265,7 +277,8 @@ if check(blob is not None, "A: a.log has no kernel symbols", "STACK_KERNEL"):
     check([a for a, _s, _n in ents] == sorted(set(a for a, _s, _n in ents)),
           "A: symbols not sorted")
     check(set(PIPE_CHAIN) <= set(names), f"A: symbols {names} lack some of {PIPE_CHAIN}")
-    check(nr <= 12, f"A: {nr} symbols saved for a stack of about 7 frames: {names}")
+    check(nr <= max(12, len(PIPE_CHAIN) + 5),
+          f"A: {nr} symbols saved for a stack of about {len(PIPE_CHAIN) + 2} frames: {names}")
     for (a, _s, _n), name in zip(ents, names):
         if name in kallsyms:
             check(kallsyms[name] == a, f"A: saved {name} at {a:#x}, kallsyms {kallsyms[name]:#x}")
@@ -373,7 +386,8 @@ print(f"A: {seen_k} kernel and {seen_u} user stacks; counters {st}; "
       f"B: {len(bgroups)} syscall stacks; C: {chain_reads} + {shell_reads} reads of pid {x}; "
       f"E: stacks of {len(by_event)} events, counters {se}")
 # G: a probe on do_sys_openat2 routed to stack says who calls it: cat's
-# openat(2) comes through __x64_sys_openat and the system call entry.
+# openat(2) comes through __x64_sys_openat (__arm64_sys_openat) and the system
+# call entry.
 g = read_csv(path("g-sym.csv"))
 probe_rows = [r for r in g if r["event"] == "who_opens" and r["arg2"] == "cat"]
 check(probe_rows, "G: no who_opens record of cat in g-sym.csv")
@@ -393,12 +407,12 @@ for i, r in enumerate(g):
     # is past the probe's breakpoint, +0x1).
     check(names[:1] == ["do_sys_openat2"],
           f"G: who_opens of cat at {r['time']}: first frame {frames[:1]}, want do_sys_openat2")
-    check("__x64_sys_openat" in names and "do_syscall_64" in names and
-          names.index("__x64_sys_openat") < names.index("do_syscall_64"),
-          f"G: who_opens of cat at {r['time']}: stack {names}, want __x64_sys_openat "
-          "then do_syscall_64")
+    check(SYS_OPENAT in names and ENTRY in names and
+          names.index(SYS_OPENAT) < names.index(ENTRY),
+          f"G: who_opens of cat at {r['time']}: stack {names}, want {SYS_OPENAT} "
+          f"then {ENTRY}")
 with open(path("g-stacks.txt")) as f:
     text = f.read()
-check("__x64_sys_openat+" in text, "G: lkbuf print --stacks shows no __x64_sys_openat frame")
+check(SYS_OPENAT + "+" in text, f"G: lkbuf print --stacks shows no {SYS_OPENAT} frame")
 
 done()

@@ -7,8 +7,9 @@
 #                        against the arm64 kernel tree KSRC
 # then tools/build/mk-initramfs.sh with the arm64 busybox (BUSYBOX, from
 # busybox-static:arm64, which tools/build/deps.sh unpacks into build/), the
-# guest programs cross-compiled (those with x86 assembly replaced by
-# tests/arm64/guest/ or left out) and no stress-ng.
+# guest programs cross-compiled (the few lines of x86 assembly they have
+# come with their arm64 form, or tests/arm64/guest/ replaces the program)
+# and no stress-ng.
 #
 # usage: initramfs-arm64.sh KSRC OUTPUT.cpio.gz
 set -euo pipefail
@@ -49,6 +50,5 @@ done
 
 UTILS_DIR=$work/src/utils HANDLERS_DIR=$work/handlers TESTMODS_DIR=$work/handlers/test \
 	BUSYBOX=$busybox STRESS_NG=/nonexistent GUEST_CC="${cross}gcc" \
-	GUEST_SKIP="lkst_diffload lkst_errload lkst_stackload" \
 	GUEST_EXTRA_DIR=$repo/tests/arm64/guest EXTRA_ROOT=$work/root32 \
 	"$here/mk-initramfs.sh" "$out"
