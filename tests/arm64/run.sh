@@ -11,7 +11,8 @@
 #   arm64 differential: P event pairs compared, R records matched, U unexplained differences
 #
 # usage: run.sh IMAGE INITRAMFS OUTDIR
-# env: ARM64_SCENARIOS (comma-separated), TIMEOUT (s, default 900)
+# env: ARM64_SCENARIOS (comma-separated), ARM64_PANIC (0: no panic boot),
+#      TIMEOUT (s, default 900)
 # exit: 0 when every scenario's checker passed and the console is clean.
 set -uo pipefail
 here=$(dirname "$(realpath "$0")")
@@ -27,6 +28,14 @@ ARCH=arm64 KERNEL=$image INITRD=$initrd TIMEOUT=${TIMEOUT:-900} \
 	"$repo/tests/qemu/run.sh" "$out"
 boot=$?
 
+# The panic boot, as x86's: an oops that panics, and the records lkst's
+# panic notifier prints (OOPS_DIE, OOPS_PANIC).  ARM64_PANIC=0 skips it.
+if [ "${ARM64_PANIC:-1}" = 1 ]; then
+	ARCH=arm64 KERNEL=$image INITRD=$initrd TIMEOUT=300 \
+		APPEND="lkst.maskset=rdefault lkst.panic_dump=200 oops=panic lkst_run=panic" \
+		"$repo/tests/qemu/run.sh" "$out/panic" >"$out/panic.log" 2>&1
+fi
+
 # The events each checker proves (tests/check/coverage.py), as x86's run.
 export LKST_COVERAGE=$out/coverage.txt
 passed=0 failed=()
@@ -41,6 +50,17 @@ for n in "${names[@]}"; do
 		grep -m 8 '^FAIL' "$out/$n.check.log" 2>/dev/null | sed 's/^/    ! /'
 	fi
 done
+if [ "${ARM64_PANIC:-1}" = 1 ]; then
+	if python3 "$repo/tests/check/panic_console.py" "$out/panic/console.log" aarch64 \
+		>"$out/panic.check.log" 2>&1; then
+		passed=$((passed + 1))
+		echo "PASS: arm64 panic"
+	else
+		failed+=(panic)
+		echo "FAIL: arm64 panic"
+		grep -m 8 '^FAIL' "$out/panic.check.log" | sed 's/^/    ! /'
+	fi
+fi
 # KUnit at boot: every lkst suite ok (the clock's test checks the inline
 # arch counter against the timekeeper).
 kunit_ok=1

@@ -2,9 +2,11 @@
 records lkst's panic notifier printed hold the user mark written before
 the crash, OOPS_DIE for the NULL dereference (page fault, trap 14, read of a
 not-present page in kernel mode: error code 0) and OOPS_PANIC
-with panic()'s message.
+with panic()'s message.  On arm64 OOPS_DIE carries the ESR's class (a data
+abort at EL1) and the ESR (a read, a translation fault), and panic()'s
+message starts with die()'s "Oops: ".
 
-usage: panic_console.py CONSOLE_LOG
+usage: panic_console.py CONSOLE_LOG [ARCH]   (ARCH: uname -m, default x86_64)
 """
 import re
 import subprocess
@@ -15,6 +17,8 @@ from lkstcheck import EV, check, covers, done
 
 covers("OOPS_DIE", "OOPS_PANIC")
 X86_TRAP_PF = 14
+ARCH = sys.argv[2] if len(sys.argv) > 2 else "x86_64"
+ESR_EC_DABT_CUR, ESR_WNR, ESR_DFSC_TRANS = 0x25, 1 << 6, 0x04
 MARKER = "lkst-panic: provoking an oops"
 
 with open(sys.argv[1], errors="replace") as f:
@@ -49,13 +53,21 @@ check(all(r["name"] == name for name in EV for r in records if r["id"] == EV[nam
 check(any(r["args"] == ["before-the-crash"] for r in marks),
       f"the mark is not in the dump: {[r['args'] for r in marks]}")
 dies = [r for r in records if r["id"] == EV["OOPS_DIE"]]
-check(len(dies) == 1 and dies[0]["args"][:2] == [X86_TRAP_PF, 0] and
+if ARCH == "aarch64":
+    esr = dies[0]["args"][1] if len(dies) == 1 else 0
+    kernel_read = ((esr >> 26) & 0x3f == ESR_EC_DABT_CUR and not esr & ESR_WNR and
+                   esr & 0x3c == ESR_DFSC_TRANS)
+    cause, text_min, panic_msg = [ESR_EC_DABT_CUR], 0xffff800000000000, "Oops: Fatal exception"
+else:
+    kernel_read = len(dies) == 1 and dies[0]["args"][1] == 0
+    cause, text_min, panic_msg = [X86_TRAP_PF], 0xffffffff80000000, "Fatal exception"
+check(len(dies) == 1 and dies[0]["args"][:1] == cause and kernel_read and
       dies[0]["args"][3:] == [1, "Oops"],
       f"OOPS_DIE (trap, err, ip, counter, message): {dies}", event="OOPS_DIE")
-check(dies and dies[0]["args"][2] >= 0xffffffff80000000,
+check(dies and dies[0]["args"][2] >= text_min,
       "OOPS_DIE's instruction pointer is not a kernel address", event="OOPS_DIE")
 panics = [r for r in records if r["id"] == EV["OOPS_PANIC"]]
-check(len(panics) == 1 and panics[0]["args"] == ["Fatal exception"],
+check(len(panics) == 1 and panics[0]["args"] == [panic_msg],
       f"OOPS_PANIC message: {[r['args'] for r in panics]}", event="OOPS_PANIC")
 # Both on the CPU that crashed, the panic after the oops.
 order = [r["id"] for r in records if r["id"] in (EV["OOPS_DIE"], EV["OOPS_PANIC"])]
