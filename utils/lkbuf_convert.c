@@ -41,7 +41,7 @@ static int run_convert(struct lkst_cmd *cmd)
 {
 	const struct lkst_log *log;
 	struct lkst_trace *trace;
-	struct lkst_export x;
+	struct lkst_export *x;
 	struct lkst_err err;
 	const char *what;
 	int ctf, lttng = 0, ret;
@@ -64,29 +64,31 @@ static int run_convert(struct lkst_cmd *cmd)
 	trace = lkbuf_open_input("convert", 0);
 	lkbuf_select_apply(trace);
 	log = lkst_trace_log(trace);
-	if (lkst_export_trace(&x, trace, &err))
+	x = lkst_export_new(trace, &err);
+	if (!x)
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 	if (ctf) {
-		ret = lttng ? lkst_export_ctf_lttng(&x, out, &err) : lkst_export_ctf(&x, out, &err);
+		ret = lttng ? lkst_export_ctf_lttng(x, out, &err) : lkst_export_ctf(x, out, &err);
 		what = lttng ? "CTF 1.8, LTTng layout" : "CTF 1.8";
 	} else if (!strcmp(format, "json")) {
-		ret = lkst_export_json(&x, out, &err);
+		ret = lkst_export_json(x, out, &err);
 		what = "Chrome trace JSON";
 	} else {
 #ifdef LKST_HAVE_PERFETTO
-		ret = lkst_export_perfetto(&x, out, &err);
+		ret = lkst_export_perfetto(x, out, &err);
 #else
 		lkst_die(LKST_EXIT_USAGE, "this lkbuf was built without libprotobuf-c; install it (tools/build/deps.sh) and rebuild for --to perfetto");
 #endif
 		what = "Perfetto protobuf trace";
 	}
-	lkst_export_end_progress(&x);
+	lkst_export_end_progress(x);
 	if (ret)
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 	fprintf(stderr, "lkbuf: converted %llu %srecords of %u CPUs to %s (%s%s%s)\n",
-		x.written, lkst_trace_selecting(trace) ? "selected " : "", log->nr_sections,
-		out, what, x.summary[0] ? ": " : "", x.summary);
-	lkst_export_free(&x);
+		lkst_export_written(x), lkst_trace_selecting(trace) ? "selected " : "",
+		log->nr_sections, out, what, lkst_export_summary(x)[0] ? ": " : "",
+		lkst_export_summary(x));
+	lkst_export_free(x);
 	lkst_trace_close(trace);
 	lkbuf_select_free();
 	return LKST_EXIT_OK;

@@ -9,35 +9,52 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lkst_export.h"
+#include "lkst_export_int.h"
 
-int lkst_export_trace(struct lkst_export *x, struct lkst_trace *trace,
-		      struct lkst_err *err)
+struct lkst_export *lkst_export_new(struct lkst_trace *trace, struct lkst_err *err)
 {
-	memset(x, 0, sizeof(*x));
+	struct lkst_export *x = calloc(1, sizeof(*x));
+
+	if (!x) {
+		lkst_seterr(err, "out of memory; free some memory");
+		return NULL;
+	}
 	x->trace = trace;
 	x->log = lkst_trace_log(trace);
 	x->iter = lkst_trace_iter_new(trace, 0, err);
-	if (!x->iter)
-		return -1;
+	if (!x->iter) {
+		free(x);
+		return NULL;
+	}
 	x->records = lkst_trace_nr_records(trace);
 	x->progress = lkst_msg_wanted();	/* the handler decides where it shows */
-	return 0;
+	return x;
 }
 
-int lkst_export_init(struct lkst_export *x, const struct lkst_log *log,
-		     struct lkst_err *err)
+struct lkst_export *lkst_export_new_log(const struct lkst_log *log, struct lkst_err *err)
 {
 	struct lkst_trace *t = lkst_trace_wrap(log, err);
+	struct lkst_export *x;
 
 	if (!t)
-		return -1;
-	if (lkst_export_trace(x, t, err)) {
+		return NULL;
+	x = lkst_export_new(t, err);
+	if (!x) {
 		lkst_trace_close(t);
-		return -1;
+		return NULL;
 	}
 	x->own = t;
-	return 0;
+	return x;
+}
+
+unsigned long long lkst_export_written(const struct lkst_export *x)
+{
+	return x->written;
+}
+
+const char *lkst_export_summary(const struct lkst_export *x)
+{
+	return x->summary;
 }
 
 void lkst_export_step(struct lkst_export *x, unsigned long long n)
@@ -62,8 +79,9 @@ void lkst_export_end_progress(const struct lkst_export *x)
 
 void lkst_export_free(struct lkst_export *x)
 {
+	if (!x)
+		return;
 	lkst_trace_iter_free(x->iter);
 	lkst_trace_close(x->own);
-	x->iter = NULL;
-	x->own = NULL;
+	free(x);
 }

@@ -20,32 +20,23 @@
 extern "C" {
 #endif
 
-struct lkst_export {
-	const struct lkst_log *log;
-	struct lkst_trace *trace;	/* the reader over log */
-	struct lkst_trace_iter *iter;	/* its records, merged or per section */
-	struct lkst_trace *own;		/* trace when made by lkst_export_init */
-	/* Records the output holds (the selected ones); was a pointer, same size. */
-	unsigned long long written;
-	unsigned long long records;	/* in all sections */
-	/* Progress on stderr, only when it is a terminal. */
-	int progress;
-	unsigned long long work, done;	/* units: records visited */
-	unsigned int last_percent;
-	char summary[256];		/* what was made, for the last line */
-};
+/* An export in the making: the trace, the progress, the summary.  Opaque. */
+struct lkst_export;
 
 /*
- * Sets x up for trace (its records counted and read in time order,
- * progress shown when stderr is a terminal); 0, or -1 with err set.  The
- * exporters use x; lkst_export_free() frees it (not the trace).
- * lkst_export_init() does the same for a loaded log (not freed either).
+ * An export of trace (its records counted and read in time order; the
+ * trace's selection applies), progress going to the message handler when
+ * one wants it; NULL with err set.  lkst_export_new_log() does the same
+ * for a loaded log.  The trace or log must outlive the export.
  */
-int lkst_export_trace(struct lkst_export *x, struct lkst_trace *trace,
-		      struct lkst_err *err);
-int lkst_export_init(struct lkst_export *x, const struct lkst_log *log,
-		     struct lkst_err *err);
+struct lkst_export *lkst_export_new(struct lkst_trace *trace, struct lkst_err *err);
+struct lkst_export *lkst_export_new_log(const struct lkst_log *log, struct lkst_err *err);
+/* Frees x (NULL: nothing), not the trace or log it was made for. */
 void lkst_export_free(struct lkst_export *x);
+/* Records the output holds (the selected ones), after an exporter ran. */
+unsigned long long lkst_export_written(const struct lkst_export *x);
+/* What the exporter made, one line for the user ("" if nothing to say). */
+const char *lkst_export_summary(const struct lkst_export *x);
 /* Clears the progress line, before a summary. */
 void lkst_export_end_progress(const struct lkst_export *x);
 /* Counts n units of work done, redrawing the percentage when it moves. */

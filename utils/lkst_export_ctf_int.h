@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lkst_export.h"
+#include "lkst_export_int.h"
 #include "lkst_format.h"
 
 #define CTF_MAGIC		0xc1fc1fc1u

@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 
-#include "lkst_export.h"
+#include "lkst_export_int.h"
 #include "lkst_export_kernel.h"
 #include "../tools/visualize/procstate.h"
 

@@ -12,7 +12,7 @@
 #ifndef LKST_EXPORT_KERNEL_H
 #define LKST_EXPORT_KERNEL_H
 
-#include "lkst_export.h"
+#include "lkst_export_int.h"
 #include "lkst_symbols.h"
 
 #define KX_COMM_LEN	(16 * 4 + 1)	/* an escaped command name */

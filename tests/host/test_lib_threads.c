@@ -208,7 +208,7 @@ static void check_warning(const char *dir)
 /* Exports the log as JSON to nowhere: progress for a thread's handler. */
 static int export_log(const char *path)
 {
-	struct lkst_export x;
+	struct lkst_export *x;
 	struct lkst_trace *t;
 	struct lkst_err err;
 	int ret;
@@ -216,11 +216,12 @@ static int export_log(const char *path)
 	t = lkst_trace_open(path, 0, &err);
 	if (!t)
 		return -1;
-	ret = lkst_export_trace(&x, t, &err);
-	if (!ret) {
-		ret = lkst_export_json(&x, "/dev/null", &err);
-		lkst_export_end_progress(&x);
-		lkst_export_free(&x);
+	x = lkst_export_new(t, &err);
+	ret = x ? 0 : -1;
+	if (x) {
+		ret = lkst_export_json(x, "/dev/null", &err);
+		lkst_export_end_progress(x);
+		lkst_export_free(x);
 	}
 	lkst_trace_close(t);
 	return ret;

@@ -273,7 +273,7 @@ static unsigned char *read_image(const char *path, size_t *len);
 static void test_json(void)
 {
 	char path[256], out[256];
-	struct lkst_export x;
+	struct lkst_export *x;
 	struct lkst_log log;
 	struct lkst_err err;
 	unsigned char *text;
@@ -282,9 +282,10 @@ static void test_json(void)
 	snprintf(path, sizeof(path), "%s/named.log", dir);
 	snprintf(out, sizeof(out), "%s/named.json", dir);
 	CHECK(!lkst_log_load(path, &log, &err));
-	CHECK(!lkst_export_init(&x, &log, &err));
-	CHECK(!lkst_export_json(&x, out, &err));
-	lkst_export_free(&x);
+	x = lkst_export_new_log(&log, &err);
+	CHECK(x != NULL);
+	CHECK(x && !lkst_export_json(x, out, &err));
+	lkst_export_free(x);
 	lkst_log_free(&log);
 	text = read_image(out, &len);
 	CHECK(text != NULL);
