@@ -4,12 +4,17 @@ snapshot covering the buffer the workload touched and kept."""
 import os
 import sys
 
-from lkstcheck import EV, check, covers, done, events, read_csv
+from lkstcheck import ARCH, EV, check, covers, done, events, read_csv
 
 covers("MEM_PAGE_SNAPSHOT")
 d = sys.argv[1]
 PAGE = 4096
 RAM_PAGES = 512 * 1024 * 1024 // PAGE   # the guest has 512 MiB (tests/qemu/run.sh)
+# Its first PFN (QEMU virt's RAM starts at 1 GiB on arm64) and the end of
+# user space (47 bits on x86-64, 48 on arm64).
+RAM_START, USER_END = (1 << 30) // PAGE, 1 << 48
+if ARCH != "aarch64":
+    RAM_START, USER_END = 0, 1 << 47
 EVENT = "MEM_PAGE_SNAPSHOT"
 
 
@@ -38,9 +43,10 @@ check(all(r["pid"] != pid for r in snaps),
       "a snapshot was recorded by the workload itself, not the work item", EVENT)
 
 bad_pfn = [r for r in snaps
-           if not (0 < r["arg3"] and r["arg4"] >= 1 and r["arg3"] + r["arg4"] <= RAM_PAGES)]
+           if not (RAM_START < r["arg3"] and r["arg4"] >= 1 and
+                   r["arg3"] + r["arg4"] <= RAM_START + RAM_PAGES)]
 check(not bad_pfn, f"runs outside the guest's {RAM_PAGES} pages of RAM: {bad_pfn[:3]}", EVENT)
-check(all(r["arg2"] % PAGE == 0 and r["arg2"] < 1 << 47 for r in snaps),
+check(all(r["arg2"] % PAGE == 0 and r["arg2"] < USER_END for r in snaps),
       "a run's virtual address is not a page-aligned user address", EVENT)
 
 # Snapshot numbers: non-decreasing in time, each snapshot's runs together.
