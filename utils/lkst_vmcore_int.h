@@ -12,6 +12,9 @@
 #include "lkst_buf.h"
 #include "lkst_vmcore.h"
 
+/* Shared by the reader's files, not exported by liblkst. */
+#define LKST_VC_HIDDEN __attribute__((visibility("hidden")))
+
 static inline u64 lkst_vc_get64(const void *p)
 {
 	u64 v;
@@ -36,25 +39,28 @@ static inline const char *lkst_vc_missing_hint(const struct lkst_vmcore *vc)
 }
 
 /* The machine's name in messages: "x86_64" or "arm64". */
-const char *lkst_vc_arch_name(unsigned int machine);
+LKST_VC_HIDDEN const char *lkst_vc_arch_name(unsigned int machine);
 
 /*
  * The architecture's VMCOREINFO numbers (page table root, where the image
- * sits), from the note's text; *value(key) reads one.
+ * sits), from the note's text, each read with @number.
  */
 typedef bool (*lkst_vc_info_fn)(const char *info, size_t len, const char *key,
 				int base, u64 *out);
-int lkst_vc_arch_info(struct lkst_vmcore *vc, const char *info, size_t len,
-		      lkst_vc_info_fn number, struct lkst_err *err);
+LKST_VC_HIDDEN int lkst_vc_arch_info(struct lkst_vmcore *vc, const char *info,
+				     size_t len, lkst_vc_info_fn number,
+				     struct lkst_err *err);
 
 /* Is @va a kernel image address (a vmlinux symbol's, KASLR applied)? */
-bool lkst_vc_is_image_addr(const struct lkst_vmcore *vc, u64 va);
+LKST_VC_HIDDEN bool lkst_vc_is_image_addr(const struct lkst_vmcore *vc, u64 va);
 
 /* Kernel image memory at @va (runtime, KASLR applied), which must be in the dump. */
-int lkst_vc_kernel_read(const struct lkst_vmcore *vc, u64 va, void *buf, size_t len,
-			const char *what, struct lkst_err *err);
+LKST_VC_HIDDEN int lkst_vc_kernel_read(const struct lkst_vmcore *vc, u64 va,
+				       void *buf, size_t len, const char *what,
+				       struct lkst_err *err);
 /* Kernel memory at any mapped address, which must be in the dump. */
-int lkst_vc_virt_read(const struct lkst_vmcore *vc, u64 va, void *buf, size_t len,
-		      const char *what, struct lkst_err *err);
+LKST_VC_HIDDEN int lkst_vc_virt_read(const struct lkst_vmcore *vc, u64 va,
+				     void *buf, size_t len, const char *what,
+				     struct lkst_err *err);
 
 #endif /* LKST_VMCORE_INT_H */
