@@ -11,7 +11,8 @@
 #   arm64 differential: P event pairs compared, R records matched, U unexplained differences
 #
 # usage: run.sh IMAGE INITRAMFS OUTDIR
-# env: ARM64_SCENARIOS (comma-separated), ARM64_PANIC (0: no panic boot),
+# env: ARM64_SCENARIOS (comma-separated), ARM64_HARDENING (scenarios of the
+#      maxcpus=1 boot, default late_cpu), ARM64_PANIC (0: no panic boot),
 #      TIMEOUT (s, default 900)
 # exit: 0 when every scenario's checker passed and the console is clean.
 set -uo pipefail
@@ -20,13 +21,22 @@ repo=$(realpath "$here/../..")
 image=${1:?usage: run.sh IMAGE INITRAMFS OUTDIR}
 initrd=${2:?usage: run.sh IMAGE INITRAMFS OUTDIR}
 out=${3:?usage: run.sh IMAGE INITRAMFS OUTDIR}
-scenarios=${ARM64_SCENARIOS:-t20_syscall,t10_process,t12_process_events,t33_exception,t31_interrupt,t41_memory,t61_filter,t62_agg,t30_wrap,t32_timer,t51_ipc,t54_lock,t45_pagemap,t52_block,t53_net,t90_stat_mark,t63_errpath,t64_stack,t99_differential}
+scenarios=${ARM64_SCENARIOS:-t20_syscall,t10_process,t12_process_events,t33_exception,t31_interrupt,t41_memory,t61_filter,t62_agg,t30_wrap,t32_timer,t51_ipc,t54_lock,t15_hotplug,t96_fuzz,compat32,t45_pagemap,t52_block,t53_net,t90_stat_mark,t63_errpath,t64_stack,t99_differential}
+# A boot of its own with maxcpus=1, as x86's hardening boot: CPU 1 never
+# online (late_cpu).  ARM64_HARDENING= skips it.
+hardening=${ARM64_HARDENING-late_cpu}
 
 rm -rf "$out"
 ARCH=arm64 KERNEL=$image INITRD=$initrd TIMEOUT=${TIMEOUT:-900} \
 	APPEND="lkst.maskset=rdefault lkst.bufsize=512K lkst_run=$scenarios" \
 	"$repo/tests/qemu/run.sh" "$out"
 boot=$?
+if [ -n "$hardening" ]; then
+	ARCH=arm64 KERNEL=$image INITRD=$initrd TIMEOUT=300 \
+		APPEND="maxcpus=1 lkst.bufsize=256K lkst_run=$hardening" \
+		"$repo/tests/qemu/run.sh" "$out/hardening" >"$out/hardening.log" 2>&1 ||
+		{ boot=1; echo "FAIL: arm64 maxcpus=1 boot ($out/hardening.log)"; }
+fi
 
 # The panic boot, as x86's: an oops that panics, and the records lkst's
 # panic notifier prints (OOPS_DIE, OOPS_PANIC).  ARM64_PANIC=0 skips it.
@@ -40,14 +50,15 @@ fi
 export LKST_COVERAGE=$out/coverage.txt
 passed=0 failed=()
 IFS=, read -ra names <<<"$scenarios"
-for n in "${names[@]}"; do
-	if [ -d "$out/$n" ] && python3 "$repo/tests/check/$n.py" "$out/$n" >"$out/$n.check.log" 2>&1; then
+IFS=, read -ra late <<<"$hardening"
+for n in "${names[@]}" "${late[@]/#/hardening/}"; do
+	if [ -d "$out/$n" ] && python3 "$repo/tests/check/${n#hardening/}.py" "$out/$n" >"$out/${n#hardening/}.check.log" 2>&1; then
 		passed=$((passed + 1))
 		echo "PASS: arm64 $n"
 	else
 		failed+=("$n")
 		echo "FAIL: arm64 $n"
-		grep -m 8 '^FAIL' "$out/$n.check.log" 2>/dev/null | sed 's/^/    ! /'
+		grep -m 8 '^FAIL' "$out/${n#hardening/}.check.log" 2>/dev/null | sed 's/^/    ! /'
 	fi
 done
 if [ "${ARM64_PANIC:-1}" = 1 ]; then
