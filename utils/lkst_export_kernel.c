@@ -134,7 +134,8 @@ int kx_tasks_build(struct kx_tasks *t, struct lkst_trace *trace, struct lkst_err
 	size_t i;
 
 	memset(t, 0, sizeof(*t));
-	if (lkst_symtab_from_log(lkst_trace_log(trace), &t->syms, err))
+	t->syms = lkst_symtab_from_log(lkst_trace_log(trace), err);
+	if (!t->syms)
 		return -1;
 	it = lkst_trace_iter_new(trace, LKST_ITER_ALL, err);
 	if (!it)
@@ -182,7 +183,7 @@ void kx_tasks_free(struct kx_tasks *t)
 {
 	free(t->ent);
 	free(t->slot);
-	lkst_symtab_free(&t->syms);
+	lkst_symtab_free(t->syms);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -253,10 +254,10 @@ unsigned int kx_report_state(__u64 state)
 
 void kx_irq_name(const struct kx_tasks *t, __u64 handler, char *buf, size_t len)
 {
-	const struct lkst_sym_entry *e = lkst_symtab_find(&t->syms, handler);
+	const struct lkst_sym_entry *e = lkst_symtab_find(t->syms, handler);
 
-	if (e && e->name < t->syms.strtab_size)
-		snprintf(buf, len, "%s", t->syms.strtab + e->name);
+	if (e)
+		snprintf(buf, len, "%s", lkst_symtab_name(t->syms, e));
 	else
 		snprintf(buf, len, "0x%llx", (unsigned long long)handler);
 }

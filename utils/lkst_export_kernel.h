@@ -36,7 +36,7 @@ struct kx_tasks {
 	__u32 *slot;			/* open addressing by pid: index + 1 */
 	size_t nr_slots;
 	__u32 nr_named;			/* tasks with .named set */
-	struct lkst_symtab syms;	/* the log's kernel symbols (IRQ names) */
+	struct lkst_symtab *syms;	/* the log's kernel symbols (IRQ names) */
 };
 
 /*

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 
 #include "lkst_logio.h"
-#include "lkst_symbols.h"
+#include "lkst_symbols_int.h"
 
 /* Boot times (realtime minus trace clock) of one boot differ by NTP's slew. */
 #define BOOT_SLACK_NS	2000000000ll
@@ -86,7 +86,7 @@ static int compare_refs(const void *a, const void *b)
 static int merge_symbols(const struct lkst_log *logs, unsigned int n, void **blob,
 			 size_t *len, struct lkst_err *err)
 {
-	struct lkst_symtab *tabs = calloc(n, sizeof(*tabs));
+	struct lkst_symtab **tabs = calloc(n, sizeof(*tabs));
 	struct lkst_sym_entry *ent;
 	struct sym_ref *refs = NULL;
 	size_t nr = 0, strsize = 0, i, k, out = 0, soff = 0, l;
@@ -100,10 +100,11 @@ static int merge_symbols(const struct lkst_log *logs, unsigned int n, void **blo
 	if (!tabs)
 		goto oom;
 	for (f = 0; f < n; f++) {
-		if (lkst_symtab_from_log(&logs[f], &tabs[f], err))
+		tabs[f] = lkst_symtab_from_log(&logs[f], err);
+		if (!tabs[f])
 			goto out;
-		nr += tabs[f].nr;
-		strsize += tabs[f].strtab_size;
+		nr += tabs[f]->nr;
+		strsize += tabs[f]->strtab_size;
 	}
 	if (!nr) {
 		ret = 0;
@@ -114,10 +115,10 @@ static int merge_symbols(const struct lkst_log *logs, unsigned int n, void **blo
 	if (!refs || !b)
 		goto oom;
 	for (f = 0, k = 0; f < n; f++) {
-		for (i = 0; i < tabs[f].nr; i++, k++) {
-			refs[k].addr = tabs[f].ent[i].addr;
-			refs[k].size = tabs[f].ent[i].size;
-			refs[k].name = tabs[f].ent[i].name;
+		for (i = 0; i < tabs[f]->nr; i++, k++) {
+			refs[k].addr = tabs[f]->ent[i].addr;
+			refs[k].size = tabs[f]->ent[i].size;
+			refs[k].name = tabs[f]->ent[i].name;
 			refs[k].file = f;
 		}
 	}
@@ -135,7 +136,7 @@ static int merge_symbols(const struct lkst_log *logs, unsigned int n, void **blo
 		ent[out].name = soff;
 		out++;
 		/* Names are copied after the entries are known: note the source. */
-		soff += strlen(tabs[refs[k].file].strtab + refs[k].name) + 1;
+		soff += strlen(tabs[refs[k].file]->strtab + refs[k].name) + 1;
 	}
 	/* The string table right after the entries kept, in the same order. */
 	{
@@ -143,7 +144,7 @@ static int merge_symbols(const struct lkst_log *logs, unsigned int n, void **blo
 		size_t pos = 0;
 
 		for (k = 0; k < nr; k++) {
-			const char *name = tabs[refs[k].file].strtab + refs[k].name;
+			const char *name = tabs[refs[k].file]->strtab + refs[k].name;
 
 			if (k && refs[k].addr == refs[k - 1].addr)
 				continue;
@@ -164,7 +165,7 @@ oom:
 	lkst_seterr(err, "out of memory; free some memory");
 out:
 	for (f = 0; tabs && f < n; f++)
-		lkst_symtab_free(&tabs[f]);
+		lkst_symtab_free(tabs[f]);
 	free(tabs);
 	free(refs);
 	free(b);

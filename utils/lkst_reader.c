@@ -16,8 +16,7 @@
 struct lkst_trace {
 	struct lkst_log log;		/* owned, when opened here */
 	const struct lkst_log *use;	/* the log read: &log or the caller's */
-	struct lkst_symtab symbols;
-	int has_symbols;
+	struct lkst_symtab *symbols;	/* NULL: not asked for */
 	struct lkst_filter filter;
 	struct lkst_where *where;	/* --where, or NULL */
 	int selecting;
@@ -108,11 +107,11 @@ struct lkst_trace *lkst_trace_open_files(const char *const *paths, unsigned int 
 	trace_activate(t);
 	if (flags & LKST_TRACE_SYMBOLS) {
 		/* lkbuf's message: the file, then what is wrong with its symbols. */
-		if (lkst_symtab_from_log(&t->log, &t->symbols, &e)) {
+		t->symbols = lkst_symtab_from_log(&t->log, &e);
+		if (!t->symbols) {
 			lkst_seterr(err, "%s: %s", path, e.msg);
 			goto fail;
 		}
-		t->has_symbols = 1;
 	}
 	return t;
 fail:
@@ -140,8 +139,7 @@ void lkst_trace_close(struct lkst_trace *t)
 		lkst_events_use_builtin();
 	lkst_filter_free(&t->filter);
 	lkst_where_free(t->where);
-	if (t->has_symbols)
-		lkst_symtab_free(&t->symbols);
+	lkst_symtab_free(t->symbols);
 	if (t->use == &t->log)
 		lkst_log_free(&t->log);
 	free(t->own_events);
@@ -155,7 +153,7 @@ const struct lkst_log *lkst_trace_log(const struct lkst_trace *t)
 
 const struct lkst_symtab *lkst_trace_symbols(const struct lkst_trace *t)
 {
-	return t->has_symbols ? &t->symbols : NULL;
+	return t->symbols;
 }
 
 unsigned long long lkst_trace_nr_records(const struct lkst_trace *t)

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "lkst_logio.h"
-#include "lkst_symbols.h"
+#include "lkst_symbols_int.h"
 
 /* ---- /proc/kallsyms ---------------------------------------------------- */
 
@@ -325,14 +325,14 @@ int lkst_symbols_build(const struct lkst_kallsyms *ks, struct lkst_ksym_set *s,
 	return 0;
 }
 
-int lkst_symtab_load(const void *blob, size_t len, struct lkst_symtab *st,
-		     struct lkst_err *err)
+/* Fills st (zeroed) from the section blob: 0, or -1 with err set. */
+static int symtab_load(const void *blob, size_t len, struct lkst_symtab *st,
+		       struct lkst_err *err)
 {
 	const unsigned char *p = blob;
 	__u32 head[2];
 	size_t i, nr, strtab_size;
 
-	memset(st, 0, sizeof(*st));
 	if (len < LKST_SYM_HEAD_SIZE) {
 		lkst_seterr(err, "kernel symbols: %zu bytes, shorter than their %d-byte head",
 			    len, LKST_SYM_HEAD_SIZE);
@@ -358,7 +358,6 @@ int lkst_symtab_load(const void *blob, size_t len, struct lkst_symtab *st,
 	st->ent = malloc(nr * sizeof(*st->ent));
 	st->strtab = malloc(strtab_size);
 	if (!st->ent || !st->strtab) {
-		lkst_symtab_free(st);
 		lkst_seterr(err, "out of memory loading %zu kernel symbols; free some memory", nr);
 		return -1;
 	}
@@ -387,15 +386,41 @@ int lkst_symtab_load(const void *blob, size_t len, struct lkst_symtab *st,
 	}
 	return 0;
 bad:
-	lkst_symtab_free(st);
 	return -1;
+}
+
+struct lkst_symtab *lkst_symtab_load(const void *blob, size_t len, struct lkst_err *err)
+{
+	struct lkst_symtab *st = calloc(1, sizeof(*st));
+
+	if (!st) {
+		lkst_seterr(err, "out of memory loading kernel symbols; free some memory");
+		return NULL;
+	}
+	if (symtab_load(blob, len, st, err)) {
+		lkst_symtab_free(st);
+		return NULL;
+	}
+	return st;
 }
 
 void lkst_symtab_free(struct lkst_symtab *st)
 {
+	if (!st)
+		return;
 	free(st->ent);
 	free(st->strtab);
-	memset(st, 0, sizeof(*st));
+	free(st);
+}
+
+size_t lkst_symtab_nr(const struct lkst_symtab *st)
+{
+	return st->nr;
+}
+
+const char *lkst_symtab_name(const struct lkst_symtab *st, const struct lkst_sym_entry *e)
+{
+	return e->name < st->strtab_size ? st->strtab + e->name : "";
 }
 
 static __u64 sym_entry_size(const void *e)
@@ -473,14 +498,16 @@ int lkst_symbols_save(struct lkst_log_writer *w, struct lkst_ksym_set *s,
 	return ret;
 }
 
-int lkst_symtab_from_log(const struct lkst_log *log, struct lkst_symtab *st,
-			 struct lkst_err *err)
+struct lkst_symtab *lkst_symtab_from_log(const struct lkst_log *log, struct lkst_err *err)
 {
 	size_t len;
 	const void *blob = lkst_log_meta(log, LKST_META_SYMBOLS, &len);
+	struct lkst_symtab *st;
 
-	memset(st, 0, sizeof(*st));
-	if (!blob)
-		return 0;
-	return lkst_symtab_load(blob, len, st, err);
+	if (blob)
+		return lkst_symtab_load(blob, len, err);
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		lkst_seterr(err, "out of memory; free some memory");
+	return st;
 }

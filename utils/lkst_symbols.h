@@ -53,13 +53,8 @@ struct lkst_sym_entry {
 
 #define LKST_SYM_HEAD_SIZE	8
 
-/* A loaded (validated) table; owns its copies. */
-struct lkst_symtab {
-	size_t nr;
-	struct lkst_sym_entry *ent;
-	char *strtab;
-	size_t strtab_size;
-};
+/* A loaded (validated) table; owns its copies.  Opaque. */
+struct lkst_symtab;
 
 /* ---- /proc/kallsyms ---------------------------------------------------- */
 
@@ -114,13 +109,17 @@ int lkst_symbols_build(const struct lkst_kallsyms *ks, struct lkst_ksym_set *s,
 
 /*
  * Validates a section strictly (see the layout above) and copies it into
- * st.  0, or -1 with err saying what is wrong.
+ * a new table; NULL with err saying what is wrong.
  */
-int lkst_symtab_load(const void *blob, size_t len, struct lkst_symtab *st,
-		     struct lkst_err *err);
+struct lkst_symtab *lkst_symtab_load(const void *blob, size_t len, struct lkst_err *err);
+/* Frees st (NULL: nothing). */
 void lkst_symtab_free(struct lkst_symtab *st);
+/* How many symbols st holds. */
+size_t lkst_symtab_nr(const struct lkst_symtab *st);
 /* The entry covering addr (size 0: addr itself only), or NULL. */
 const struct lkst_sym_entry *lkst_symtab_find(const struct lkst_symtab *st, __u64 addr);
+/* The name of st's entry e ("name [module]" for a module's symbol). */
+const char *lkst_symtab_name(const struct lkst_symtab *st, const struct lkst_sym_entry *e);
 /*
  * "name+0xOFF/0xSIZE" ("name+0xOFF" for an unknown size), a module's
  * symbol followed by " [module]"; 1, or 0 with buf "" when addr has none.
@@ -138,9 +137,11 @@ int lkst_symtab_format(const struct lkst_symtab *st, __u64 addr, char *buf, size
 int lkst_symbols_save(struct lkst_log_writer *w, struct lkst_ksym_set *s,
 		      const char *kallsyms_path, struct lkst_err *err);
 
-/* A log's symbols: st empty when it has none.  0, or -1 with err set. */
-int lkst_symtab_from_log(const struct lkst_log *log, struct lkst_symtab *st,
-			 struct lkst_err *err);
+/*
+ * A log's symbols: a new table, empty when the log has none; NULL with
+ * err set.
+ */
+struct lkst_symtab *lkst_symtab_from_log(const struct lkst_log *log, struct lkst_err *err);
 
 #ifdef __cplusplus
 }

@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	struct lkst_log_merge *merge;
 	unsigned int prev_cpu = 0;
 	unsigned long long total = 0, merged = 0;
-	struct lkst_symtab symbols = { 0 };
+	struct lkst_symtab *symbols;
 	struct lkst_log log;
 	struct lkst_err err;
 	unsigned int s, mode;
@@ -61,8 +61,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	lkst_outbuf_init(out, null);
 	opts.comms = comms;
 	/* Kernel symbols: validated strictly, refused ones print as hex. */
-	if (lkst_symtab_from_log(&log, &symbols, &err) == 0)
-		opts.symbols = &symbols;
+	symbols = lkst_symtab_from_log(&log, &err);
+	opts.symbols = symbols;
 	opts.realtime_offset_ns = (long long)(log.header.anchor_realtime_ns -
 					      log.header.anchor_trace_ns);
 	for (mode = 0; mode < 4; mode++) {
@@ -103,7 +103,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	lkst_comm_map_free(comms);
 	if (null)
 		fclose(null);
-	lkst_symtab_free(&symbols);
+	lkst_symtab_free(symbols);
 	lkst_log_free(&log);
 	return 0;
 }

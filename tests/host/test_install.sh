@@ -204,7 +204,7 @@ int main(int argc, char **argv)
 {
 	struct lkst_format_opts opts = { .csv = 1 };
 	const struct lkst_record *rec;
-	struct lkst_symtab symbols;
+	struct lkst_symtab *symbols = NULL;
 	struct lkst_log_merge *merge = NULL;
 	struct lkst_outbuf *out;
 	struct lkst_log log;
@@ -214,12 +214,12 @@ int main(int argc, char **argv)
 	if (argc != 2)
 		return 2;
 	if (lkst_log_load(argv[1], &log, &err) || lkst_log_use_events(&log, &err) ||
-	    lkst_symtab_from_log(&log, &symbols, &err) ||
+	    !(symbols = lkst_symtab_from_log(&log, &err)) ||
 	    !(merge = lkst_log_merge_new(&log, &err))) {
 		fprintf(stderr, "csvdump: %s\n", err.msg);
 		return 1;
 	}
-	opts.symbols = &symbols;
+	opts.symbols = symbols;
 	out = lkst_outbuf_new(stdout);
 	if (!out)
 		return 1;
@@ -229,7 +229,7 @@ int main(int argc, char **argv)
 	lkst_outbuf_flush(out);
 	lkst_outbuf_free(out);
 	lkst_log_merge_free(merge);
-	lkst_symtab_free(&symbols);
+	lkst_symtab_free(symbols);
 	lkst_log_free(&log);
 	return fflush(stdout) || ferror(stdout);
 }

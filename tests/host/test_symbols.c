@@ -174,7 +174,7 @@ static void build_blob(void **blob, size_t *len)
 
 static void test_build_and_lookup(void)
 {
-	struct lkst_symtab st;
+	struct lkst_symtab *st;
 	struct lkst_err err;
 	char buf[128];
 	void *blob;
@@ -193,32 +193,35 @@ static void test_build_and_lookup(void)
 	memcpy(&e, (char *)blob + 8, sizeof(e));
 	CHECK(e.addr == 0xffffffff81000100ULL && e.size == 0x30 && e.name == 0);
 
-	CHECK(lkst_symtab_load(blob, len, &st, &err) == 0);
-	CHECK(st.nr == 4);
-	CHECK(lkst_symtab_format(&st, frames[0], buf, sizeof(buf)) == 1);
+	st = lkst_symtab_load(blob, len, &err);
+	CHECK(st != NULL);
+	CHECK(st && lkst_symtab_nr(st) == 4);
+	CHECK(lkst_symtab_format(st, frames[0], buf, sizeof(buf)) == 1);
 	CHECK_STR(buf, "vfs_read+0x10/0x160");
-	lkst_symtab_format(&st, frames[1], buf, sizeof(buf));
+	lkst_symtab_format(st, frames[1], buf, sizeof(buf));
 	CHECK_STR(buf, "helper+0x8/0x30");
-	lkst_symtab_format(&st, frames[2], buf, sizeof(buf));
+	lkst_symtab_format(st, frames[2], buf, sizeof(buf));
 	CHECK_STR(buf, "stack_handle+0x10/0x80 [lkst_stack]");
-	lkst_symtab_format(&st, frames[5], buf, sizeof(buf));
+	lkst_symtab_format(st, frames[5], buf, sizeof(buf));
 	CHECK_STR(buf, "other_fn+0x0 [other]");
 	/* Edges: first byte, last byte, one past, before all, after all. */
-	lkst_symtab_format(&st, 0xffffffff81000100ULL, buf, sizeof(buf));
+	lkst_symtab_format(st, 0xffffffff81000100ULL, buf, sizeof(buf));
 	CHECK_STR(buf, "helper+0x0/0x30");
-	lkst_symtab_format(&st, 0xffffffff8100012fULL, buf, sizeof(buf));
+	lkst_symtab_format(st, 0xffffffff8100012fULL, buf, sizeof(buf));
 	CHECK_STR(buf, "helper+0x2f/0x30");
-	CHECK(lkst_symtab_format(&st, 0xffffffff81000130ULL, buf, sizeof(buf)) == 0);
+	CHECK(lkst_symtab_format(st, 0xffffffff81000130ULL, buf, sizeof(buf)) == 0);
 	CHECK_STR(buf, "");
-	CHECK(lkst_symtab_format(&st, 0xffffffff810000ffULL, buf, sizeof(buf)) == 0);
-	CHECK(lkst_symtab_format(&st, 0xffffffffc0002001ULL, buf, sizeof(buf)) == 0);
-	CHECK(lkst_symtab_format(&st, 0, buf, sizeof(buf)) == 0);
-	CHECK(lkst_symtab_format(&st, ~0ULL, buf, sizeof(buf)) == 0);
+	CHECK(lkst_symtab_format(st, 0xffffffff810000ffULL, buf, sizeof(buf)) == 0);
+	CHECK(lkst_symtab_format(st, 0xffffffffc0002001ULL, buf, sizeof(buf)) == 0);
+	CHECK(lkst_symtab_format(st, 0, buf, sizeof(buf)) == 0);
+	CHECK(lkst_symtab_format(st, ~0ULL, buf, sizeof(buf)) == 0);
 	/* The 200-byte bound of the printer; a tiny buffer truncates. */
-	lkst_symtab_format(&st, frames[2], buf, 8);
+	lkst_symtab_format(st, frames[2], buf, 8);
 	CHECK_STR(buf, "stack_h");
 	CHECK(lkst_symtab_format(NULL, frames[0], buf, sizeof(buf)) == 0);
-	lkst_symtab_free(&st);
+	CHECK(lkst_symtab_find(st, frames[2]) != NULL);
+	CHECK_STR(lkst_symtab_name(st, lkst_symtab_find(st, frames[2])), "stack_handle [lkst_stack]");
+	lkst_symtab_free(st);
 	free(blob);
 
 	/* Nothing to symbolize, or nothing covered: no section. */
@@ -239,12 +242,10 @@ static void test_build_and_lookup(void)
 
 static int load_bytes(const unsigned char *b, size_t len, struct lkst_err *err)
 {
-	struct lkst_symtab st;
-	int ret = lkst_symtab_load(b, len, &st, err);
-
-	if (!ret)
-		lkst_symtab_free(&st);
-	return ret;
+	struct lkst_symtab *st;
+	st = lkst_symtab_load(b, len, err);
+	lkst_symtab_free(st);
+	return st ? 0 : -1;
 }
 
 static void put32(unsigned char *b, size_t off, __u32 v)
@@ -311,7 +312,7 @@ static void test_format(void)
 {
 	struct lkst_format_opts opts = { 0 };
 	struct lkst_record r;
-	struct lkst_symtab st;
+	struct lkst_symtab *st;
 	struct lkst_outbuf *o = lkst_outbuf_new(NULL);
 	struct lkst_err err;
 	char buf[256], *text = NULL;
@@ -320,7 +321,8 @@ static void test_format(void)
 	FILE *f;
 
 	build_blob(&blob, &len);
-	CHECK(lkst_symtab_load(blob, len, &st, &err) == 0);
+	st = lkst_symtab_load(blob, len, &err);
+	CHECK(st != NULL);
 	free(blob);
 	stack_rec(&r, LKST_EV_IPC_PIPE_READ, 5, 7, frames);
 
@@ -328,7 +330,7 @@ static void test_format(void)
 	CHECK_STR(buf, "IPC_PIPE_READ frames 5-6 of 7");
 	lkst_format_arg(&r, 1, &opts, buf, sizeof(buf));
 	CHECK_STR(buf, "0xffffffffc0002000");		/* no symbols given */
-	opts.symbols = &st;
+	opts.symbols = st;
 	lkst_format_arg(&r, 1, &opts, buf, sizeof(buf));
 	CHECK_STR(buf, "other_fn+0x0 [other]");
 	lkst_format_arg(&r, 2, &opts, buf, sizeof(buf));
@@ -367,7 +369,7 @@ static void test_format(void)
 	/* --stacks: a line per frame; other records as ever; not in CSV. */
 	f = open_memstream(&text, &tlen);
 	lkst_outbuf_init(o, f);
-	opts.symbols = &st;
+	opts.symbols = st;
 	opts.stacks = 1;
 	stack_rec(&r, LKST_EV_IPC_PIPE_READ, 5, 7, frames);
 	lkst_format_record_buf(o, &r, 1, &opts);
@@ -389,7 +391,7 @@ static void test_format(void)
 	free(text);
 	opts.stacks = 0;
 	lkst_outbuf_free(o);
-	lkst_symtab_free(&st);
+	lkst_symtab_free(st);
 
 	/* A position naming an unknown event, or an empty stack. */
 	memset(&r, 0, sizeof(r));
@@ -414,7 +416,7 @@ static void test_log(void)
 	struct lkst_log_header h;
 	struct lkst_log_writer w;
 	struct lkst_record recs[2];
-	struct lkst_symtab st;
+	struct lkst_symtab *st;
 	struct lkst_log log;
 	struct lkst_err err;
 	char buf[128];
@@ -439,11 +441,12 @@ static void test_log(void)
 	CHECK(s.nr == 0);
 	CHECK(lkst_log_commit(&w, &err) == 0);
 	CHECK(lkst_log_load(path, &log, &err) == 0);
-	CHECK(lkst_symtab_from_log(&log, &st, &err) == 0);
-	CHECK(st.nr == 4);
-	lkst_symtab_format(&st, frames[2], buf, sizeof(buf));
+	st = lkst_symtab_from_log(&log, &err);
+	CHECK(st != NULL);
+	CHECK(st && lkst_symtab_nr(st) == 4);
+	lkst_symtab_format(st, frames[2], buf, sizeof(buf));
 	CHECK_STR(buf, "stack_handle+0x10/0x80 [lkst_stack]");
-	lkst_symtab_free(&st);
+	lkst_symtab_free(st);
 	lkst_log_free(&log);
 
 	/* No KSYM records: no section, and kallsyms is not even opened. */
@@ -452,8 +455,10 @@ static void test_log(void)
 	CHECK(lkst_symbols_save(&w, &s, "/nonexistent/kallsyms", &err) == 0);
 	CHECK(lkst_log_commit(&w, &err) == 0);
 	CHECK(lkst_log_load(path, &log, &err) == 0);
-	CHECK(lkst_symtab_from_log(&log, &st, &err) == 0);
-	CHECK(st.nr == 0);
+	st = lkst_symtab_from_log(&log, &err);
+	CHECK(st != NULL);
+	CHECK(st && lkst_symtab_nr(st) == 0);
+	lkst_symtab_free(st);
 	lkst_log_free(&log);
 
 	/* kallsyms unreadable: an error, the log itself still fine. */
@@ -483,7 +488,7 @@ static void test_log(void)
 	CHECK(lkst_log_add_meta(&w, LKST_META_SYMBOLS, "\1\0\0\0\1\0\0\0", 8, &err) == 0);
 	CHECK(lkst_log_commit(&w, &err) == 0);
 	CHECK(lkst_log_load(path, &log, &err) == 0);
-	CHECK(lkst_symtab_from_log(&log, &st, &err) == -1);
+	CHECK(lkst_symtab_from_log(&log, &err) == NULL);
 	CHECK_HAS(err.msg, "kernel symbols");
 	lkst_log_free(&log);
 
