@@ -54,6 +54,13 @@
  *
  * Usage: test_buf_stress [-t ms_per_config] [-n] [config...]
  *   -n  no signals (no nesting), for sanitizers that cannot cope with them
+ *
+ * One file of about 1,300 lines on purpose: it is one experiment, not a
+ * list of tests.  The writers, their signal handlers, the readers, the
+ * drainer and the checks afterwards share one record encoding and one
+ * state (per-writer counters, the erased and discarded counts) that each
+ * side must read exactly as the other wrote it; split, that state would
+ * become globals read across files.
  */
 #define _GNU_SOURCE
 #include <errno.h>
