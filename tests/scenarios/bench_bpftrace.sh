@@ -13,10 +13,13 @@
 #   kstack (the kernel stack of every system call entry, 16 frames).
 #
 # bt-none is the same kernel with nothing traced, interleaved with them.
-# Each bpftrace run starts bpftrace on CPU 0 before the workload (its
-# compilation is outside the measured window) and ends it after (SIGINT):
-# its reader drains the perf rings during the window, as it must to keep a
-# trace, and under icount those instructions count.  RESULT lines as
+# A bpftrace configuration starts bpftrace once, on CPU 0 (its compilation
+# is outside every measured window), and the suite's shell writes a marker
+# to /dev/kmsg before and after each workload, which the program's
+# printk:console probe turns into MARK ... END in its output (with its maps
+# then, emptied): a workload's records and maps are those between its two
+# markers.  The reader drains the perf rings during the window, as it must
+# to keep a trace; under icount those instructions count.  RESULT lines as
 # bench_suite.sh's:
 #   RESULT KERNEL CONFIG WORKLOAD REP OPS NS_PER_OP LKST_RECORDS
 #          FTRACE_ENTRIES FTRACE_OVERRUN FTRACE_BYTES LKST_BYTES
@@ -35,19 +38,23 @@ BT_PROGS=/usr/share/lkst/bpftrace
 # 16 MiB of perf ring per CPU, as ftrace's buffer in the suite.
 export BPFTRACE_PERF_RB_PAGES=4096
 
-# bpftrace -o OUT PROGRAM in the background on CPU 0; returns once its
-# BEGIN probe ran (every probe attached), 1 if it died or never did.
+# bpftrace -o OUT PROGRAM in the background on CPU 0, with this shell's
+# PID as $1 (the marker's); returns once its BEGIN probe ran (every probe
+# attached), 1 if it died or never did.  Compiling a program takes
+# bpftrace minutes under TCG: it starts once per configuration and
+# repetition, and the marker splits its output by workload.
 bt_start() {
 	rm -f bt.out bt.err
-	taskset 1 bpftrace -o bt.out "$1" 2>bt.err &
+	taskset 1 bpftrace -o bt.out "$1" $$ 2>bt.err &
 	BT_PID=$!
 	i=0
 	while ! grep -q '^READY$' bt.out 2>/dev/null; do
-		{ kill -0 $BT_PID 2>/dev/null && [ $i -lt 900 ]; } ||
+		{ kill -0 $BT_PID 2>/dev/null && [ $i -lt 3000 ]; } ||
 			{ echo "bench_bpftrace: bpftrace $1 did not start:"; cat bt.err; return 1; }
 		sleep 1
 		i=$((i + 1))
 	done
+	BT_MARKS=0
 }
 
 # SIGINT: bpftrace detaches, prints its maps to bt.out and exits.
@@ -56,14 +63,31 @@ bt_stop() {
 	wait $BT_PID
 }
 
-# Records in bt.out (a record is a line that starts with the time).
-bt_records() {
-	grep -c '^[0-9][0-9]* [0-9][0-9]* [0-9][0-9]* ' bt.out
+# A marker in bt.out: MARK, the program's maps (emptied), END; returns
+# once bpftrace wrote it.
+bt_mark() {
+	echo lkst-bench-mark >/dev/kmsg
+	BT_MARKS=$((BT_MARKS + 1))
+	i=0
+	while [ "$(grep -c '^END$' bt.out)" -lt $BT_MARKS ]; do
+		[ $i -lt 600 ] || { echo "bench_bpftrace: marker $BT_MARKS not in bt.out"; return 1; }
+		sleep 1
+		i=$((i + 1))
+	done
 }
 
-# Events bpftrace reported lost ("Lost N events"), summed.
-bt_lost() {
-	cat bt.out bt.err | sed -n 's/.*Lost \([0-9]*\) events.*/\1/p' | awk '{ s += $1 } END { print s + 0 }'
+# "RECORDS LOST" between the last two markers: the records (lines that
+# start with the time) and the events bpftrace said it lost.
+bt_window() {
+	awk '/^MARK$/ { n++; r[n] = 0; l[n] = 0; next }
+	     /^[0-9]+ [0-9]+ [0-9]+ / { r[n]++ }
+	     /Lost [0-9]+ events/ { for (i = 1; i < NF; i++) if ($i == "Lost") l[n] += $(i + 1) }
+	     END { print r[n - 1] + 0, l[n - 1] + 0 }' bt.out
+}
+
+# The maps the last marker printed (between its MARK and END).
+bt_maps() {
+	awk -v m=$BT_MARKS '/^MARK$/ { n++; next } /^END$/ { next } n == m' bt.out
 }
 
 # Hits of the events named (comma-separated), summed.
@@ -122,7 +146,19 @@ bt_lkst_maskset() {
 	esac
 }
 
-# One run: CONFIG WORKLOAD:OPS REP.
+bt_program() {
+	case $1 in
+	bpftrace-twins) echo $BT_PROGS/twins.bt ;;
+	h-pass-bt) echo /tmp/bt-pass.bt ;;
+	h-drop-bt) echo /tmp/bt-drop.bt ;;
+	h-count-bt) echo $BT_PROGS/count.bt ;;
+	h-hist-bt) echo $BT_PROGS/hist.bt ;;
+	h-kstack-bt) echo $BT_PROGS/kstack.bt ;;
+	esac
+}
+
+# One run: CONFIG WORKLOAD:OPS REP (a bpftrace configuration's bpftrace
+# already started).
 bt_run() {
 	wl=${2%%:*}
 	case $1 in
@@ -134,43 +170,37 @@ bt_run() {
 	h-count-lkst) step lkm agg clear -N btcount ;;
 	h-hist-lkst) step lkm agg clear -N bthist ;;
 	esac
-	case $1 in
-	bpftrace-twins) bt_start $BT_PROGS/twins.bt || exit 1 ;;
-	h-pass-bt) bt_start /tmp/bt-pass.bt || exit 1 ;;
-	h-drop-bt) bt_start /tmp/bt-drop.bt || exit 1 ;;
-	h-count-bt) bt_start $BT_PROGS/count.bt || exit 1 ;;
-	h-hist-bt) bt_start $BT_PROGS/hist.bt || exit 1 ;;
-	h-kstack-bt) bt_start $BT_PROGS/kstack.bt || exit 1 ;;
-	esac
 	recs=0 hits=0 bytes=0 lost=0
-	case $1 in h-*-lkst)
+	case $1 in
+	h-*-lkst)
 		lkst_rewind
 		hits=$(bt_hits "$(bt_lkst_events $1)")
-		recs=$(lkst_written)
 		bytes=$(lkst_bytes)
 		lkm set -m "$(bt_lkst_maskset $1)" >/dev/null ;;
+	bpftrace-*|h-*-bt) bt_mark || exit 1 ;;
 	esac
 	lkst_benchload "$wl" -n "${2#*:}" >run.txt ||
 		{ echo "FAIL: lkst_benchload $2 under $1"; exit 1; }
-	case $1 in h-*-lkst)
+	case $1 in
+	h-*-lkst)
 		lkm set -m 0 >/dev/null
 		hits=$(($(bt_hits "$(bt_lkst_events $1)") - hits))
 		bytes=$(($(lkst_bytes) - bytes)) ;;
+	bpftrace-*|h-*-bt)
+		bt_mark || exit 1
+		read -r recs lost <<-EOF
+		$(bt_window)
+		EOF
+		bytes=$(awk -v m=$BT_MARKS '/^MARK$/ { n++ } n == m - 1 && /^[0-9]+ / { b += length($0) + 1 } END { print b + 0 }' bt.out) ;;
 	esac
 	read -r name ops ns <run.txt
-	case $1 in bpftrace-*|h-*-bt)
-		bt_stop
-		recs=$(bt_records)
-		bytes=$(wc -c <bt.out)
-		lost=$(bt_lost) ;;
-	esac
 	echo "RESULT $KERNEL $1 $name $3 $ops $ns $hits $recs $lost $bytes $bytes"
 	[ "$3" = 1 ] || return 0
 	# The answers, compared by tools/bench/report_bpftrace.py.
 	case $1 in
-	h-count-bt) cp bt.out "bt-count-$name.txt" ;;
-	h-hist-bt) cp bt.out "bt-hist-$name.txt" ;;
-	h-kstack-bt) cp bt.out "bt-kstack-$name.txt" ;;
+	h-count-bt) bt_maps >"bt-count-$name.txt" ;;
+	h-hist-bt) bt_maps >"bt-hist-$name.txt" ;;
+	h-kstack-bt) bt_maps >"bt-kstack-$name.txt" ;;
 	h-count-lkst) lkm agg print -C -N btcount >"lkst-count-$name.csv" ;;
 	h-hist-lkst) lkm agg print -C -N bthist >"lkst-hist-$name.csv" ;;
 	h-kstack-lkst) echo "SYSCALL_ENTRY $hits" >"lkst-kstack-$name.txt" ;;
@@ -180,9 +210,12 @@ bt_run() {
 rep=1
 while [ -n "$BT_CONFIGS" ] && [ $rep -le "$REPS" ]; do
 	for config in $BT_CONFIGS; do
+		prog=$(bt_program $config)
+		[ -z "$prog" ] || bt_start "$prog" || exit 1
 		for wl in $WORKLOADS; do
 			bt_run "$config" "$wl" $rep
 		done
+		[ -z "$prog" ] || bt_stop
 	done
 	rep=$((rep + 1))
 done
