@@ -79,8 +79,8 @@ with tempfile.TemporaryDirectory() as out:
     # event, 2.5 records/op of its own), lkst-twins 3 records/op at 501
     # against bench_suite's none at 201 (100 per event); ftrace at 801
     # (300 per event).  Handlers: drop, lkst 4 hits/op at 400 (50 per
-    # event), bpftrace at 300 (50 per twin event); count, lkst 2 hits/op
-    # at 300 (50), bpftrace at 500 (150, per lkst's events).
+    # event), bpftrace at 300 (50 per twin event); count, lkst 3 hits/op
+    # at 350 (50), bpftrace at 650 (150, per lkst's events, not ftrace's).
     lk = []
     for rep, d in ((1, 0), (2, 2), (3, -2)):
         lk += [f"RESULT lkst none getppid {rep} 1000 {201 + d} 0 0 0 0",
@@ -90,8 +90,8 @@ with tempfile.TemporaryDirectory() as out:
                f"RESULT lkst bpftrace-twins getppid {rep} 1000 {1400 + d} 0 2500 {rep * 10} 150000 150000",
                f"RESULT lkst h-drop-lkst getppid {rep} 1000 {400 + d} 4000 0 0 0 0",
                f"RESULT lkst h-drop-bt getppid {rep} 1000 {300 + d} 0 0 0 0 0",
-               f"RESULT lkst h-count-lkst getppid {rep} 1000 {300 + d} 2000 0 0 0 0",
-               f"RESULT lkst h-count-bt getppid {rep} 1000 {500 + d} 0 0 0 0 0"]
+               f"RESULT lkst h-count-lkst getppid {rep} 1000 {350 + d} 3000 0 0 0 0",
+               f"RESULT lkst h-count-bt getppid {rep} 1000 {650 + d} 0 0 0 0 0"]
     write(os.path.join(out, "lkst-icount", "bench_suite", "output.txt"), "\n".join(lk) + "\n")
     write(os.path.join(out, "vanilla-icount", "bench_suite", "output.txt"),
           "RESULT vanilla bt-none getppid 1 1000 190 0 0 0 0 0\n"
