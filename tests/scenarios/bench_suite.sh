@@ -190,6 +190,7 @@ while [ $rep -le "$REPS" ]; do
 	done
 	rep=$((rep + 1))
 done
+. /scenarios/bench_bpftrace.sh	# bpftrace, and the handlers against it
 rm -f run.txt
 configure none
 [ $KERNEL = lkst ] && userside_traces
