@@ -95,10 +95,6 @@ bt_hits() {
 	lkm stat -e "$1" | awk 'NR > 1 { s += $3 } END { print s + 0 }'
 }
 
-# The predicate versions of twins.bt: PRED before every probe's "{".
-sed 's|^\(tracepoint:.*\) {$|\1 /cpu < 4096/ {|' $BT_PROGS/twins.bt >/tmp/bt-pass.bt
-sed 's|^\(tracepoint:.*\) {$|\1 /cpu > 4096/ {|' $BT_PROGS/twins.bt >/tmp/bt-drop.bt
-
 # Repetitions: lkst_bench_bt_reps (1: each bpftrace start costs minutes).
 BT_REPS=$(cmdline_arg lkst_bench_bt_reps)
 BT_REPS=${BT_REPS:-1}
@@ -108,6 +104,9 @@ if ! command -v bpftrace >/dev/null || [ ! -f $BT_PROGS/twins.bt ]; then
 else
 	bpftrace --version
 	BT_CONFIGS="bt-none bpftrace-twins"
+	# The predicate versions of twins.bt: PRED before every probe's "{".
+	sed 's|^\(tracepoint:.*\) {$|\1 /cpu < 4096/ {|' $BT_PROGS/twins.bt >/tmp/bt-pass.bt
+	sed 's|^\(tracepoint:.*\) {$|\1 /cpu > 4096/ {|' $BT_PROGS/twins.bt >/tmp/bt-drop.bt
 fi
 TWINS_LKST_LIST=$(echo $TWINS_LKST | tr ' ' ,)
 if [ -n "$BT_CONFIGS" ] && [ $KERNEL = lkst ]; then
