@@ -15,6 +15,9 @@ lkst=build/linux-6.12-arm64-bench
 vanilla=build/linux-6.12-arm64-vanilla
 frag=build/ftrace-arm64.config
 mkdir -p build
+# One build at a time in these trees (make bench-arm64 run twice).
+exec 9>build/.kernels-arm64.lock
+flock 9
 grep -v '^CONFIG_IA32_EMULATION=' configs/ftrace.config > "$frag.tmp"
 cmp -s "$frag.tmp" "$frag" 2>/dev/null && rm "$frag.tmp" || mv "$frag.tmp" "$frag"
 frags=(configs/guest.config "$frag" configs/arm64.config)
