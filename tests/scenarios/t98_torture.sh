@@ -22,6 +22,14 @@ rc=$?
 cat torture.txt
 echo "torture_exit $rc" >>hardening.txt
 if [ -n "$perf" ]; then
+	# The NMIs' own records while they still fire (after.log's last
+	# maskset may route no interrupt event): RALL for a 2 s load, saved
+	# apart in nmi.log, then RDEFAULT again.
+	step lkm set -m 2
+	step lkst_workload -o nmi-pids.txt -t 2000
+	step lkm set -m 0
+	step lkbuf read -f nmi.log
+	step lkm set -m 1
 	kill $perf
 	wait $perf
 	echo "perf_exit $?" >>hardening.txt
