@@ -90,22 +90,29 @@ check "resize refuses a bad size" "'$lkbuf' resize -s 100; [ \$? -eq 1 ] && grep
 
 # record: each DRAIN writes FAKE_LKST_RATE more records; a CPU holds 3
 # (cpu 0) or 2, so most are overwritten before the next drain.
-record() {	# record DIR ARGS...: SIGINT after half a second
-	dir=$1; shift
+# record DIR FILES ARGS...: SIGINT after half a second, or later once DIR
+# holds FILES files (at most 30 s): a loaded host may not have drained
+# enough in half a second to rotate.
+record() {
+	dir=$1 files=$2; shift 2
 	FAKE_LKST_RATE=5 "$lkbuf" record -o "$dir" -i 5 "$@" 2>"$dir.report" &
 	pid=$!
 	sleep 0.5
+	for _ in $(seq 300); do
+		[ "$(ls "$dir" 2>/dev/null | wc -l)" -lt "$files" ] || break
+		sleep 0.1
+	done
 	kill -INT $pid
 	wait $pid
 }
 # (a fresh fake: cpu 0 holds the newest 3, cpu 1 the newest 2)
 export FAKE_LKST_STATE="$tmp/state2"
-record "$tmp/rec1" --rotate 16K; echo $? >"$tmp/rec1.rc"
+record "$tmp/rec1" 3 --rotate 16K; echo $? >"$tmp/rec1.rc"
 check "record writes rotated files" "[ \$(cat '$tmp/rec1.rc') = 0 ] && [ \$(ls '$tmp/rec1' | wc -l) -gt 2 ]"
 check "recorded files follow each other and add up" "python3 '$here/check_record.py' '$tmp/rec1' '$tmp/rec1.report' 16384 0"
 check "recorded losses are reported" "grep -q '^lkbuf: cpu0: .* [1-9][0-9]* lost' '$tmp/rec1.report'"
 check "every recorded file prints" "for f in '$tmp'/rec1/*.log; do '$lkbuf' print -C -r -f \$f >/dev/null || exit 1; done"
-record "$tmp/rec2" --rotate 16K --keep 2; echo $? >"$tmp/rec2.rc"
+record "$tmp/rec2" 2 --rotate 16K --keep 2; echo $? >"$tmp/rec2.rc"
 check "record --keep" "[ \$(cat '$tmp/rec2.rc') = 0 ] && [ \$(ls '$tmp/rec2' | wc -l) -eq 2 ] && python3 '$here/check_record.py' '$tmp/rec2' '$tmp/rec2.report' 16384 2"
 check "record SIGTERM" "FAKE_LKST_RATE=1 '$lkbuf' record -o '$tmp/rec3' -i 5 2>'$tmp/rec3.report' & p=\$!; sleep 0.3; kill -TERM \$p; wait \$p && python3 '$here/check_record.py' '$tmp/rec3' '$tmp/rec3.report' 16777216 0 && [ \$(ls '$tmp/rec3' | wc -l) -eq 1 ]"
 check "record refuses a used directory" "'$lkbuf' record -o '$tmp/rec3'; [ \$? -eq 1 ] && grep -q 'already holds lkst-000001.log from an earlier recording' '$tmp/err'"
@@ -117,7 +124,7 @@ check "record needs -o" "'$lkbuf' record; [ \$? -eq 1 ] && grep -q 'needs -o DIR
 cp "$(command -v sleep)" "$tmp/lkst-named"
 "$tmp/lkst-named" 30 &
 named=$!
-FAKE_LKST_PIDS=$named,4194303 record "$tmp/rec5" --rotate 11300; echo $? >"$tmp/rec5.rc"
+FAKE_LKST_PIDS=$named,4194303 record "$tmp/rec5" 3 --rotate 11300; echo $? >"$tmp/rec5.rc"
 kill $named
 check "record names the pids its records carry" "[ \$(cat '$tmp/rec5.rc') = 0 ] && python3 '$here/check_record.py' '$tmp/rec5' '$tmp/rec5.report' 11300 0 && python3 -c \"import glob, sys; sys.path.insert(0, '$here/../check'); from lkstcheck import read_log
 for f in glob.glob('$tmp/rec5/*.log'):
