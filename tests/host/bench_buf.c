@@ -76,7 +76,7 @@ static inline void write_event(struct lkst_cpu_buffer *cb, u32 i, u32 nr,
 		return;
 	lkst_slot_put_args(&slot, 1, nr_args, a[0], a[1], a[2], a[3], a[4], a[5]);
 	lkst_slot_put_time(&slot, time_ns);
-	lkst_buf_commit(cb, &slot, LKST_BREC_INFO(1, 0, nr_args, wide));
+	lkst_buf_commit(&slot, LKST_BREC_INFO(1, 0, nr_args, wide));
 }
 
 /*

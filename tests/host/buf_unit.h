@@ -141,7 +141,6 @@ static inline bool is_tagged(const struct lkst_record *rec, u64 tag, u32 nr_args
 void test_page_read_generation(void);
 void test_reader_during_reset(void);
 void test_list_pages_during_reset(void);
-void test_lap_during_publish(void);
 void test_interrupt_before_reserve(void);
 void test_interrupt_before_claim(void);
 void test_nmi_jump_during_claim(void);

@@ -367,7 +367,7 @@ static void write_record(struct writer *w, int level)
 	for (u32 i = 0; i < n; i++)
 		WRITE_ONCE(low[i], (u32)content.arg[i]);
 	lkst_slot_put_time(&slot, content.time_ns);
-	lkst_buf_commit(w->cb, &slot,
+	lkst_buf_commit(&slot,
 			LKST_BREC_INFO(content.event, content.context, n, wide));
 	barrier();
 	__atomic_store_n(&w->holding[level], false, __ATOMIC_RELAXED);

@@ -4,7 +4,7 @@
  * test_buf_unit, which runs them): a reader's load hook
  * (LKST_HOST_READ_HOOK) plays the writer that resets a page during a
  * copy or a listing, the interrupt or NMI that writes, jumps or laps
- * between a writer's reserve, claim and publish, and the resize that
+ * between a writer's reserve, claim and commit, and the resize that
  * replaces a block between its loads; and the PID word a record leaves
  * out, decided again after a nested writer.
  */
@@ -178,50 +178,9 @@ void test_list_pages_during_reset(void)
 }
 
 /*
- * An interrupt that arrives while a writer publishes its page's commit
- * (its writers just dropped to 0), laps the buffer and resets that page:
- * the writer must not then publish the old page's commit over the new
- * page, or readers take old records for new ones.
- */
-static void lap_in_publish(const void *addr)
-{
-	if (addr != hook_at || in_hook || hook_fired)
-		return;
-	in_hook = 1;
-	hook_fired = 1;
-	/* The rest of A, all of B, then A again from its first record. */
-	do
-		write_full(race_cb, 2000, 1);
-	while (lkst_pos_block(pos(race_cb)) != 0 ||
-	       lkst_pos_count(pos(race_cb)) != 1);
-	in_hook = 0;
-}
-
-void test_lap_during_publish(void)
-{
-	struct lkst_cpu_buffer *cb = new_buffer();
-	struct lkst_block *a = add_block(cb, 0, 1, 1);
-	u64 first;
-
-	add_block(cb, 1, 1, 0);
-	start_buffer(cb, a);
-	write_full(cb, 0, 10);
-	hook_page = lkst_block_page(a, 0);
-	arm_hook(cb, &hook_page->commit, lap_in_publish);
-	write_full(cb, 10, 1);
-	lkst_host_read_hook = NULL;
-	CHECK_EQ(hook_fired, 1);
-	CHECK_EQ(lkst_pos_count(pos(cb)), 1);
-	CHECK_EQ(lkst_page_read(hook_page, tmp, &first), 1);
-	CHECK_EQ(LKST_COMMIT_BYTES(hook_page->commit), LKST_PAGE_HEAD + LKST_BREC_SIZE(FULL, FULL));
-	free_buffer(cb);
-}
-
-/*
  * An interrupt between a writer's count of itself in the page and its
  * reservation fills the page and moves on; the writer's reservation
- * fails and it uncounts itself: the page must end up published, all its
- * records readable.
+ * fails and it uncounts itself: all the page's records are readable.
  */
 static void fill_before_reserve(const void *addr)
 {
@@ -246,7 +205,6 @@ void test_interrupt_before_reserve(void)
 	lkst_host_read_hook = NULL;
 	CHECK_EQ(hook_fired, 1);
 	CHECK_EQ(p0->writers, 0);
-	CHECK_EQ(LKST_COMMIT_BYTES(p0->commit), p0->left_at);
 	CHECK_EQ(lkst_page_count(p0), PER_PAGE);
 	CHECK_EQ(lkst_page_count(lkst_block_page(b, 1)), 2);
 	CHECK_EQ(next_seq(cb), PER_PAGE + 2);
@@ -569,7 +527,7 @@ static bool write_as_hook(struct lkst_cpu_buffer *cb, u32 pid, u64 arg)
 	lkst_brec_put_high_before(lkst_slot_put_pid(&slot, pid), arg);
 	WRITE_ONCE(lkst_slot_args(&slot)[0], (u32)arg);
 	lkst_slot_put_time(&slot, 2000 + arg);
-	lkst_buf_commit(cb, &slot, LKST_BREC_INFO(4, 0, 1, 0));
+	lkst_buf_commit(&slot, LKST_BREC_INFO(4, 0, 1, 0));
 	return true;
 }
 
@@ -601,7 +559,7 @@ void test_pid_left_out_when_unchanged(void)
 	CHECK_EQ(lkst_buf_reserve(cb, LKST_BREC_SIZE(0, 0), &held), true);
 	lkst_slot_put_pid(&held, 0);
 	lkst_slot_put_time(&held, 2009);
-	lkst_buf_commit(cb, &held, LKST_BREC_INFO(4, 0, 0, 0));
+	lkst_buf_commit(&held, LKST_BREC_INFO(4, 0, 0, 0));
 	CHECK_EQ(write_as_hook(cb, 0, 10), true);
 	offset += LKST_BREC_SIZE(0, 0) + LKST_BREC_SIZE(1, 0);
 	CHECK_EQ(lkst_pos_offset(pos(cb)), offset);
@@ -687,7 +645,7 @@ void test_no_pid_at_page_head_is_refused(void)
 	CHECK_EQ(write_as_hook(cb, 3, 2), true);
 	CHECK_EQ(lkst_page_read(pg, tmp, &first), 2);
 	brec->info |= LKST_BREC_NO_PID;
-	CHECK_EQ(lkst_page_next(pg, LKST_COMMIT_BYTES(pg->commit), &offset, &pid, &tmp[0]), false);
+	CHECK_EQ(lkst_page_next(pg, LKST_PAGE_SIZE, &offset, &pid, &tmp[0]), false);
 	CHECK_EQ(lkst_page_read(pg, tmp, &first), 0);
 	free_buffer(cb);
 }

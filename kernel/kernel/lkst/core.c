@@ -218,7 +218,7 @@ static __always_inline u64 lkst_write(unsigned int event, unsigned int ctx,
 	lkst_slot_put_args(&slot, pid, nr_args, a1, a2, a3, a4, a5, a6);
 	now = lkst_clock_ns();
 	lkst_slot_put_time(&slot, now);
-	lkst_buf_commit(cb, &slot, info);
+	lkst_buf_commit(&slot, info);
 	return now;
 }
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR LGPL-2.1-or-later
 /*
- * lkst per-CPU buffers: moving to the next page, publishing a page's
- * commit, and the reader's copy.  The protocols and the invariants (In)
+ * lkst per-CPU buffers: moving to the next page, and the reader's
+ * copy.  The protocols and the invariants (In)
  * cited here are in docs/buffer-design.md.
  */
 #include "lkst_buf.h"
@@ -61,37 +61,8 @@ void lkst_buf_write(struct lkst_cpu_buffer *cb, const struct lkst_record *rec,
 	lkst_slot_put_args(&slot, rec->pid, nr_args, a[0], a[1], a[2], a[3],
 			   a[4], a[5]);
 	lkst_slot_put_time(&slot, rec->time_ns);
-	lkst_buf_commit(cb, &slot, LKST_BREC_INFO(rec->event, rec->context,
+	lkst_buf_commit(&slot, LKST_BREC_INFO(rec->event, rec->context,
 						  nr_args, wide));
-}
-
-/*
- * By the writer that brought @pg's writers to 0: every record reserved in
- * it is complete (I4), up to the write position if it is the current
- * page, or to where its writer left it.  A nested writer may have
- * published more meanwhile; commit never goes back (I6).
- */
-void lkst_page_publish(struct lkst_cpu_buffer *cb, struct lkst_page *pg)
-{
-	u64 gen = READ_ONCE(pg->gen), pos;
-	struct lkst_block *blk;
-	u32 id, used, tag = LKST_COMMIT_TAG(gen);
-
-	/* Odd: the writer resetting it publishes when it commits its own (I5). */
-	if (gen & 1)
-		return;
-	barrier();	/* the generation before what it tags */
-	pos = local64_read(&cb->pos);
-	id = lkst_pos_block(pos);
-
-	blk = id < LKST_MAX_BLOCKS ? rcu_dereference_sched(cb->blocks[id]) :
-		NULL;
-	if (blk && !(pos & LKST_POS_SWITCHING) &&
-	    lkst_block_page(blk, lkst_pos_page(pos)) == pg)
-		used = lkst_pos_offset(pos);
-	else
-		used = READ_ONCE(pg->left_at);
-	lkst_page_commit_to(pg, tag, used);
 }
 
 /* The page a writer fills after page @page of @blk. */
@@ -118,19 +89,32 @@ static struct lkst_page *lkst_buf_next_page(struct lkst_cpu_buffer *cb,
 
 /*
  * With @pg's generation made odd by the caller (I5): count the records it
- * held as overwritten (I12) and make it empty.  Nothing is zeroed: readers
- * read only below commit, tagged here with the generation to come (I6).
+ * held as overwritten (I12) and make it empty.  Its records are zeroed:
+ * readers read up to the first zero info word, so a record is complete
+ * once its writer stores its info word (I6).  Once per page, out of line:
+ * about 4 instructions per record of a full page, where publishing a
+ * commit cost each record some 25.  Plain stores a u64 at a time, four to
+ * a step: the kernel's memset() may be a REP STOSB, which QEMU's icount
+ * counts byte by byte.
  */
 static void lkst_page_empty(struct lkst_cpu_buffer *cb, struct lkst_page *pg,
 			    u64 old_gen)
 {
+	u64 *word = (u64 *)((char *)pg + LKST_PAGE_HEAD);
+	u64 *end = (u64 *)((char *)pg + LKST_PAGE_SIZE);
+
 	smp_wmb();	/* odd before the page changes (I15) */
 	if (old_gen)
 		local64_add(READ_ONCE(pg->nr_records), &cb->overwritten);
-	/* Tagged with the generation the page gets when it is ready. */
-	WRITE_ONCE(pg->commit, LKST_COMMIT_TAG(old_gen + 2));
 	WRITE_ONCE(pg->nr_records, 0);
 	WRITE_ONCE(pg->left_at, 0);
+	WRITE_ONCE(pg->zero, 0);
+	for (; word < end; word += 4) {
+		WRITE_ONCE(word[0], 0);
+		WRITE_ONCE(word[1], 0);
+		WRITE_ONCE(word[2], 0);
+		WRITE_ONCE(word[3], 0);
+	}
 }
 
 /*
@@ -158,15 +142,12 @@ static void lkst_page_reset(struct lkst_cpu_buffer *cb, struct lkst_page *pg,
  * I11), and reading it again here would then find no block and number the
  * next page from 0.
  */
-static u64 lkst_buf_leave_page(struct lkst_cpu_buffer *cb,
-			       struct lkst_block *blk, u64 old)
+static u64 lkst_buf_leave_page(struct lkst_block *blk, u64 old)
 {
 	struct lkst_page *pg = lkst_block_page(blk, lkst_pos_page(old));
 
 	WRITE_ONCE(pg->nr_records, lkst_pos_count(old));
 	WRITE_ONCE(pg->left_at, lkst_pos_offset(old));
-	if (!READ_ONCE(pg->writers))
-		lkst_page_publish(cb, pg);
 	return READ_ONCE(pg->first_seq) + lkst_pos_count(old);
 }
 
@@ -181,19 +162,19 @@ static struct lkst_brec *lkst_buf_wrap_page(struct lkst_cpu_buffer *cb,
 					    struct lkst_slot *slot)
 {
 	struct lkst_page *pg;
-	u64 first_seq;
+	u64 first_seq, pos;
 
 	if (local64_cmpxchg(&cb->pos, old, old | LKST_POS_SWITCHING) != old)
 		return LKST_RESERVE_RETRY;
 	pg = lkst_block_page(blk, lkst_pos_page(old));
-	first_seq = lkst_buf_leave_page(cb, blk, old);
+	first_seq = lkst_buf_leave_page(blk, old);
 	lkst_page_reset(cb, pg, first_seq);
 	WRITE_ONCE(pg->writers, READ_ONCE(pg->writers) + 1);
 	barrier();	/* counted before a nested writer can see the page (I4) */
-	slot->pos_after = (old & ~((1ULL << LKST_POS_PAGE_SHIFT) - 1)) |
-			  (old & LKST_POS_EPOCH) |
-			  lkst_make_pos(0, 0, LKST_PAGE_HEAD + len, 1);
-	local64_set(&cb->pos, slot->pos_after);
+	pos = (old & ~((1ULL << LKST_POS_PAGE_SHIFT) - 1)) |
+	      (old & LKST_POS_EPOCH) |
+	      lkst_make_pos(0, 0, LKST_PAGE_HEAD + len, 1);
+	local64_set(&cb->pos, pos);
 	slot->page = pg;
 	return (struct lkst_brec *)((char *)pg + LKST_PAGE_HEAD);
 }
@@ -218,7 +199,7 @@ static struct lkst_brec *lkst_buf_claim_next(struct lkst_cpu_buffer *cb,
 	struct lkst_block *target;
 	struct lkst_page *pg, *cur;
 	u32 target_page;
-	u64 gen, seen;
+	u64 gen, seen, pos;
 
 	cur = lkst_block_page(blk, lkst_pos_page(old));
 	pg = lkst_buf_next_page(cb, blk, lkst_pos_page(old), &target,
@@ -262,10 +243,10 @@ static struct lkst_brec *lkst_buf_claim_next(struct lkst_cpu_buffer *cb,
 		WRITE_ONCE(cur->nr_records, lkst_pos_count(old));
 		WRITE_ONCE(cur->left_at, lkst_pos_offset(old));
 		smp_wmb();	/* the new page ready before writers go there (I8) */
-		slot->pos_after = lkst_make_pos(target->id, target_page,
-						LKST_PAGE_HEAD + len, 1) |
-				  (old & LKST_POS_EPOCH);
-		seen = local64_cmpxchg(&cb->pos, old, slot->pos_after);
+		pos = lkst_make_pos(target->id, target_page,
+				    LKST_PAGE_HEAD + len, 1) |
+		      (old & LKST_POS_EPOCH);
+		seen = local64_cmpxchg(&cb->pos, old, pos);
 		if (seen == old)
 			break;
 		if (!lkst_pos_same_page(seen, old)) {
@@ -283,8 +264,6 @@ static struct lkst_brec *lkst_buf_claim_next(struct lkst_cpu_buffer *cb,
 	}
 	smp_wmb();	/* the page's head before it is stable (I5) */
 	WRITE_ONCE(pg->gen, gen + 2);
-	if (!READ_ONCE(cur->writers))
-		lkst_page_publish(cb, cur);
 	slot->page = pg;
 	return (struct lkst_brec *)((char *)pg + LKST_PAGE_HEAD);
 drop:
@@ -381,7 +360,7 @@ int lkst_buf_begin_switch(struct lkst_cpu_buffer *cb, u64 *old, u64 *first_seq)
 			break;
 		pos = *old;
 	}
-	*first_seq = lkst_buf_leave_page(cb, blk, pos);
+	*first_seq = lkst_buf_leave_page(blk, pos);
 	return 0;
 }
 
@@ -472,22 +451,23 @@ u64 lkst_buf_next_seq(struct lkst_cpu_buffer *cb,
 }
 
 /*
- * Copy the record at *@offset of @pg, below @commit, and step over it;
- * false at @commit.  What it copies is whole only if the page's generation
- * did not change meanwhile (lkst_page_read(), I15).
+ * Copy the complete record at *@offset of @pg, below @end, and step over
+ * it; false at @end, or at a record not complete: its info word is still
+ * the 0 the page's reset left (I6).  What it copies is whole only if the
+ * page's generation did not change meanwhile (lkst_page_read(), I15).
  */
-bool lkst_page_next(const struct lkst_page *pg, u32 commit, u32 *offset,
+bool lkst_page_next(const struct lkst_page *pg, u32 end, u32 *offset,
 		    u32 *pid, struct lkst_record *out)
 {
 	const struct lkst_brec *rec;
 	u32 info, nr, wide, i, len;
 	const u32 *word, *high;
 
-	if (commit > LKST_PAGE_SIZE ||
-	    *offset + LKST_BREC_MIN_SIZE > commit)
+	if (end > LKST_PAGE_SIZE || *offset + LKST_BREC_MIN_SIZE > end)
 		return false;
 	rec = (const struct lkst_brec *)((const char *)pg + *offset);
 	info = READ_ONCE(rec->info);
+	smp_rmb();	/* the info word before the words it completes (I14) */
 	nr = LKST_BREC_NR_ARGS(info);
 	wide = LKST_BREC_WIDE(info);
 	/*
@@ -503,7 +483,7 @@ bool lkst_page_next(const struct lkst_page *pg, u32 commit, u32 *offset,
 		len += (wide >> i & 1) * 4;
 	if (info & LKST_BREC_NO_PID)
 		len -= 4;
-	if (*offset + len > commit)
+	if (*offset + len > end)
 		return false;
 	if (!(info & LKST_BREC_NO_PID))
 		*pid = READ_ONCE(*(const u32 *)((const char *)rec + len - 4));
@@ -525,7 +505,8 @@ bool lkst_page_next(const struct lkst_page *pg, u32 commit, u32 *offset,
 }
 
 /*
- * Copy the complete records of @pg (those below its commit, I6) into @out
+ * Copy the complete records of @pg (up to the first one not complete, I6)
+ * into @out
  * (LKST_PAGE_MAX_RECORDS of them at most).  Returns how many, with the
  * number of the first in *@first_seq, or -1 when the page never held
  * records or was reset during the copy (I15).  *@reserved: how many
@@ -536,7 +517,7 @@ static int lkst_page_read_reserved(const struct lkst_page *pg,
 				   struct lkst_record *out, u64 *first_seq,
 				   u32 *reserved)
 {
-	u32 offset = LKST_PAGE_HEAD, pid = 0, commit;
+	u32 offset = LKST_PAGE_HEAD, pid = 0;
 	u64 gen = READ_ONCE(pg->gen);
 	int n = 0;
 
@@ -545,10 +526,8 @@ static int lkst_page_read_reserved(const struct lkst_page *pg,
 	smp_rmb();	/* the generation before what it covers */
 	*first_seq = READ_ONCE(pg->first_seq);
 	*reserved = READ_ONCE(pg->nr_records);
-	commit = LKST_COMMIT_BYTES(READ_ONCE(pg->commit));
-	smp_rmb();	/* the commit before the records below it (I14) */
 	while (n < (int)LKST_PAGE_MAX_RECORDS &&
-	       lkst_page_next(pg, commit, &offset, &pid, &out[n]))
+	       lkst_page_next(pg, LKST_PAGE_SIZE, &offset, &pid, &out[n]))
 		n++;
 	smp_rmb();	/* what it covers before the generation again */
 	return READ_ONCE(pg->gen) == gen ? n : -1;
@@ -560,7 +539,8 @@ static int lkst_page_read_reserved(const struct lkst_page *pg,
  * @out: room for LKST_PAGE_MAX_RECORDS records
  * @first_seq: the number of the first record copied
  *
- * The records below the page's commit (I6), while writers may go on.
+ * The records up to the first one not complete (I6), while writers may
+ * go on.
  *
  * Context: any; never sleeps, never blocks a writer.
  * Return: how many records were copied, or -1 when the page never held
@@ -579,11 +559,10 @@ u32 lkst_page_count(const struct lkst_page *pg)
 {
 	struct lkst_record rec;
 	u32 offset = LKST_PAGE_HEAD, pid = 0, n = 0;
-	u32 commit = LKST_COMMIT_BYTES(READ_ONCE(pg->commit));
 
 	if (!READ_ONCE(pg->gen) || (READ_ONCE(pg->gen) & 1))
 		return 0;
-	while (lkst_page_next(pg, commit, &offset, &pid, &rec))
+	while (lkst_page_next(pg, LKST_PAGE_SIZE, &offset, &pid, &rec))
 		n++;
 	return n;
 }

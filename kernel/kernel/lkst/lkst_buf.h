@@ -8,7 +8,7 @@
  * and `lkbuf extract` reads the pages of a vmcore with the same code.
  *
  * docs/buffer-design.md is the design: a glossary, the bits of the
- * position, commit and info words, the invariants I1..I15 that comments
+ * position and info words, the invariants I1..I15 that comments
  * here and in lkst_buf.c and buffers*.c cite by number, and the writer,
  * reader, jump, resize and delete protocols step by step.
  */
@@ -37,10 +37,11 @@
  * first_seq + 1, ... in the order they lie in the page (I12).  nr_records
  * and left_at (bytes): what was reserved in the page, stored when the
  * writer leaves it.  writers: this CPU's writers that reserved in the page
- * and have not committed, counted with plain increments (I2, I4); the one
- * that brings it to 0 publishes commit (I6), below which readers read, as
- * ftrace's readers read below a page's commit.  No writer resets a page
- * whose writers is not 0 (I7).
+ * and have not committed, counted with plain increments (I2, I4); no
+ * writer resets a page whose writers is not 0 (I7).  There is no commit
+ * word: a reset zeroes the page's records, and a record is complete once
+ * its info word, stored last, is (I6), so readers read up to the first
+ * zero word and a writer publishes nothing.  zero: 0.
  */
 struct lkst_page {
 	u64 gen;
@@ -48,30 +49,15 @@ struct lkst_page {
 	u32 nr_records;
 	u32 writers;
 	u32 left_at;
-	u32 commit;
+	u32 zero;
 };
 
 #define LKST_PAGE_HEAD		sizeof(struct lkst_page)
 #define LKST_PAGE_MAX_RECORDS	((LKST_PAGE_SIZE - LKST_PAGE_HEAD) / \
 				 LKST_BREC_MIN_SIZE)
 
-/* A byte offset in a page, 0 to LKST_PAGE_SIZE: the position's and commit's. */
+/* A byte offset in a page, 0 to LKST_PAGE_SIZE: the position's. */
 #define LKST_PAGE_OFFSET_BITS	13
-
-/*
- * The commit word (I6, drawn in docs/buffer-design.md): the bytes used in
- * the low bits, under a tag of the generation they belong to (the low
- * LKST_COMMIT_TAG_BITS bits of gen / 2), so that a writer publishing late,
- * after an interrupt reset the page, cannot store an old page's size over
- * the new one's.
- */
-#define LKST_COMMIT_BYTES_BITS	LKST_PAGE_OFFSET_BITS
-#define LKST_COMMIT_TAG_SHIFT	LKST_COMMIT_BYTES_BITS
-#define LKST_COMMIT_TAG_BITS	(32 - LKST_COMMIT_TAG_SHIFT)
-#define LKST_COMMIT_BYTES_MASK	((1u << LKST_COMMIT_BYTES_BITS) - 1)
-#define LKST_COMMIT_TAG_MASK	(~LKST_COMMIT_BYTES_MASK)
-#define LKST_COMMIT_BYTES(commit)	((commit) & LKST_COMMIT_BYTES_MASK)
-#define LKST_COMMIT_TAG(gen)	((u32)((gen) >> 1) << LKST_COMMIT_TAG_SHIFT)
 
 struct lkst_block {
 	u32 id;
@@ -170,9 +156,6 @@ static_assert(LKST_POS_OFFSET_MASK == 0x1fff && LKST_POS_COUNT_SHIFT == 13 &&
 	      LKST_POS_SWITCHING == 1ULL << 22 && LKST_POS_EPOCH == 1ULL << 23 &&
 	      LKST_POS_PAGE_SHIFT == 24 && LKST_POS_PAGE_MASK == 0xffffff &&
 	      LKST_POS_BLOCK_SHIFT == 48, "position word layout");
-static_assert(LKST_COMMIT_BYTES_MASK == 0x1fff &&
-	      LKST_COMMIT_TAG_MASK == 0xffffe000u && LKST_COMMIT_TAG_BITS == 19,
-	      "commit word layout");
 static_assert(LKST_NR_ARGS <= LKST_BREC_NR_ARGS_MASK, "arguments stored");
 static_assert(LKST_CTX_NMI <= LKST_BREC_CONTEXT_MASK, "contexts");
 static_assert(LKST_NR_EVENT_IDS - 1 <= LKST_BREC_EVENT_MASK, "event IDs");
@@ -192,6 +175,8 @@ static_assert(LKST_BREC_SIZE(0, 0) == sizeof(struct lkst_brec) + 4 &&
 	      LKST_BREC_MAX_SIZE == LKST_RECORD_SIZE,
 	      "records of 12 to 64 bytes");
 static_assert(sizeof(struct lkst_page) == 32, "a 32-byte page head");
+/* The reset zeroes the records a u64 at a time, four to a step. */
+static_assert((LKST_PAGE_SIZE - LKST_PAGE_HEAD) % 32 == 0, "records' bytes");
 
 /*
  * mode is LKST_MODE_OVERWRITE or LKST_MODE_STOP: in STOP mode the writer
@@ -212,15 +197,10 @@ struct lkst_cpu_buffer {
 	u64 discarded;		/* held by blocks a resize or delete freed */
 } ____cacheline_aligned;
 
-/*
- * A writer's reservation: where the record goes, in which page, and the
- * write position its reservation left, which the position still is at
- * commit time unless a nested writer reserved after it.
- */
+/* A writer's reservation: where the record goes, and in which page. */
 struct lkst_slot {
 	struct lkst_page *page;
 	struct lkst_brec *rec;
-	u64 pos_after;
 	u32 *end;			/* one past the record's last word */
 	u32 info_flags;			/* LKST_BREC_NO_PID or 0 */
 };
@@ -228,8 +208,6 @@ struct lkst_slot {
 #define LKST_RESERVE_RETRY	((struct lkst_brec *)1)
 /* last_pid when the caller stores the PID itself: no task has it. */
 #define LKST_PID_UNKNOWN	(~0u)
-
-void lkst_page_publish(struct lkst_cpu_buffer *cb, struct lkst_page *pg);
 
 struct lkst_brec *lkst_buf_reserve_switch(struct lkst_cpu_buffer *cb,
 					  struct lkst_block *blk,
@@ -298,7 +276,6 @@ static __always_inline bool lkst_buf_reserve_inline(struct lkst_cpu_buffer *cb,
 			if (!next.rec)
 				return false;
 			slot->page = next.page;
-			slot->pos_after = next.pos_after;
 			slot->rec = next.rec;
 			need = len;
 			goto reserved;
@@ -307,8 +284,8 @@ static __always_inline bool lkst_buf_reserve_inline(struct lkst_cpu_buffer *cb,
 		/* Counted before the bytes are ours (I4, I7); no carry (I3). */
 		WRITE_ONCE(pg->writers, READ_ONCE(pg->writers) + 1);
 		barrier();
-		slot->pos_after = old + need + (1ULL << LKST_POS_COUNT_SHIFT);
-		seen = local64_cmpxchg(&cb->pos, old, slot->pos_after);
+		seen = local64_cmpxchg(&cb->pos, old,
+				       old + need + (1ULL << LKST_POS_COUNT_SHIFT));
 		if (likely(seen == old)) {
 			slot->page = pg;
 			slot->rec = (struct lkst_brec *)((char *)pg +
@@ -317,12 +294,6 @@ static __always_inline bool lkst_buf_reserve_inline(struct lkst_cpu_buffer *cb,
 		}
 		barrier();
 		WRITE_ONCE(pg->writers, READ_ONCE(pg->writers) - 1);
-		/*
-		 * A nested writer that left the page meanwhile did not
-		 * publish it while this count held it: publish it now (I6).
-		 */
-		if (!READ_ONCE(pg->writers))
-			lkst_page_publish(cb, pg);
 		old = seen;	/* a nested writer moved on first */
 	}
 reserved:
@@ -477,55 +448,23 @@ static __always_inline void lkst_slot_put_args(const struct lkst_slot *slot,
 	}
 }
 
-/* Raise @pg's commit to @used bytes unless a reset changed its tag (I6). */
-static __always_inline void lkst_page_commit_to(struct lkst_page *pg,
-						u32 tag, u32 used)
-{
-	u32 old = READ_ONCE(pg->commit), seen;
-
-	while ((old & LKST_COMMIT_TAG_MASK) == tag &&
-	       used > LKST_COMMIT_BYTES(old)) {
-		seen = cmpxchg_local(&pg->commit, old, tag | used);
-		if (seen == old)
-			break;
-		old = seen;	/* a nested writer published first */
-	}
-}
-
 /*
  * Complete a reserved record whose other words the caller has stored with
- * WRITE_ONCE, @info (LKST_BREC_INFO()) last (I14); the last writer of the
- * page to complete makes what the page holds visible to readers (I6).
- * Inline, the common case: the position is still the one this writer's
- * reservation left, so the page is the current one and ends with this
- * record.  Should it be that value again after nested writers lapped the
- * page, they reset the page and changed its generation, read first: the
- * commit's tag then refuses it, or it is right for what they wrote.
- * Otherwise (a nested writer reserved after this one, the page is being
- * reset or was left) lkst_page_publish() decides.
+ * WRITE_ONCE: its info word (LKST_BREC_INFO()) last, after a write
+ * barrier, is what makes it visible (I6, I14).  Readers read a page up to
+ * its first zero word, which the reset left (I5), so nothing is published:
+ * the cost of a commit is the barrier (a compiler barrier on x86), the
+ * store and giving up the page's writer count (I4, I7).
  */
-static __always_inline void lkst_buf_commit(struct lkst_cpu_buffer *cb,
-					    const struct lkst_slot *slot,
+static __always_inline void lkst_buf_commit(const struct lkst_slot *slot,
 					    u32 info)
 {
 	struct lkst_page *pg = slot->page;
-	u32 writers;
-	u64 gen, pos;
 
+	smp_wmb();	/* the record's words before its info word (I14) */
 	WRITE_ONCE(slot->rec->info, info | slot->info_flags);
-	smp_wmb();	/* the record before the commit that covers it (I14) */
-	writers = READ_ONCE(pg->writers) - 1;
-	WRITE_ONCE(pg->writers, writers);
-	if (unlikely(writers))
-		return;
-	gen = READ_ONCE(pg->gen);
-	barrier();	/* the generation before what it tags */
-	pos = local64_read(&cb->pos);
-	if (unlikely(pos != slot->pos_after || (gen & 1))) {
-		lkst_page_publish(cb, pg);
-		return;
-	}
-	lkst_page_commit_to(pg, LKST_COMMIT_TAG(gen), lkst_pos_offset(pos));
+	barrier();	/* complete before a nested writer may reset the page */
+	WRITE_ONCE(pg->writers, READ_ONCE(pg->writers) - 1);
 }
 
 /* Out-of-line forms, for handlers' tests, KUnit and the host tests. */
@@ -554,7 +493,7 @@ struct lkst_page_ref {
 	u32 page;
 };
 
-bool lkst_page_next(const struct lkst_page *pg, u32 commit, u32 *offset,
+bool lkst_page_next(const struct lkst_page *pg, u32 end, u32 *offset,
 		    u32 *pid, struct lkst_record *out);
 int lkst_page_read(const struct lkst_page *pg, struct lkst_record *out,
 		   u64 *first_seq);

@@ -184,7 +184,7 @@ static void lkst_buf_never_resets_under_writer(struct kunit *test)
 					     &first), 0);
 	lkst_slot_put_time(&held, 5);
 	rcu_read_lock_sched();
-	lkst_buf_commit(cb, &held, LKST_BREC_INFO(3, 0, 0, 0));
+	lkst_buf_commit(&held, LKST_BREC_INFO(3, 0, 0, 0));
 	rcu_read_unlock_sched();
 	KUNIT_EXPECT_EQ(test, lkst_page_read(lkst_block_page(blk, 0), out,
 					     &first), PER_PAGE + 1);
@@ -255,7 +255,7 @@ static void lkst_buf_walks_from_cursor(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, next, PER_PAGE + 2);	/* the one in flight */
 	WRITE_ONCE(held.rec->word[0], 100 + PER_PAGE + 2);
 	rcu_read_lock_sched();
-	lkst_buf_commit(cb, &held, LKST_BREC_INFO(1, 0, 1, 0));
+	lkst_buf_commit(&held, LKST_BREC_INFO(1, 0, 1, 0));
 	rcu_read_unlock_sched();
 	w.n = 0;
 	KUNIT_EXPECT_EQ(test, lkst_buf_walk(blocks, refs, 2, next, true, tmp,
@@ -325,7 +325,7 @@ static void lkst_buf_jumps(struct kunit *test)
 	rcu_read_unlock_sched();
 	KUNIT_EXPECT_EQ(test, local64_read(&cb->overwritten), 5);
 	rcu_read_lock_sched();
-	lkst_buf_commit(cb, &held, LKST_BREC_INFO(1, 0, 0, 0));
+	lkst_buf_commit(&held, LKST_BREC_INFO(1, 0, 0, 0));
 	rcu_read_unlock_sched();
 	KUNIT_EXPECT_EQ(test, test_next_seq(cb), 7);
 }
@@ -352,7 +352,8 @@ static void lkst_buf_control_rejects_bad_requests(struct kunit *test)
 /*
  * A persistent region: an empty one is refused, a formatted one is
  * trusted, and what a writer put in its pages passes the page checks
- * until a head byte, a commit, a record or a page number is corrupted.
+ * until a head byte, a page's end, a record, the zeros after the
+ * records or a page number is corrupted.
  */
 static void lkst_persist_validates(struct kunit *test)
 {
@@ -396,10 +397,16 @@ static void lkst_persist_validates(struct kunit *test)
 	} while (0)
 
 	CHECK_COPY(0, 4 * PER_PAGE + 10);
-	/* A commit beyond the page. */
-	lkst_block_page(blk, 1)->commit += LKST_PAGE_SIZE;
+	/* A page left beyond its end. */
+	lkst_block_page(blk, 1)->left_at += LKST_PAGE_SIZE;
 	CHECK_COPY(1, 3 * PER_PAGE + 10);
-	lkst_block_page(blk, 1)->commit -= LKST_PAGE_SIZE;
+	lkst_block_page(blk, 1)->left_at -= LKST_PAGE_SIZE;
+	/* Garbage where the reset left zeros, after the page's records. */
+	*(u32 *)((char *)lkst_block_page(blk, 4) + LKST_PAGE_HEAD +
+		 10 * FULL_SIZE) = 0x1234;
+	CHECK_COPY(1, 4 * PER_PAGE);
+	*(u32 *)((char *)lkst_block_page(blk, 4) + LKST_PAGE_HEAD +
+		 10 * FULL_SIZE) = 0;
 	/* A record claiming more arguments than there are. */
 	rec = (struct lkst_brec *)((char *)lkst_block_page(blk, 2) +
 				   LKST_PAGE_HEAD);

@@ -112,9 +112,8 @@ static void lkst_dump_cpu(unsigned int cpu, unsigned int max)
 		pg = lkst_block_page(blk, (page + blk->nr_pages - nr_pages) %
 					  blk->nr_pages);
 		offset = LKST_PAGE_HEAD;
-		while (lkst_page_next(pg,
-				      LKST_COMMIT_BYTES(READ_ONCE(pg->commit)),
-				      &offset, &pid, &rec)) {
+		while (lkst_page_next(pg, LKST_PAGE_SIZE, &offset, &pid,
+				      &rec)) {
 			if (held) {
 				held--;
 				continue;

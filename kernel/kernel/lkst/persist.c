@@ -29,7 +29,7 @@
 #include "internal.h"
 
 #define LKST_PERSIST_MAGIC	0x5352455054534b4cULL	/* "LKSTPERS" */
-#define LKST_PERSIST_LAYOUT	2	/* of the head and of the pages */
+#define LKST_PERSIST_LAYOUT	3	/* of the head and of the pages */
 /* The pages' words are pinned in lkst_buf.h: a change there bumps it. */
 
 /* What the pages cannot tell; written is where their numbers end. */
@@ -155,32 +155,38 @@ const char *lkst_persist_refusal(void *region, u64 pages)
 /*
  * Number of records of a page copied from the previous boot, or -1 if it
  * fails validation.  0 for a page never used or being reset at the crash.
- * What a live page always satisfies is checked: a commit tagged with its
- * generation (I6), within the page, over records that parse exactly to it
- * (I14).
+ * What a live page always satisfies is checked: records that parse from
+ * the head up to a zero info word (one not complete at the crash, or the
+ * rest the reset zeroed, I6) or the page's end, none past where its writer
+ * left it (I14), no more than it reserved there.
  */
 static int lkst_prev_page_check(struct lkst_page *pg)
 {
 	struct lkst_record rec;
-	u32 offset = LKST_PAGE_HEAD, pid = 0, commit;
+	u32 offset = LKST_PAGE_HEAD, pid = 0, end = LKST_PAGE_SIZE;
 	int n = 0;
 
 	if (!pg->gen || (pg->gen & 1)) {
 		pg->gen = 0;	/* what the readers skip (I5) */
 		return 0;
 	}
-	if ((pg->commit & LKST_COMMIT_TAG_MASK) != LKST_COMMIT_TAG(pg->gen))
-		return -1;
-	commit = LKST_COMMIT_BYTES(pg->commit);
-	if (commit < LKST_PAGE_HEAD || commit > LKST_PAGE_SIZE ||
+	if (pg->left_at)
+		end = pg->left_at;
+	if (pg->zero || end < LKST_PAGE_HEAD || end > LKST_PAGE_SIZE ||
 	    pg->first_seq > (1ULL << 62))
 		return -1;
-	while (lkst_page_next(pg, commit, &offset, &pid, &rec)) {
+	while (lkst_page_next(pg, end, &offset, &pid, &rec)) {
 		if (rec.event >= LKST_NR_EVENT_IDS)
 			return -1;
 		n++;
 	}
-	return offset == commit ? n : -1;
+	if (pg->left_at && (u32)n > pg->nr_records)
+		return -1;
+	/* Stopped at the end, or at a record its writer had not completed. */
+	if (offset + LKST_BREC_MIN_SIZE <= end &&
+	    *(u32 *)((char *)pg + offset))
+		return -1;
+	return n;
 }
 
 struct lkst_prev_range {

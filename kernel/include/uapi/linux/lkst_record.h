@@ -40,7 +40,7 @@ struct lkst_record {
  * it in the page, which the first one of a page always stores.  A record
  * takes 12 to 64 bytes (16 to 64 with its PID word, 12 to 60 without) and
  * is 4-byte aligned.  Records follow each other in 4 KiB pages
- * (LKST_PAGE_SIZE), after the page's head, up to the page's commit; the
+ * (LKST_PAGE_SIZE), after the page's head, up to an info word of 0; the
  * copies user space gets are struct lkst_record.  The words, the info
  * word's bits and the invariants the writers and readers keep are drawn in
  * docs/buffer-design.md.
