@@ -22,7 +22,10 @@ dpkg-deb -x "$deb" "$work/root"
 src=$(ls -d "$work"/root/usr/src/lttng-modules-*)
 ver=${src##*/lttng-modules-}
 kver=$(make -s -C "$ksrc" kernelversion)
-if tools/build/kmake.sh "$ksrc" M="$(realpath "$src")" -j"$(nproc)" modules >"$work/build.log" 2>&1; then
+# CONFIG_LTTNG=m as lttng-modules' own Makefile passes it: without it
+# Kbuild builds nothing and succeeds.
+if tools/build/kmake.sh "$ksrc" M="$(realpath "$src")" CONFIG_LTTNG=m -j"$(nproc)" modules \
+	>"$work/build.log" 2>&1 && [ -n "$(find "$src" -name '*.ko' -print -quit)" ]; then
 	echo "lttng-modules $ver built against Linux $kver; not measured yet" | tee "$out"
 else
 	errors=$(grep -E ': error: ' "$work/build.log" | sed 's|^.*/lttng-modules-[^/]*/||' |
