@@ -5,23 +5,12 @@ import os
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.realpath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "bench"))
+import benchcheck  # noqa: E402  (tools/bench on the path)
 import report  # noqa: E402
 import report_bpftrace as rb  # noqa: E402
 
-failures = 0
-
-
-def check(cond, what):
-    global failures
-    if not cond:
-        failures += 1
-        print(f"FAIL bench bpftrace report: {what}")
-
-
-def close(a, b, what):
-    check(a is not None and abs(a - b) < 1e-6, f"{what}: {a} != {b}")
+checks = benchcheck.Checks("bench bpftrace report")
+check, close = checks.check, checks.close
 
 
 # bpftrace 0.17's output of count.bt, hist.bt and kstack.bt at SIGINT.
@@ -141,6 +130,6 @@ with tempfile.TemporaryDirectory() as out:
     check(rb.section(os.path.join(out, "nothing"), {}) == [], "no bpftrace runs: no section")
 
 
-if failures:
+if checks.failures:
     sys.exit(1)
 print("bench bpftrace report: ok")

@@ -5,23 +5,12 @@ import os
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.realpath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "bench"))
+import benchcheck  # noqa: E402  (tools/bench on the path)
 import report  # noqa: E402
 import report_peers  # noqa: E402
 
-failures = 0
-
-
-def check(cond, what):
-    global failures
-    if not cond:
-        failures += 1
-        print(f"FAIL bench peers: {what}")
-
-
-def close(a, b, what):
-    check(a is not None and abs(a - b) < 1e-6, f"{what}: {a} != {b}")
+checks = benchcheck.Checks("bench peers")
+check, close = checks.check, checks.close
 
 
 with tempfile.TemporaryDirectory() as out:
@@ -64,6 +53,6 @@ with tempfile.TemporaryDirectory() as out:
     check("LTTng: did not build: error: the test's reason" in md, "LTTng's status")
     check("ftrace overran" not in md, "a peer's lost events are not ftrace's overruns")
 
-if failures:
+if checks.failures:
     sys.exit(1)
 print("bench peers: ok")

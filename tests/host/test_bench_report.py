@@ -5,22 +5,11 @@ import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.realpath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "bench"))
+import benchcheck  # noqa: E402  (tools/bench on the path)
 import report  # noqa: E402
 
-failures = 0
-
-
-def check(cond, what):
-    global failures
-    if not cond:
-        failures += 1
-        print(f"FAIL bench report: {what}")
-
-
-def close(a, b, what):
-    check(a is not None and abs(a - b) < 1e-6, f"{what}: {a} != {b}")
+checks = benchcheck.Checks("bench report")
+check, close = checks.check, checks.close
 
 
 def write_run(out, kernel, clock, lines):
@@ -122,5 +111,5 @@ with tempfile.TemporaryDirectory() as out:
     check(r.returncode != 0 and "no benchmark results" in r.stderr,
           "report.py with no runs says so and fails")
 
-print("PASS bench report: parser and figures" if not failures else f"{failures} check(s) failed")
-sys.exit(1 if failures else 0)
+print("PASS bench report: parser and figures" if not checks.failures else f"{checks.failures} check(s) failed")
+sys.exit(1 if checks.failures else 0)

@@ -23,22 +23,18 @@ import os
 import statistics
 import sys
 
+import report  # the RESULT lines are read as report.py reads them
+
 WORKLOADS = ["getppid", "pipe", "forkexit", "forkexec", "mmap", "hackbench", "udp"]
 
 
 def parse(path, kernel):
     """{(config, workload): [(ns_per_op, lkst_per_op, ftrace_per_op)]}."""
     runs = {}
-    with open(path) as f:
-        for n, line in enumerate(f, 1):
-            words = line.split()
-            if words[:1] != ["RESULT"]:
-                continue
-            if len(words) not in (11, 12) or words[1] != kernel:
-                raise ValueError(f"{path}:{n}: malformed RESULT line: {line.strip()}")
-            config, wl, _rep, ops, ns, lk, fe = words[2:9]
-            ops = int(ops)
-            runs.setdefault((config, wl), []).append((float(ns), int(lk) / ops, int(fe) / ops))
+    for words in report.result_lines(path, kernel):
+        config, wl, _rep, ops, ns, lk, fe = words[2:9]
+        ops = int(ops)
+        runs.setdefault((config, wl), []).append((float(ns), int(lk) / ops, int(fe) / ops))
     return runs
 
 

@@ -78,6 +78,19 @@ class Cell:
         return b / n if n else None
 
 
+def result_lines(path, kernel):
+    """The words of each RESULT line of bench_suite's output at path, a
+    kernel's; a malformed one is an error."""
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            words = line.split()
+            if words[:1] != ["RESULT"]:
+                continue
+            if len(words) not in (11, 12) or words[1] != kernel:
+                raise ValueError(f"{path}:{n}: malformed RESULT line: {line.strip()}")
+            yield words
+
+
 def parse(out):
     """({(clock, kernel, config, workload): Cell}, lkst bytes per record or
     None).  A missing run is skipped; a malformed RESULT line is an error."""
@@ -87,17 +100,11 @@ def parse(out):
             path = os.path.join(out, f"{kernel}-{clock}", "bench_suite", "output.txt")
             if not os.path.exists(path):
                 continue
-            with open(path) as f:
-                for n, line in enumerate(f, 1):
-                    words = line.split()
-                    if words[:1] != ["RESULT"]:
-                        continue
-                    if len(words) not in (11, 12) or words[1] != kernel:
-                        raise ValueError(f"{path}:{n}: malformed RESULT line: {line.strip()}")
-                    config, workload, _rep, ops, ns, lk, fe, fo, fb = words[2:11]
-                    lb = int(words[11]) if len(words) == 12 and kernel == "lkst" else None
-                    cell = cells.setdefault((clock, kernel, config, workload), Cell())
-                    cell.add(int(ops), float(ns), int(lk), int(fe), int(fo), int(fb), lb)
+            for words in result_lines(path, kernel):
+                config, workload, _rep, ops, ns, lk, fe, fo, fb = words[2:11]
+                lb = int(words[11]) if len(words) == 12 and kernel == "lkst" else None
+                cell = cells.setdefault((clock, kernel, config, workload), Cell())
+                cell.add(int(ops), float(ns), int(lk), int(fe), int(fo), int(fb), lb)
     return cells
 
 
