@@ -57,67 +57,8 @@ static u64 vmalloc_va(u64 off)	/* the TTBR1 half's upper part */
 
 /* ---- Physical memory --------------------------------------------------- */
 
-struct ppage {
-	u64 pa;
-	unsigned char data[PAGE];
-};
-
-static struct ppage **mem;
-static size_t nr_mem;
-static u64 next_table;
-
-static struct ppage *ppage(u64 pa)
-{
-	size_t i;
-
-	for (i = 0; i < nr_mem; i++)
-		if (mem[i]->pa == pa / PAGE * PAGE)
-			return mem[i];
-	mem = realloc(mem, (nr_mem + 1) * sizeof(*mem));
-	mem[nr_mem] = calloc(1, sizeof(**mem));
-	mem[nr_mem]->pa = pa / PAGE * PAGE;
-	return mem[nr_mem++];
-}
-
-static void pwrite_(u64 pa, const void *src, size_t len)
-{
-	const unsigned char *s = src;
-
-	while (len) {
-		size_t n = PAGE - pa % PAGE;
-
-		n = n < len ? n : len;
-		memcpy(ppage(pa)->data + pa % PAGE, s, n);
-		s += n;
-		pa += n;
-		len -= n;
-	}
-}
-
-static u64 pread64_(u64 pa)
-{
-	u64 v;
-
-	memcpy(&v, ppage(pa)->data + pa % PAGE, 8);
-	return v;
-}
-
-static void pwrite64_(u64 pa, u64 v)
-{
-	pwrite_(pa, &v, 8);
-}
-
-static void mem_reset(void)
-{
-	size_t i;
-
-	for (i = 0; i < nr_mem; i++)
-		free(mem[i]);
-	free(mem);
-	mem = NULL;
-	nr_mem = 0;
-	next_table = 0x70000000ULL;
-}
+#define VMCORE_TABLE_BASE	0x70000000ULL
+#include "vmcore_mem.h"
 
 /*
  * Maps va to pa with a page (shift 12: descriptor 0b11 at level 3) or a
