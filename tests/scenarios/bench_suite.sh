@@ -16,8 +16,11 @@ WORKLOADS="getppid:20000 pipe:2000 forkexit:200 forkexec:100 mmap:400 hackbench:
 # The events both tracers are given: RDEFAULT's events that have an
 # upstream twin, twin by twin.
 . /scenarios/twins.inc
-# perf and libbpf on the same tracepoints (PEER_CONFIGS, peer_start...).
+# perf and libbpf on the same tracepoints (PEER_CONFIGS, peer_start...),
+# and bpftrace below, unless lkst_bench_peers=0 (make bench's wall runs).
 . /scenarios/peers.inc
+PEERS=$(cmdline_arg lkst_bench_peers)
+[ "${PEERS:-1}" = 0 ] && PEER_CONFIGS=
 
 [ -d $T/events ] || mount -t tracefs nodev $T || { echo "FAIL: no tracefs"; exit 1; }
 step ip link set lo up
@@ -190,10 +193,10 @@ while [ $rep -le "$REPS" ]; do
 	done
 	rep=$((rep + 1))
 done
-. /scenarios/bench_bpftrace.sh	# bpftrace, and the handlers against it
+[ "${PEERS:-1}" = 0 ] || . /scenarios/bench_bpftrace.sh	# bpftrace, and the handlers against it
 rm -f run.txt
 configure none
-[ $KERNEL = lkst ] && userside_traces
+[ $KERNEL = lkst ] && [ "${PEERS:-1}" != 0 ] && userside_traces
 [ $KERNEL = lkst ] && { lkm delete -m 5; lkbuf resize -s 512K; lkm set -m "${active:-1}"; }
 if [ $KERNEL = lkst ]; then
 	lkm agg delete 2>/dev/null	# fails only without lkst_agg

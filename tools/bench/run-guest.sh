@@ -5,15 +5,20 @@
 # TCG's wall clock.  The suite's results land in OUTDIR (its console.log,
 # the scenario's files), which tools/bench/report.py reads.
 #
+# The peers (perf, libbpf, bpftrace) run only under icount, where their
+# figures are read: under wall they would double a long run for nothing.
+# BENCH_PEERS=0 leaves them out under icount too (tools/bench/ablate.sh).
+#
 # usage: tools/bench/run-guest.sh BZIMAGE INITRD OUTDIR icount|wall REPS
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 [ $# = 5 ] || { echo "usage: $0 BZIMAGE INITRD OUTDIR icount|wall REPS" >&2; exit 2; }
 case $4 in
-icount) extra="-icount shift=0,sleep=off" ;;
-wall) extra="" ;;
+icount) extra="-icount shift=0,sleep=off" peers=1 ;;
+wall) extra="" peers=0 ;;
 *) echo "run-guest.sh: clock $4: not icount or wall" >&2; exit 2 ;;
 esac
+peers=${BENCH_PEERS:-$peers}
 QEMU_EXTRA="$extra" KERNEL=$1 INITRD=$2 \
-	APPEND="lkst_run=bench_suite lkst_bench_reps=$5 lkst_timeout=3000" \
+	APPEND="lkst_run=bench_suite lkst_bench_reps=$5 lkst_bench_peers=$peers lkst_timeout=3000" \
 	TIMEOUT=3600 exec tests/qemu/run.sh "$3"
