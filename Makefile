@@ -355,7 +355,7 @@ BENCH_ARM64_INITRAMFS := $(CURDIR)/build/initramfs-arm64-bench.cpio.gz
 .PHONY: bench-arm64
 bench-arm64: deps
 	@tools/bench/kernels-arm64.sh $(TARBALL) $(PATCH_DIR) $(SERIES)
-	@tools/bench/initramfs-arm64-bench.sh build/linux-6.12-arm64-bench $(BENCH_ARM64_INITRAMFS)
+	@$(TOOLS)/initramfs-arm64.sh --bench build/linux-6.12-arm64-bench $(BENCH_ARM64_INITRAMFS)
 	@rm -rf out/bench-arm64 && mkdir -p out/bench-arm64
 	@for k in vanilla bench; do \
 		ARCH=arm64 tools/bench/run-guest.sh build/linux-6.12-arm64-$$k/arch/arm64/boot/Image \

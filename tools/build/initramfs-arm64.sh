@@ -11,13 +11,21 @@
 # come with their arm64 form, or tests/arm64/guest/ replaces the program)
 # and no stress-ng.
 #
-# usage: initramfs-arm64.sh KSRC OUTPUT.cpio.gz
+# --bench (make bench-arm64): the same in build/arm64-bench against the
+# arm64 bench kernel, so that the test guest's build/arm64 and its modules
+# are left alone; no test modules and no AArch32 programs, which the bench
+# does not run.
+#
+# usage: initramfs-arm64.sh [--bench] KSRC OUTPUT.cpio.gz
 set -euo pipefail
 here=$(dirname "$(realpath "$0")")
 repo=$(realpath "$here/../..")
-ksrc=$(realpath "${1:?usage: initramfs-arm64.sh KSRC OUTPUT.cpio.gz}")
-out=${2:?usage: initramfs-arm64.sh KSRC OUTPUT.cpio.gz}
+bench=0
+[ "${1:-}" != --bench ] || { bench=1; shift; }
+ksrc=$(realpath "${1:?usage: initramfs-arm64.sh [--bench] KSRC OUTPUT.cpio.gz}")
+out=${2:?usage: initramfs-arm64.sh [--bench] KSRC OUTPUT.cpio.gz}
 work=$repo/build/arm64
+[ $bench = 0 ] || work=$repo/build/arm64-bench
 cross=${CROSS_COMPILE:-aarch64-linux-gnu-}
 busybox=${BUSYBOX:-$repo/build/busybox-arm64/bin/busybox}
 [ -x "$busybox" ] || { echo "initramfs-arm64: $busybox missing (make deps)" >&2; exit 1; }
@@ -31,24 +39,26 @@ find "$work/src/utils" -maxdepth 1 -type l -delete
 for f in "$repo"/utils/*.[ch] "$repo"/utils/Makefile "$repo"/utils/*.map "$repo"/utils/*.in; do
 	ln -s "$f" "$work/src/utils/"
 done
-echo "  UTILS   arm64 (build/arm64/src/utils)"
+echo "  UTILS   arm64 (${work#"$repo"/}/src/utils)"
 make -s -C "$work/src/utils" static CC="${cross}gcc" AR="${cross}ar" >/dev/null
 
-mkdir -p "$work/handlers/test"
+mkdir -p "$work/handlers/test" "$work/root32/bin"
 cp "$repo"/handlers/*.c "$repo"/handlers/*.h "$repo"/handlers/Kbuild "$work/handlers/"
-cp "$repo"/tests/modules/*.c "$repo"/tests/modules/Kbuild "$work/handlers/test/"
 ARCH=arm64 "$here/kmake.sh" "$ksrc" M="$work/handlers" modules >/dev/null
-ARCH=arm64 "$here/kmake.sh" "$ksrc" M="$work/handlers/test" modules >/dev/null
+if [ $bench = 0 ]; then
+	cp "$repo"/tests/modules/*.c "$repo"/tests/modules/Kbuild "$work/handlers/test/"
+	ARCH=arm64 "$here/kmake.sh" "$ksrc" M="$work/handlers/test" modules >/dev/null
 
-# The compat scenario's AArch32 programs (compat32.sh), without a C library:
-# arm-linux-gnueabihf-gcc (tools/build/deps.sh), over the root.
-rm -rf "$work/root32" && mkdir -p "$work/root32/bin"
-for c in "$repo"/tests/arm64/guest/arm32/*.c; do
-	arm-linux-gnueabihf-gcc -marm -static -nostdlib -ffreestanding -fno-stack-protector \
-		-O2 -Wall -Wextra -Werror -o "$work/root32/bin/$(basename "$c" .c)" "$c"
-done
+	# The compat scenario's AArch32 programs (compat32.sh), without a C
+	# library: arm-linux-gnueabihf-gcc (tools/build/deps.sh), over the root.
+	rm -rf "$work/root32" && mkdir -p "$work/root32/bin"
+	for c in "$repo"/tests/arm64/guest/arm32/*.c; do
+		arm-linux-gnueabihf-gcc -marm -static -nostdlib -ffreestanding -fno-stack-protector \
+			-O2 -Wall -Wextra -Werror -o "$work/root32/bin/$(basename "$c" .c)" "$c"
+	done
+fi
 
 UTILS_DIR=$work/src/utils HANDLERS_DIR=$work/handlers TESTMODS_DIR=$work/handlers/test \
-	BUSYBOX=$busybox STRESS_NG=/nonexistent GUEST_CC="${cross}gcc" \
+	BUSYBOX=$busybox STRESS_NG=none GUEST_CC="${cross}gcc" \
 	GUEST_EXTRA_DIR=$repo/tests/arm64/guest EXTRA_ROOT=$work/root32 \
 	"$here/mk-initramfs.sh" "$out"

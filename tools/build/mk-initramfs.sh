@@ -12,7 +12,8 @@
 #
 # usage: mk-initramfs.sh OUTPUT.cpio.gz
 # env: REPO (default: this repo), SCENARIO_DIR, UTILS_DIR, HANDLERS_DIR,
-#      TESTMODS_DIR, GUEST_DIR, BUSYBOX, STRESS_NG, EXTRA_ROOT (a tree copied over
+#      TESTMODS_DIR, GUEST_DIR, BUSYBOX, STRESS_NG (none: no stress-ng, as
+#      on arm64, whose t95 runs lkst_hostile), EXTRA_ROOT (a tree copied over
 #      the root last: tests/stock's modules and /etc/lkst-preinit); for another architecture
 #      (tools/build/initramfs-arm64.sh): GUEST_CC, GUEST_SKIP (programs of
 #      GUEST_DIR not built: x86 assembly), GUEST_EXTRA_DIR (more programs)
@@ -54,7 +55,9 @@ done
 # stress-ng (for t95_hostile) with every shared library it loads, at the
 # same paths as on the host (/lib/x86_64-linux-gnu/..., /lib64/ld-linux...).
 stressng=${STRESS_NG:-/usr/bin/stress-ng}
-if [ -x "$stressng" ]; then
+if [ "$stressng" = none ]; then
+	:
+elif [ -x "$stressng" ]; then
 	cp "$stressng" "$root/bin/stress-ng"
 	for lib in $(ldd "$stressng" | awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// { print $1 }'); do
 		mkdir -p "$root$(dirname "$lib")"
