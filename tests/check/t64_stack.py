@@ -41,7 +41,7 @@ if ARCH == "aarch64":
     PIPE_CHAIN = ["pipe_read_traced", "pipe_read", "vfs_read", "ksys_read", "__arm64_sys_read",
                   "invoke_syscall", "el0_svc_common.constprop.0", "do_el0_svc", "el0_svc",
                   "el0t_64_sync_handler", "el0t_64_sync"]
-    SYSCALL_CHAIN = ["lkst_syscall_entry", "el0_svc_common.constprop.0", "do_el0_svc"]
+    SYSCALL_CHAIN = ["lkst_invoke_traced", "invoke_syscall", "el0_svc_common.constprop.0"]
     # __arm64_sys_openat tail-calls do_sys_openat2: the probed function
     # itself is the frame before the entry's.
     SYS_READ, SYS_OPENAT, ENTRY = (), "do_sys_openat2", "invoke_syscall"

@@ -284,8 +284,20 @@ static __always_inline bool lkst_buf_reserve_inline(struct lkst_cpu_buffer *cb,
 		/* Counted before the bytes are ours (I4, I7); no carry (I3). */
 		WRITE_ONCE(pg->writers, READ_ONCE(pg->writers) + 1);
 		barrier();
+#ifdef CONFIG_ARM64
+		/*
+		 * arm64's local64_cmpxchg() is fully ordered (stlxr, dmb ish).
+		 * Only this CPU moves pos (I1) and no other CPU learns of a
+		 * record through it (I14, I15), so a relaxed exchange does;
+		 * its asm has no memory clobber, hence the barrier().
+		 */
+		seen = atomic_long_cmpxchg_relaxed(&cb->pos.a.a, old,
+				old + need + (1ULL << LKST_POS_COUNT_SHIFT));
+		barrier();
+#else
 		seen = local64_cmpxchg(&cb->pos, old,
 				       old + need + (1ULL << LKST_POS_COUNT_SHIFT));
+#endif
 		if (likely(seen == old)) {
 			slot->page = pg;
 			slot->rec = (struct lkst_brec *)((char *)pg +
