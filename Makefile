@@ -336,9 +336,9 @@ bench: deps utils initramfs-bench
 	done; done
 	@tools/bench/userside.sh out/bench/lkst-icount/bench_suite | tee -a out/bench/userland.txt
 	@tools/bench/lttng.sh $(BENCH_LKST_KSRC) out/bench/lttng.txt
-	@python3 tools/bench/report.py out/bench
 	@python3 tools/bench/hook-cost.py $(BENCH_LKST_KSRC)/vmlinux $(BENCH_VANILLA_KSRC)/vmlinux \
 		| tee out/bench/hook-cost.txt | tail -n 1
+	@python3 tools/bench/report.py out/bench
 
 # What pieces of the write path cost, by bench kernels with one taken out.
 bench-ablate: deps utils initramfs-bench

@@ -70,8 +70,21 @@ with tempfile.TemporaryDirectory() as out:
     close(hc["agg-count"], 30, "agg count per RDEFAULT event")
     close(hc["errpath"], 40, "errpath per hit of its events")
     check(report.handler_costs(cells, "pipe")["filter-drop"] is None, "no run, no handler figure")
+    with open(os.path.join(out, "native.txt"), "w") as nf:
+        nf.write("operation    ns/event   Mevents/s\n"
+                 "write mix, 4 MiB ring, counter time                   12.5          80.00\n")
+    with open(os.path.join(out, "hook-cost.txt"), "w") as hf:
+        hf.write("a_function      pushes 2->4 frame 0->0 size 54->73 INT_IPI_SEND\n"
+                 "b_traced        new function (pushes 2, frame 0) IPC_UNIX_SEND\n"
+                 "2 of 9 hooked functions save more registers, take a bigger frame or are new\n")
     report.report(out, cells)
     md = open(os.path.join(out, "results.md")).read()
+    check("| a DEFAULT event (getppid's twins) <= 100 instructions | 67 | met |" in md,
+          "instructions per event goal in results.md")
+    check("| native write path <= 10 ns (write mix, 4 MiB ring, counter time) | 12.5 ns | MISSED |"
+          in md, "native goal read from native.txt and missed")
+    check("| 1 (and 1 new out-of-line functions) | met |" in md, "prologue goal from hook-cost.txt")
+    check("| +0.50% | met |" in md, "P1 goal row")
     check("| getppid | 30.0 | 24.0 | 24.0 | 2185 | 2731 | 2731 |" in md, "density row in results.md")
     check("At least 2000 RDEFAULT events per 64 KiB: met on every workload." in md,
           "density verdict")
