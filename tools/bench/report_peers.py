@@ -81,8 +81,9 @@ def report(w, cells, workloads, fmt, verdict, out):
             w(f"| {wl} | {name} | {fmt(over, '+.1f', '%')} | {fmt(cell.ftrace_per_op, '.2f')} | "
               f"{fmt(cell.ftrace_bytes_per_event, '.1f')} | {sum(cell.overrun)} |")
     w("")
-    w("perf's bytes are its file's size per sample (header and the synthesized records of "
-      "the processes running included); libbpf's are the 48-byte records bpfrec writes. "
+    w("perf's bytes are its file's data section per sample (the synthesized records of the "
+      "processes running included; not the header, which holds the events' formats and a copy "
+      "of /proc/kallsyms); libbpf's are the 48-byte records bpfrec writes. "
       "perf --overwrite loses nothing it can count: what its ring overwrote is not reported.")
     w("")
     w(f"LTTng: {lttng_status(out)}")
