@@ -8,7 +8,7 @@ describes so it cannot drift from them:
     patch series touches, read from a patched kernel tree (KSRC), and from
     the tracer core (kernel/) and the handler modules (handlers/), which
     emit some events themselves;
-  - which categories RDEFAULT routes from lkst_route_primary() in core.c.
+  - which categories RDEFAULT routes from lkst_route_primary() in boot.c.
 
 usage: gen-events-doc.py KSRC PATCH_DIR SERIES > docs/events.md
 """
@@ -19,7 +19,7 @@ import sys
 from lkst_table import read_table
 
 REPO = os.path.realpath(os.path.join(os.path.dirname(__file__), "..", ".."))
-CORE = os.path.join(REPO, "kernel/kernel/lkst/core.c")
+BOOT = os.path.join(REPO, "kernel/kernel/lkst/boot.c")
 
 ARG_TYPES = {
     "DEC": "signed", "UDEC": "unsigned", "HEX": "hex", "PID": "pid",
@@ -152,7 +152,7 @@ def patched_files(patch_dir, series):
 
 
 def rdefault_categories():
-    with open(CORE) as f:
+    with open(BOOT) as f:
         text = f.read()
     body = text[text.index("lkst_route_primary(unsigned int event)"):]
     body = body[:body.index("\n}\n")]

@@ -68,6 +68,42 @@ struct lkst_maskset {
 /* Serializes every control operation: masksets, handlers, blocks. */
 extern struct mutex lkst_mutex;
 
+/*
+ * The core's state, shared by its files: core.c (the hot path), maskset.c
+ * (masksets and handlers), event_table.c (the events by ID) and boot.c
+ * (boot options, init and exit).
+ */
+struct irq_work;
+struct notifier_block;
+struct work_struct;
+
+/* lkst_event_table[] indexed by event ID, NULL where no event is. */
+extern const struct lkst_event_info *lkst_events_by_id[LKST_NR_EVENT_IDS];
+extern struct lkst_maskset lkst_masksets[LKST_MAX_MASKSETS];
+extern struct lkst_maskset __rcu *lkst_active;
+extern struct lkst_handler __rcu *lkst_handlers[LKST_MAX_HANDLERS];
+/* The built-in handlers (core.c), registered by lkst_init(). */
+extern struct lkst_handler lkst_default_handler;
+extern struct lkst_handler lkst_nothing_handler;
+/* Clears the recursion bits an oops leaves set (core.c). */
+extern struct notifier_block lkst_die_nb;
+
+/* Bring every event's static key in line with the active maskset. */
+void lkst_sync_keys(void);
+/* How lkst_maskset_switch() defers lkst_sync_keys() to process context. */
+extern struct work_struct lkst_sync_keys_work;
+extern struct irq_work lkst_sync_keys_irq_work;
+
+/* What `lkm stat` shows; this_cpu_inc() is one instruction, NMI-safe. */
+struct lkst_event_counters {
+	u64 hits[LKST_NR_EVENT_IDS];
+	u64 dropped[LKST_NR_EVENT_IDS];
+};
+#ifdef MODULE
+/* Defined in core.c, allocated by lkst_init(), freed by lkst_exit(). */
+extern struct lkst_event_counters __percpu *lkst_counters_ptr;
+#endif
+
 DECLARE_PER_CPU(struct lkst_cpu_buffer, lkst_cpu_buffers);
 
 bool lkst_event_known(unsigned int event);

@@ -9,7 +9,7 @@
  * records.  A tracepoint's probe is registered only while the active
  * maskset routes one of its events: lkst_tracepoints_sync() runs where the
  * core brings the static keys in line, in process context under lkst_mutex
- * (a switch from hook context defers to a work item, core.c).
+ * (a switch from hook context defers to a work item, maskset.c).
  *
  * The kernel's own trace headers are included: a probe whose prototype
  * differs from the tracepoint's in the kernel the module is built for
