@@ -60,7 +60,7 @@ static void save_cpu(int fd, unsigned long cmd, unsigned int cpu, unsigned int f
 	section.seq_end = res.seq_end;
 	section.lost = res.lost;
 	if (lkst_log_write_cpu_seqs(w, &section, b.records, b.seqs, &err)) {
-		lkst_log_abort(w);
+		lkbuf_abort_unfinished_log();
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 	}
 	if (cmd == LKST_IOC_BUFFER_DRAIN)
@@ -107,7 +107,7 @@ static void read_current(const struct lkst_cmd *cmd)
 	struct save_totals totals = { 0, 0, 0, 0, 0 };
 	const struct lkst_version *version = &cmd->version;
 	struct lkst_log_header header;
-	struct lkst_log_writer writer;
+	struct lkst_log_writer *writer;
 	struct lkst_cpu_info info;
 	unsigned int cpu, last = 0, nr_cpus = 0;
 	unsigned char *wanted;
@@ -139,18 +139,18 @@ static void read_current(const struct lkst_cmd *cmd)
 		nr_cpus += wanted[cpu];
 	}
 	lkbuf_init_log_header(fd, version, NULL, nr_cpus, &header);
-	lkbuf_create_log(&writer, file, &header, "the running kernel's buffers (lkbuf read)");
-	if (lkst_log_add_boot_of(&writer, &header, 0, &err))
+	writer = lkbuf_create_log(file, &header, "the running kernel's buffers (lkbuf read)");
+	if (lkst_log_add_boot_of(writer, &header, 0, &err))
 		fprintf(stderr, "lkbuf: %s; the log is saved without its boot ID\n", err.msg);
 	if (zstd)
-		lkst_log_set_zstd(&writer, 1);
+		lkst_log_set_zstd(writer, 1);
 	for (cpu = 0; cpu <= last; cpu++)
 		if (wanted[cpu])
 			save_cpu(fd, LKST_IOC_BUFFER_DRAIN, cpu, LKST_DRAIN_FROM_OLDEST,
-				 &writer, &totals);
-	lkbuf_save_ksyms(&writer);
-	save_tasks(&writer);
-	commit_and_report(&writer, &totals, "", "since boot", "were overwritten");
+				 writer, &totals);
+	lkbuf_save_ksyms(writer);
+	save_tasks(writer);
+	commit_and_report(writer, &totals, "", "since boot", "were overwritten");
 	free(wanted);
 	lkst_filter_free(&cpus);
 }
@@ -166,7 +166,7 @@ static void read_previous(const struct lkst_cmd *cmd)
 	struct save_totals totals = { 0, 0, 0, 0, 0 };
 	struct lkst_previous_info prev;
 	struct lkst_log_header header;
-	struct lkst_log_writer writer;
+	struct lkst_log_writer *writer;
 	unsigned int cpu;
 	int fd = cmd->fd, ret;
 
@@ -177,18 +177,18 @@ static void read_previous(const struct lkst_cmd *cmd)
 	if (ret)
 		lkst_die_errno(-ret, "reading the previous boot's trace");
 	lkbuf_init_log_header(fd, &cmd->version, &prev, prev.nr_cpus, &header);
-	lkbuf_create_log(&writer, file, &header,
+	writer = lkbuf_create_log(file, &header,
 		   "the previous boot's persistent buffers (lkbuf read --previous-boot)");
 	/* Not this boot's ID: one that boot's saved anchor names. */
-	if (lkst_log_add_boot_of(&writer, &header, 1, &err))
+	if (lkst_log_add_boot_of(writer, &header, 1, &err))
 		fprintf(stderr, "lkbuf: %s; the log is saved without its boot ID\n", err.msg);
 	if (zstd)
-		lkst_log_set_zstd(&writer, 1);
+		lkst_log_set_zstd(writer, 1);
 	/* Nothing is in flight in a stopped boot's trace: no waiting for it. */
 	for (cpu = 0; cpu < prev.nr_cpus; cpu++)
 		save_cpu(fd, LKST_IOC_PREVIOUS_DRAIN, cpu,
-			 LKST_DRAIN_FROM_OLDEST | LKST_DRAIN_FINAL, &writer, &totals);
-	commit_and_report(&writer, &totals, "the previous boot's ", "in that boot",
+			 LKST_DRAIN_FROM_OLDEST | LKST_DRAIN_FINAL, writer, &totals);
+	commit_and_report(writer, &totals, "the previous boot's ", "in that boot",
 			  "are missing (overwritten, or on pages refused at boot)");
 	if (prev.refused_pages)
 		fprintf(stderr, "lkbuf: %u %s failed validation at boot and %s left out\n",
