@@ -14,7 +14,7 @@
 
 static char *file, *cpu_arg;
 static int previous, release, zstd;
-static struct lkst_filter cpus;		/* -c, parsed */
+static struct lkst_filter *cpus;	/* -c, parsed; NULL without it */
 
 static struct poptOption read_options[] = {
 	{ "file", 'f', POPT_ARG_STRING, &file, 0,
@@ -111,14 +111,17 @@ static void read_current(const struct lkst_cmd *cmd)
 	struct lkst_cpu_info info;
 	unsigned int cpu, last = 0, nr_cpus = 0;
 	unsigned char *wanted;
-	size_t i;
+	const __u32 *list = NULL;
+	size_t i, nr = 0;
 	int fd = cmd->fd;
 
+	if (cpus)
+		list = lkst_filter_cpu_list(cpus, &nr);
 	if (cpu_arg) {
-		for (i = 0; i < cpus.nr_cpus; i++) {
-			lkbuf_check_cpu(cmd, cpus.cpus[i]);
-			if (cpus.cpus[i] > last)
-				last = cpus.cpus[i];
+		for (i = 0; i < nr; i++) {
+			lkbuf_check_cpu(cmd, list[i]);
+			if (list[i] > last)
+				last = list[i];
 		}
 	} else {
 		last = version->nr_cpu_ids ? version->nr_cpu_ids - 1 : 0;
@@ -127,8 +130,8 @@ static void read_current(const struct lkst_cmd *cmd)
 	wanted = calloc(last + 1, 1);
 	if (!wanted)
 		lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
-	for (i = 0; i < cpus.nr_cpus; i++)
-		wanted[cpus.cpus[i]] = 1;
+	for (i = 0; i < nr; i++)
+		wanted[list[i]] = 1;
 	for (cpu = 0; cpu <= last && version->nr_cpu_ids; cpu++) {
 		if (cpu_arg) {
 			nr_cpus += wanted[cpu];
@@ -152,7 +155,7 @@ static void read_current(const struct lkst_cmd *cmd)
 	save_tasks(writer);
 	commit_and_report(writer, &totals, "", "since boot", "were overwritten");
 	free(wanted);
-	lkst_filter_free(&cpus);
+	lkst_filter_free(cpus);
 }
 
 /*
@@ -217,7 +220,8 @@ static void check_read(struct lkst_cmd *cmd)
 		lkst_die(LKST_EXIT_USAGE, "read --previous-boot saves every CPU the previous boot had; leave out -c");
 	if (release && !previous)
 		lkst_die(LKST_EXIT_USAGE, "--release frees the previous boot's trace; give it with --previous-boot");
-	if (cpu_arg && lkst_filter_cpus(&cpus, cpu_arg, &err))
+	if (cpu_arg && (!(cpus = lkst_filter_new(&err)) ||
+			lkst_filter_cpus(cpus, cpu_arg, &err)))
 		lkst_die(LKST_EXIT_USAGE, "read -c: %s", err.msg);
 }
 
