@@ -65,12 +65,13 @@ void lkbuf_sleep_ms(long ms);
 void lkbuf_init_log_header(int fd, const struct lkst_version *version,
 			   const struct lkst_previous_info *prev,
 			   unsigned int nr_cpus, struct lkst_log_header *h);
-void lkbuf_create_log(struct lkst_log_writer *w, const char *path,
-		      const struct lkst_log_header *h, const char *source);
+/* A new log, removed at exit unless lkbuf_commit_log() commits it. */
+struct lkst_log_writer *lkbuf_create_log(const char *path, const struct lkst_log_header *h,
+					 const char *source);
 void lkbuf_collect_ksyms(const struct lkst_record *recs, size_t n);
 void lkbuf_save_ksyms(struct lkst_log_writer *w);
 void lkbuf_commit_log(struct lkst_log_writer *w);
-/* At exit: removes a log created and not committed. */
+/* At exit, or before exiting: removes a log created and not committed. */
 void lkbuf_abort_unfinished_log(void);
 
 #endif /* LKBUF_CMDS_H */

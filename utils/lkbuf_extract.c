@@ -45,7 +45,7 @@ static unsigned int extract_cpus(const struct lkst_vmcore *vc, struct lkst_vmcor
 	unsigned int cpu, n = 0;
 	int ret;
 
-	for (cpu = 0; cpu < vc->nr_cpu_ids; cpu++) {
+	for (cpu = 0; cpu < lkst_vmcore_nr_cpu_ids(vc); cpu++) {
 		ret = lkst_vmcore_read_cpu(vc, cpu, &cpus[n], &err);
 		if (ret)
 			die_vmcore(ret, &err);
@@ -62,13 +62,15 @@ static unsigned int extract_cpus(const struct lkst_vmcore *vc, struct lkst_vmcor
 static void vmcore_log_header(const struct lkst_vmcore *vc, unsigned int nr_cpus,
 			      struct lkst_log_header *h)
 {
+	struct lkst_clock_anchor anchor = lkst_vmcore_anchor(vc);
+
 	lkst_log_header_init(h);
 	h->nr_cpus = nr_cpus;
 	h->clock = LKST_CLOCK_MONOTONIC;
-	h->anchor_trace_ns = vc->anchor_trace_ns;
-	h->anchor_realtime_ns = vc->anchor_realtime_ns;
-	snprintf(h->nodename, sizeof(h->nodename), "%s", vc->nodename);
-	snprintf(h->release, sizeof(h->release), "%s", vc->release);
+	h->anchor_trace_ns = anchor.trace_ns;
+	h->anchor_realtime_ns = anchor.realtime_ns;
+	snprintf(h->nodename, sizeof(h->nodename), "%s", lkst_vmcore_nodename(vc));
+	snprintf(h->release, sizeof(h->release), "%s", lkst_vmcore_release(vc));
 }
 
 static void report_extract(const char *file, const struct lkst_vmcore *vc,
@@ -97,10 +99,10 @@ static void report_extract(const char *file, const struct lkst_vmcore *vc,
 	if (emptying)
 		fprintf(stderr, "lkbuf: %llu pages were being emptied by a writer when the machine stopped; their records are left out\n",
 			emptying);
-	if (vc->cut_bytes)
+	if (lkst_vmcore_cut_bytes(vc))
 		fprintf(stderr, "lkbuf: the vmcore is cut short: %llu bytes of memory are missing from it\n",
-			(unsigned long long)vc->cut_bytes);
-	if (!vc->anchor_realtime_ns)
+			(unsigned long long)lkst_vmcore_cut_bytes(vc));
+	if (!lkst_vmcore_anchor(vc).realtime_ns)
 		fprintf(stderr, "lkbuf: the crashed kernel's clock cannot be anchored: times are since its boot\n");
 }
 
@@ -108,37 +110,37 @@ static void extract_vmcore(const char *vmcore, const char *vmlinux, const char *
 {
 	char source[PATH_MAX + 64];
 	struct lkst_log_header header;
-	struct lkst_log_writer writer;
+	struct lkst_log_writer *writer;
 	struct lkst_vmcore_cpu *cpus;
-	struct lkst_vmcore vc;
+	struct lkst_vmcore *vc;
 	struct lkst_err err;
 	unsigned int n, i;
 	int ret;
 
 	refuse_same_file(file, vmcore);
-	ret = lkst_vmcore_open(&vc, vmcore, vmlinux, &err);
-	if (ret)
+	vc = lkst_vmcore_open(vmcore, vmlinux, &ret, &err);
+	if (!vc)
 		die_vmcore(ret, &err);
-	cpus = calloc(vc.nr_cpu_ids, sizeof(*cpus));
+	cpus = calloc(lkst_vmcore_nr_cpu_ids(vc), sizeof(*cpus));
 	if (!cpus)
 		lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
-	n = extract_cpus(&vc, cpus);
-	vmcore_log_header(&vc, n, &header);
+	n = extract_cpus(vc, cpus);
+	vmcore_log_header(vc, n, &header);
 	snprintf(source, sizeof(source), "a kdump vmcore, %s (lkbuf extract)", vmcore);
-	lkbuf_create_log(&writer, file, &header, source);
+	writer = lkbuf_create_log(file, &header, source);
 	/* The crashed boot cannot be asked: an ID its saved anchor names. */
-	if (lkst_log_add_boot_of(&writer, &header, 1, &err))
+	if (lkst_log_add_boot_of(writer, &header, 1, &err))
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 	for (i = 0; i < n; i++)
-		if (lkst_log_write_cpu_seqs(&writer, &cpus[i].info, cpus[i].records,
+		if (lkst_log_write_cpu_seqs(writer, &cpus[i].info, cpus[i].records,
 					    cpus[i].seqs, &err))
 			lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
-	lkbuf_commit_log(&writer);
-	report_extract(file, &vc, cpus, n);
+	lkbuf_commit_log(writer);
+	report_extract(file, vc, cpus, n);
 	for (i = 0; i < n; i++)
 		lkst_vmcore_cpu_free(&cpus[i]);
 	free(cpus);
-	lkst_vmcore_close(&vc);
+	lkst_vmcore_close(vc);
 }
 
 static int run_extract(struct lkst_cmd *cmd)

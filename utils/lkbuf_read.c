@@ -14,7 +14,7 @@
 
 static char *file, *cpu_arg;
 static int previous, release, zstd;
-static struct lkst_filter cpus;		/* -c, parsed */
+static struct lkst_filter *cpus;	/* -c, parsed; NULL without it */
 
 static struct poptOption read_options[] = {
 	{ "file", 'f', POPT_ARG_STRING, &file, 0,
@@ -60,7 +60,7 @@ static void save_cpu(int fd, unsigned long cmd, unsigned int cpu, unsigned int f
 	section.seq_end = res.seq_end;
 	section.lost = res.lost;
 	if (lkst_log_write_cpu_seqs(w, &section, b.records, b.seqs, &err)) {
-		lkst_log_abort(w);
+		lkbuf_abort_unfinished_log();
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 	}
 	if (cmd == LKST_IOC_BUFFER_DRAIN)
@@ -107,18 +107,21 @@ static void read_current(const struct lkst_cmd *cmd)
 	struct save_totals totals = { 0, 0, 0, 0, 0 };
 	const struct lkst_version *version = &cmd->version;
 	struct lkst_log_header header;
-	struct lkst_log_writer writer;
+	struct lkst_log_writer *writer;
 	struct lkst_cpu_info info;
 	unsigned int cpu, last = 0, nr_cpus = 0;
 	unsigned char *wanted;
-	size_t i;
+	const __u32 *list = NULL;
+	size_t i, nr = 0;
 	int fd = cmd->fd;
 
+	if (cpus)
+		list = lkst_filter_cpu_list(cpus, &nr);
 	if (cpu_arg) {
-		for (i = 0; i < cpus.nr_cpus; i++) {
-			lkbuf_check_cpu(cmd, cpus.cpus[i]);
-			if (cpus.cpus[i] > last)
-				last = cpus.cpus[i];
+		for (i = 0; i < nr; i++) {
+			lkbuf_check_cpu(cmd, list[i]);
+			if (list[i] > last)
+				last = list[i];
 		}
 	} else {
 		last = version->nr_cpu_ids ? version->nr_cpu_ids - 1 : 0;
@@ -127,8 +130,8 @@ static void read_current(const struct lkst_cmd *cmd)
 	wanted = calloc(last + 1, 1);
 	if (!wanted)
 		lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
-	for (i = 0; i < cpus.nr_cpus; i++)
-		wanted[cpus.cpus[i]] = 1;
+	for (i = 0; i < nr; i++)
+		wanted[list[i]] = 1;
 	for (cpu = 0; cpu <= last && version->nr_cpu_ids; cpu++) {
 		if (cpu_arg) {
 			nr_cpus += wanted[cpu];
@@ -139,20 +142,20 @@ static void read_current(const struct lkst_cmd *cmd)
 		nr_cpus += wanted[cpu];
 	}
 	lkbuf_init_log_header(fd, version, NULL, nr_cpus, &header);
-	lkbuf_create_log(&writer, file, &header, "the running kernel's buffers (lkbuf read)");
-	if (lkst_log_add_boot_of(&writer, &header, 0, &err))
+	writer = lkbuf_create_log(file, &header, "the running kernel's buffers (lkbuf read)");
+	if (lkst_log_add_boot_of(writer, &header, 0, &err))
 		fprintf(stderr, "lkbuf: %s; the log is saved without its boot ID\n", err.msg);
 	if (zstd)
-		lkst_log_set_zstd(&writer, 1);
+		lkst_log_set_zstd(writer, 1);
 	for (cpu = 0; cpu <= last; cpu++)
 		if (wanted[cpu])
 			save_cpu(fd, LKST_IOC_BUFFER_DRAIN, cpu, LKST_DRAIN_FROM_OLDEST,
-				 &writer, &totals);
-	lkbuf_save_ksyms(&writer);
-	save_tasks(&writer);
-	commit_and_report(&writer, &totals, "", "since boot", "were overwritten");
+				 writer, &totals);
+	lkbuf_save_ksyms(writer);
+	save_tasks(writer);
+	commit_and_report(writer, &totals, "", "since boot", "were overwritten");
 	free(wanted);
-	lkst_filter_free(&cpus);
+	lkst_filter_free(cpus);
 }
 
 /*
@@ -166,7 +169,7 @@ static void read_previous(const struct lkst_cmd *cmd)
 	struct save_totals totals = { 0, 0, 0, 0, 0 };
 	struct lkst_previous_info prev;
 	struct lkst_log_header header;
-	struct lkst_log_writer writer;
+	struct lkst_log_writer *writer;
 	unsigned int cpu;
 	int fd = cmd->fd, ret;
 
@@ -177,18 +180,18 @@ static void read_previous(const struct lkst_cmd *cmd)
 	if (ret)
 		lkst_die_errno(-ret, "reading the previous boot's trace");
 	lkbuf_init_log_header(fd, &cmd->version, &prev, prev.nr_cpus, &header);
-	lkbuf_create_log(&writer, file, &header,
+	writer = lkbuf_create_log(file, &header,
 		   "the previous boot's persistent buffers (lkbuf read --previous-boot)");
 	/* Not this boot's ID: one that boot's saved anchor names. */
-	if (lkst_log_add_boot_of(&writer, &header, 1, &err))
+	if (lkst_log_add_boot_of(writer, &header, 1, &err))
 		fprintf(stderr, "lkbuf: %s; the log is saved without its boot ID\n", err.msg);
 	if (zstd)
-		lkst_log_set_zstd(&writer, 1);
+		lkst_log_set_zstd(writer, 1);
 	/* Nothing is in flight in a stopped boot's trace: no waiting for it. */
 	for (cpu = 0; cpu < prev.nr_cpus; cpu++)
 		save_cpu(fd, LKST_IOC_PREVIOUS_DRAIN, cpu,
-			 LKST_DRAIN_FROM_OLDEST | LKST_DRAIN_FINAL, &writer, &totals);
-	commit_and_report(&writer, &totals, "the previous boot's ", "in that boot",
+			 LKST_DRAIN_FROM_OLDEST | LKST_DRAIN_FINAL, writer, &totals);
+	commit_and_report(writer, &totals, "the previous boot's ", "in that boot",
 			  "are missing (overwritten, or on pages refused at boot)");
 	if (prev.refused_pages)
 		fprintf(stderr, "lkbuf: %u %s failed validation at boot and %s left out\n",
@@ -217,7 +220,8 @@ static void check_read(struct lkst_cmd *cmd)
 		lkst_die(LKST_EXIT_USAGE, "read --previous-boot saves every CPU the previous boot had; leave out -c");
 	if (release && !previous)
 		lkst_die(LKST_EXIT_USAGE, "--release frees the previous boot's trace; give it with --previous-boot");
-	if (cpu_arg && lkst_filter_cpus(&cpus, cpu_arg, &err))
+	if (cpu_arg && (!(cpus = lkst_filter_new(&err)) ||
+			lkst_filter_cpus(cpus, cpu_arg, &err)))
 		lkst_die(LKST_EXIT_USAGE, "read -c: %s", err.msg);
 }
 

@@ -225,7 +225,7 @@ static void record_remove_old(struct recorder *r)
 static void record_write_file(struct recorder *r)
 {
 	struct lkst_log_header header;
-	struct lkst_log_writer w;
+	struct lkst_log_writer *w;
 	struct lkst_log_cpu section;
 	struct lkst_tasks names = { NULL, 0, 0 };
 	const struct lkst_log_task *t;
@@ -271,8 +271,8 @@ static void record_write_file(struct recorder *r)
 	else
 		snprintf(path, sizeof(path), RECORD_NAME_FMT, r->dir, r->files);
 	lkbuf_init_log_header(r->fd, &r->version, NULL, r->nr_cpus, &header);
-	lkbuf_create_log(&w, path, &header, RECORD_SOURCE);
-	if (lkst_log_add_boot_of(&w, &header, 0, &err))
+	w = lkbuf_create_log(path, &header, RECORD_SOURCE);
+	if (lkst_log_add_boot_of(w, &header, 0, &err))
 		fprintf(stderr, "lkbuf: %s; the log is saved without its boot ID\n", err.msg);
 	for (i = 0; i < r->nr_cpus; i++) {
 		struct record_cpu *c = &r->cpus[i];
@@ -288,9 +288,9 @@ static void record_write_file(struct recorder *r)
 		/* Numbers lost before the first record left belong to this file. */
 		section.seq_end = at < c->n ? c->seqs[at] : c->cursor;
 		section.lost = section.seq_end - section.seq_start - take[i];
-		if (lkst_log_write_cpu_seqs(&w, &section, c->records + c->head,
+		if (lkst_log_write_cpu_seqs(w, &section, c->records + c->head,
 					    c->seqs + c->head, &err)) {
-			lkst_log_abort(&w);
+			lkbuf_abort_unfinished_log();
 			lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 		}
 		lkbuf_collect_ksyms(c->records + c->head, take[i]);
@@ -298,11 +298,11 @@ static void record_write_file(struct recorder *r)
 		c->head = at;
 		c->file_start = section.seq_end;
 	}
-	lkbuf_save_ksyms(&w);
-	if (lkst_log_add_tasks(&w, &names, &err))
+	lkbuf_save_ksyms(w);
+	if (lkst_log_add_tasks(w, &names, &err))
 		record_oom(&err);
 	lkst_tasks_free(&names);
-	lkbuf_commit_log(&w);
+	lkbuf_commit_log(w);
 	free(take);
 	r->kept++;
 	record_remove_old(r);

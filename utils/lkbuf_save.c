@@ -108,21 +108,24 @@ static struct lkst_log_writer *unfinished_log;
 
 void lkbuf_abort_unfinished_log(void)
 {
-	if (unfinished_log)
-		lkst_log_abort(unfinished_log);
+	lkst_log_abort(unfinished_log);
+	unfinished_log = NULL;
 }
 
 /* source: where the records come from, kept in the log (LKST_META_SOURCE). */
-void lkbuf_create_log(struct lkst_log_writer *w, const char *path,
-		      const struct lkst_log_header *h, const char *source)
+struct lkst_log_writer *lkbuf_create_log(const char *path, const struct lkst_log_header *h,
+					 const char *source)
 {
+	struct lkst_log_writer *w;
 	struct lkst_err err;
 
-	if (lkst_log_create(w, path, h, &err))
+	w = lkst_log_create(path, h, &err);
+	if (!w)
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 	unfinished_log = w;
 	if (lkst_log_add_meta(w, LKST_META_SOURCE, source, strlen(source) + 1, &err))
 		lkst_die(LKST_EXIT_DEVICE, "%s", err.msg);
+	return w;
 }
 
 /* KSYM arguments of the records saved so far, symbolized at the commit. */

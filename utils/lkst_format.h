@@ -156,19 +156,14 @@ const char *lkst_comm_map_name(const struct lkst_comm_map *m, __u32 pid,
  *                  PREFIX* every name that starts with PREFIX ("*" any name)
  *   -t START,END   a window, see lkst_parse_window()
  *   -c CPU,...     CPU numbers, decimal or 0x hex
+ *
+ * A filter is an opaque handle: lkst_filter_new(), the parsers below add
+ * to it, lkst_filter_match() applies it, lkst_filter_free() frees it.
  */
-struct lkst_filter {
-	int by_event;
-	unsigned char event[LKST_NR_EVENT_IDS];
-	__u32 *pids;			/* -p */
-	size_t nr_pids;
-	char **comms;			/* -n, escaped as printed */
-	size_t nr_comms;
-	int by_time;
-	unsigned long long start_ns, end_ns;	/* inclusive */
-	__u32 *cpus;			/* -c */
-	size_t nr_cpus;
-};
+struct lkst_filter;
+
+/* A filter that passes every record; NULL with err set when out of memory. */
+struct lkst_filter *lkst_filter_new(struct lkst_err *err);
 
 /* Each parses a comma-separated list; 0, or -1 with err set. */
 int lkst_filter_events(struct lkst_filter *f, const char *list, struct lkst_err *err);
@@ -215,7 +210,16 @@ int lkst_filter_pid_wanted(const struct lkst_filter *f, unsigned long long pid);
  */
 int lkst_filter_match(const struct lkst_filter *f, const struct lkst_record *rec,
 		      unsigned int cpu, const struct lkst_comm_map *comms);
+/* Frees f (NULL: nothing). */
 void lkst_filter_free(struct lkst_filter *f);
+
+/*
+ * What the lists hold, in the order given (a CPU range expanded): *nr
+ * items, none when the list was not given.
+ */
+const __u32 *lkst_filter_pid_list(const struct lkst_filter *f, size_t *nr);
+const char *const *lkst_filter_comm_list(const struct lkst_filter *f, size_t *nr);
+const __u32 *lkst_filter_cpu_list(const struct lkst_filter *f, size_t *nr);
 
 const char *lkst_context_name(unsigned int context);
 

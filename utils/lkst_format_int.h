@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * What the formatter's files (lkst_format.c, lkst_format_record.c) share
- * and the library does not export (hidden: not in liblkst.so's symbols).
+ * and the library does not export (hidden: not in liblkst.so's symbols);
+ * the record filter's layout (lkst_select.c, the trace reader's).
  */
 #ifndef LKST_FORMAT_INT_H
 #define LKST_FORMAT_INT_H
@@ -11,6 +12,23 @@
 #include "lkst_format.h"
 
 #define LKST_HIDDEN __attribute__((visibility("hidden")))
+
+/* struct lkst_filter, opaque to callers (lkst_format.h). */
+struct lkst_filter {
+	int by_event;
+	unsigned char event[LKST_NR_EVENT_IDS];
+	__u32 *pids;			/* -p */
+	size_t nr_pids;
+	char **comms;			/* -n, escaped as printed */
+	size_t nr_comms;
+	int by_time;
+	unsigned long long start_ns, end_ns;	/* inclusive */
+	__u32 *cpus;			/* -c */
+	size_t nr_cpus;
+};
+
+/* Frees what f holds and empties it (it passes every record again). */
+LKST_HIDDEN void lkst_filter_reset(struct lkst_filter *f);
 
 LKST_HIDDEN extern const char lkst_fmt_hex_digits[];
 /* Bytes escaped printable into buf. */

@@ -77,24 +77,15 @@ void lkst_log_header_init(struct lkst_log_header *h);
  * the final name.  Path "-": standard output, written at the commit (the
  * header is rewritten last, so the log cannot be streamed as it is made).
  */
-struct lkst_log_writer {
-	FILE *fp;
-	char *path;
-	char *tmp_path;
-	struct lkst_log_header header;
-	unsigned int nr_meta;
-	struct lkst_log_pending_meta {
-		__u32 type;
-		void *data;
-		size_t len;
-	} *meta;
-	int zstd;			/* compress at the commit */
-	int to_stdout;			/* path "-" */
-	int anon;			/* fp is an unnamed temporary file */
-};
+struct lkst_log_writer;
 
-int lkst_log_create(struct lkst_log_writer *w, const char *path,
-		    const struct lkst_log_header *h, struct lkst_err *err);
+/*
+ * A new log at path (path.tmp until the commit) with header h; NULL with
+ * err set, nothing left behind.  Commit or abort frees it.
+ */
+struct lkst_log_writer *lkst_log_create(const char *path, const struct lkst_log_header *h,
+					struct lkst_err *err);
+/* Adds a metadata section (data copied), written at the commit. */
 int lkst_log_add_meta(struct lkst_log_writer *w, __u32 type, const void *data,
 		      size_t len, struct lkst_err *err);
 /* Bytes a metadata section of @payload bytes takes; the event table's. */
@@ -111,7 +102,13 @@ int lkst_log_write_cpu(struct lkst_log_writer *w, const struct lkst_log_cpu *cpu
 		       const struct lkst_record *records, struct lkst_err *err);
 /* Compress (on) or not at the commit, whatever the name says. */
 void lkst_log_set_zstd(struct lkst_log_writer *w, int on);
+/*
+ * Writes the metadata and renames path.tmp to path (standard output: the
+ * log is copied there); frees w either way.  0, or -1 with err set and
+ * path.tmp removed.
+ */
 int lkst_log_commit(struct lkst_log_writer *w, struct lkst_err *err);
+/* Removes path.tmp and frees w (NULL: nothing). */
 void lkst_log_abort(struct lkst_log_writer *w);
 
 /*

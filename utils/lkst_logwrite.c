@@ -32,6 +32,23 @@ void lkst_log_header_init(struct lkst_log_header *h)
 
 /* ---- Writing -------------------------------------------------------- */
 
+/* A log being written (lkst_logio.h); lkst_log_create() makes one. */
+struct lkst_log_writer {
+	FILE *fp;
+	char *path;
+	char *tmp_path;
+	struct lkst_log_header header;
+	unsigned int nr_meta;
+	struct lkst_log_pending_meta {
+		__u32 type;
+		void *data;
+		size_t len;
+	} *meta;
+	int zstd;			/* compress at the commit */
+	int to_stdout;			/* path "-" */
+	int anon;			/* fp is an unnamed temporary file */
+};
+
 static int write_all(struct lkst_log_writer *w, const void *buf, size_t len,
 		     struct lkst_err *err)
 {
@@ -124,6 +141,18 @@ static int add_event_table(struct lkst_log_writer *w, struct lkst_err *err)
 	return ret;
 }
 
+static void writer_release(struct lkst_log_writer *w)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->nr_meta; i++)
+		free(w->meta[i].data);
+	free(w->meta);
+	free(w->path);
+	free(w->tmp_path);
+	free(w);
+}
+
 /* The plain log of a compressed one or of standard output: an unnamed file. */
 static FILE *open_anon(const char *path)
 {
@@ -143,19 +172,23 @@ static FILE *open_anon(const char *path)
 	return fp ? fp : tmpfile();
 }
 
-int lkst_log_create(struct lkst_log_writer *w, const char *path,
-		    const struct lkst_log_header *h, struct lkst_err *err)
+struct lkst_log_writer *lkst_log_create(const char *path, const struct lkst_log_header *h,
+					struct lkst_err *err)
 {
-	memset(w, 0, sizeof(*w));
+	struct lkst_log_writer *w = calloc(1, sizeof(*w));
+
+	if (!w) {
+		lkst_seterr(err, "out of memory; free some memory");
+		return NULL;
+	}
 	w->to_stdout = !strcmp(path, "-");
 	w->zstd = logzst_path_zstd(path);
 	w->path = strdup(path);
 	if (!w->path || (w->to_stdout ? !(w->tmp_path = strdup("a temporary file for standard output")) :
 			 asprintf(&w->tmp_path, "%s.tmp", path) < 0)) {
-		free(w->path);
-		free(w->tmp_path);
+		writer_release(w);
 		lkst_seterr(err, "out of memory; free some memory");
-		return -1;
+		return NULL;
 	}
 	w->anon = w->zstd || w->to_stdout;
 	/* w+: read back if it is compressed at the commit (lkst_log_set_zstd). */
@@ -163,16 +196,15 @@ int lkst_log_create(struct lkst_log_writer *w, const char *path,
 	if (!w->fp) {
 		lkst_seterr(err, "cannot create %s: %s; check the directory and its permissions",
 			    w->anon ? "a temporary file (TMPDIR)" : w->tmp_path, strerror(errno));
-		free(w->path);
-		free(w->tmp_path);
-		return -1;
+		writer_release(w);
+		return NULL;
 	}
 	w->header = *h;
 	if (write_all(w, h, sizeof(*h), err) || add_event_table(w, err)) {
 		lkst_log_abort(w);
-		return -1;
+		return NULL;
 	}
-	return 0;
+	return w;
 }
 
 void lkst_log_set_zstd(struct lkst_log_writer *w, int on)
@@ -274,18 +306,6 @@ int lkst_log_write_cpu(struct lkst_log_writer *w, const struct lkst_log_cpu *cpu
 	return lkst_log_write_cpu_seqs(w, cpu, records, NULL, err);
 }
 
-static void writer_release(struct lkst_log_writer *w)
-{
-	unsigned int i;
-
-	for (i = 0; i < w->nr_meta; i++)
-		free(w->meta[i].data);
-	free(w->meta);
-	free(w->path);
-	free(w->tmp_path);
-	memset(w, 0, sizeof(*w));
-}
-
 /* Standard output gets the log, compressed or not, at the commit. */
 static int commit_stdout(struct lkst_log_writer *w, struct lkst_err *err)
 {
@@ -385,6 +405,8 @@ int lkst_log_commit(struct lkst_log_writer *w, struct lkst_err *err)
 
 void lkst_log_abort(struct lkst_log_writer *w)
 {
+	if (!w)
+		return;
 	if (w->fp)
 		fclose(w->fp);
 	if (w->tmp_path && !w->anon && !w->to_stdout)

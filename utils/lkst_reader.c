@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lkst_format.h"
+#include "lkst_format_int.h"
 #include "lkst_logio.h"
 #include "lkst_logio_int.h"
 #include "lkst_symbols.h"
@@ -137,7 +138,7 @@ void lkst_trace_close(struct lkst_trace *t)
 	/* Not left active, freed, on this thread. */
 	if (lkst_events_tagged(t->tag))
 		lkst_events_use_builtin();
-	lkst_filter_free(&t->filter);
+	lkst_filter_reset(&t->filter);
 	lkst_where_free(t->where);
 	lkst_symtab_free(t->symbols);
 	if (t->use == &t->log)
@@ -191,8 +192,7 @@ int lkst_trace_select(struct lkst_trace *t, const struct lkst_trace_select *sel,
 	unsigned int i;
 
 	trace_activate(t);	/* events are named by the trace's table */
-	lkst_filter_free(f);
-	memset(f, 0, sizeof(*f));
+	lkst_filter_reset(f);
 	lkst_where_free(t->where);
 	t->where = NULL;
 	t->selecting = 0;

@@ -520,7 +520,16 @@ int lkst_filter_match(const struct lkst_filter *f, const struct lkst_record *rec
 	return 1;
 }
 
-void lkst_filter_free(struct lkst_filter *f)
+struct lkst_filter *lkst_filter_new(struct lkst_err *err)
+{
+	struct lkst_filter *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		lkst_seterr(err, "out of memory; free some memory");
+	return f;
+}
+
+void lkst_filter_reset(struct lkst_filter *f)
 {
 	size_t i;
 
@@ -530,4 +539,30 @@ void lkst_filter_free(struct lkst_filter *f)
 	free(f->pids);
 	free(f->cpus);
 	memset(f, 0, sizeof(*f));
+}
+
+void lkst_filter_free(struct lkst_filter *f)
+{
+	if (!f)
+		return;
+	lkst_filter_reset(f);
+	free(f);
+}
+
+const __u32 *lkst_filter_pid_list(const struct lkst_filter *f, size_t *nr)
+{
+	*nr = f->nr_pids;
+	return f->pids;
+}
+
+const char *const *lkst_filter_comm_list(const struct lkst_filter *f, size_t *nr)
+{
+	*nr = f->nr_comms;
+	return (const char *const *)f->comms;
+}
+
+const __u32 *lkst_filter_cpu_list(const struct lkst_filter *f, size_t *nr)
+{
+	*nr = f->nr_cpus;
+	return f->cpus;
 }

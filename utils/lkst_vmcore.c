@@ -621,17 +621,14 @@ static int map_file(const char *path, const char *what, struct lkst_vmcore_file 
 	return 0;
 }
 
-int lkst_vmcore_open_mem(struct lkst_vmcore *vc, const struct lkst_vmcore_file *core,
-			 const struct lkst_vmcore_file *vmlinux, struct lkst_err *err)
+/* Fills vc, which close frees on a failure; 0 or LKST_VMCORE_*. */
+static int open_checked(struct lkst_vmcore *vc, struct lkst_err *err)
 {
 	struct vmlinux vl;
 	const char *info;
 	size_t info_len = 0;
 	int ret;
 
-	memset(vc, 0, sizeof(*vc));
-	vc->core = *core;
-	vc->vmlinux = *vmlinux;
 	if (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__) {
 		lkst_seterr(err, "lkbuf extract runs on little-endian hosts only; copy the vmcore to an x86_64 or arm64 machine");
 		return LKST_VMCORE_BAD;
@@ -642,46 +639,110 @@ int lkst_vmcore_open_mem(struct lkst_vmcore *vc, const struct lkst_vmcore_file *
 	    (ret = parse_vmlinux(&vl, &vc->vmlinux, err)) ||
 	    (ret = check_build_id(vc, &vl, err)) ||
 	    (ret = check_banner(vc, &vl, err)) ||
-	    (ret = read_cpus(vc, &vl, err))) {
-		lkst_vmcore_close(vc);
+	    (ret = read_cpus(vc, &vl, err)))
 		return ret;
-	}
 	read_nodename(vc, &vl);
 	read_anchor(vc, &vl);
 	return 0;
 }
 
-int lkst_vmcore_open(struct lkst_vmcore *vc, const char *vmcore, const char *vmlinux,
-		     struct lkst_err *err)
+/*
+ * A handle on core and vmlinux (unmapped at close when mapped is set, and
+ * on a failure here); NULL with err and *why set.
+ */
+static struct lkst_vmcore *open_files(const struct lkst_vmcore_file *core,
+				      const struct lkst_vmcore_file *vmlinux, int mapped,
+				      int *why, struct lkst_err *err)
+{
+	struct lkst_vmcore *vc = calloc(1, sizeof(*vc));
+	int ret;
+
+	if (!vc) {
+		lkst_seterr(err, "out of memory; free some memory");
+		ret = LKST_VMCORE_NOMEM;
+	} else {
+		vc->core = *core;
+		vc->vmlinux = *vmlinux;
+		vc->mapped = mapped;
+		ret = open_checked(vc, err);
+	}
+	if (!ret)
+		return vc;
+	if (vc)
+		lkst_vmcore_close(vc);
+	else if (mapped) {
+		munmap((void *)core->data, core->size);
+		munmap((void *)vmlinux->data, vmlinux->size);
+	}
+	if (why)
+		*why = ret;
+	return NULL;
+}
+
+struct lkst_vmcore *lkst_vmcore_open_mem(const struct lkst_vmcore_file *core,
+					 const struct lkst_vmcore_file *vmlinux,
+					 int *why, struct lkst_err *err)
+{
+	return open_files(core, vmlinux, 0, why, err);
+}
+
+struct lkst_vmcore *lkst_vmcore_open(const char *vmcore, const char *vmlinux,
+				     int *why, struct lkst_err *err)
 {
 	struct lkst_vmcore_file core, lin;
 	int ret;
 
-	memset(vc, 0, sizeof(*vc));
 	if ((ret = map_file(vmcore, "VMCORE", &core, err)))
-		return ret;
+		goto fail;
 	if ((ret = map_file(vmlinux, "VMLINUX", &lin, err))) {
 		munmap((void *)core.data, core.size);
-		return ret;
+		goto fail;
 	}
-	ret = lkst_vmcore_open_mem(vc, &core, &lin, err);
-	if (ret) {
-		munmap((void *)core.data, core.size);
-		munmap((void *)lin.data, lin.size);
-		memset(vc, 0, sizeof(*vc));
-		return ret;
-	}
-	vc->mapped = 1;
-	return 0;
+	return open_files(&core, &lin, 1, why, err);
+fail:
+	if (why)
+		*why = ret;
+	return NULL;
 }
 
 void lkst_vmcore_close(struct lkst_vmcore *vc)
 {
+	if (!vc)
+		return;
 	free(vc->segs);
-	vc->segs = NULL;
 	if (vc->mapped) {
 		munmap((void *)vc->core.data, vc->core.size);
 		munmap((void *)vc->vmlinux.data, vc->vmlinux.size);
-		vc->mapped = 0;
 	}
+	free(vc);
+}
+
+unsigned int lkst_vmcore_nr_cpu_ids(const struct lkst_vmcore *vc)
+{
+	return vc->nr_cpu_ids;
+}
+
+const char *lkst_vmcore_release(const struct lkst_vmcore *vc)
+{
+	return vc->release;
+}
+
+const char *lkst_vmcore_nodename(const struct lkst_vmcore *vc)
+{
+	return vc->nodename;
+}
+
+struct lkst_clock_anchor lkst_vmcore_anchor(const struct lkst_vmcore *vc)
+{
+	struct lkst_clock_anchor a = {
+		.trace_ns = vc->anchor_trace_ns,
+		.realtime_ns = vc->anchor_realtime_ns,
+	};
+
+	return a;
+}
+
+__u64 lkst_vmcore_cut_bytes(const struct lkst_vmcore *vc)
+{
+	return vc->cut_bytes;
 }

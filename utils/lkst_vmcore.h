@@ -42,53 +42,34 @@ struct lkst_vmcore_file {
 	size_t size;
 };
 
-/* Physical memory [paddr, paddr + size) at file offset offset. */
-struct lkst_vmcore_seg {
-	__u64 paddr;
-	__u64 size;		/* bytes present in the file */
-	__u64 offset;
-	__u64 max_end;		/* highest end among this and earlier segments */
-};
-
-struct lkst_vmcore {
-	struct lkst_vmcore_file core, vmlinux;
-	struct lkst_vmcore_seg *segs;	/* by paddr */
-	size_t nr_segs;
-	__u64 phys_pages;		/* pages the dump holds */
-	__u64 cut_bytes;		/* segment bytes past the end of the file */
-	__u16 machine;			/* EM_X86_64 or EM_AARCH64 */
-	/* From VMCOREINFO. */
-	char release[65];
-	char build_id[65];		/* hex, "" when not given */
-	__u64 kernel_offset;		/* KASLR: added to vmlinux addresses */
-	__u64 phys_base;		/* x86_64 */
-	__u64 pgd;			/* physical: init_top_pgt, swapper_pg_dir */
-	__u64 sme_mask;			/* x86_64: memory encryption bit */
-	__u64 kimage_voffset;		/* arm64: image virtual - physical */
-	unsigned int va_bits;		/* arm64: kernel virtual address bits */
-	/* From the vmlinux, relocated. */
-	__u64 cpu_buffers;		/* lkst_cpu_buffers: per-CPU offset */
-	__u64 per_cpu_offset;		/* address of __per_cpu_offset[] */
-	__u64 possible_mask;		/* of __cpu_possible_mask, 0: unknown */
-	unsigned int nr_cpu_ids;
-	char nodename[65];		/* "" when init_uts_ns was not usable */
-	__u64 anchor_trace_ns;		/* lkst_saved_clock_anchor, 0: none */
-	__u64 anchor_realtime_ns;
-	int mapped;			/* core and vmlinux to unmap at close */
-};
+/* The two files opened and checked (lkst_vmcore_open()).  Opaque. */
+struct lkst_vmcore;
 
 /*
- * Opens and checks both files; 0, or LKST_VMCORE_* with err set and
- * nothing left to close.
+ * Opens and checks both files: a new handle, or NULL with err set and,
+ * when why is not NULL, *why LKST_VMCORE_BAD or LKST_VMCORE_NOMEM;
+ * nothing is left to close.
  */
-int lkst_vmcore_open(struct lkst_vmcore *vc, const char *vmcore,
-		     const char *vmlinux, struct lkst_err *err);
+struct lkst_vmcore *lkst_vmcore_open(const char *vmcore, const char *vmlinux,
+				     int *why, struct lkst_err *err);
 /* The same on files already in memory (which close leaves alone). */
-int lkst_vmcore_open_mem(struct lkst_vmcore *vc,
-			 const struct lkst_vmcore_file *core,
-			 const struct lkst_vmcore_file *vmlinux,
-			 struct lkst_err *err);
+struct lkst_vmcore *lkst_vmcore_open_mem(const struct lkst_vmcore_file *core,
+					 const struct lkst_vmcore_file *vmlinux,
+					 int *why, struct lkst_err *err);
+/* Unmaps the files lkst_vmcore_open() mapped and frees vc (NULL: nothing). */
 void lkst_vmcore_close(struct lkst_vmcore *vc);
+
+/*
+ * What the dump tells of the crashed kernel: its CPU IDs (0 to nr - 1),
+ * release ("uname -r"), host name ("" when unknown), the clock anchor it
+ * saved (zeros: none), and how many bytes of its memory the file lacks
+ * (a vmcore cut short; 0 when whole).
+ */
+unsigned int lkst_vmcore_nr_cpu_ids(const struct lkst_vmcore *vc);
+const char *lkst_vmcore_release(const struct lkst_vmcore *vc);
+const char *lkst_vmcore_nodename(const struct lkst_vmcore *vc);
+struct lkst_clock_anchor lkst_vmcore_anchor(const struct lkst_vmcore *vc);
+__u64 lkst_vmcore_cut_bytes(const struct lkst_vmcore *vc);
 
 /*
  * Kernel virtual address -> physical, through init_top_pgt or swapper_pg_dir

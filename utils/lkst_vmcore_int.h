@@ -12,6 +12,42 @@
 #include "lkst_buf.h"
 #include "lkst_vmcore.h"
 
+/* Physical memory [paddr, paddr + size) at file offset offset. */
+struct lkst_vmcore_seg {
+	__u64 paddr;
+	__u64 size;		/* bytes present in the file */
+	__u64 offset;
+	__u64 max_end;		/* highest end among this and earlier segments */
+};
+
+/* An opened vmcore and its vmlinux (lkst_vmcore.h). */
+struct lkst_vmcore {
+	struct lkst_vmcore_file core, vmlinux;
+	struct lkst_vmcore_seg *segs;	/* by paddr */
+	size_t nr_segs;
+	__u64 phys_pages;		/* pages the dump holds */
+	__u64 cut_bytes;		/* segment bytes past the end of the file */
+	__u16 machine;			/* EM_X86_64 or EM_AARCH64 */
+	/* From VMCOREINFO. */
+	char release[65];
+	char build_id[65];		/* hex, "" when not given */
+	__u64 kernel_offset;		/* KASLR: added to vmlinux addresses */
+	__u64 phys_base;		/* x86_64 */
+	__u64 pgd;			/* physical: init_top_pgt, swapper_pg_dir */
+	__u64 sme_mask;			/* x86_64: memory encryption bit */
+	__u64 kimage_voffset;		/* arm64: image virtual - physical */
+	unsigned int va_bits;		/* arm64: kernel virtual address bits */
+	/* From the vmlinux, relocated. */
+	__u64 cpu_buffers;		/* lkst_cpu_buffers: per-CPU offset */
+	__u64 per_cpu_offset;		/* address of __per_cpu_offset[] */
+	__u64 possible_mask;		/* of __cpu_possible_mask, 0: unknown */
+	unsigned int nr_cpu_ids;
+	char nodename[65];		/* "" when init_uts_ns was not usable */
+	__u64 anchor_trace_ns;		/* lkst_saved_clock_anchor, 0: none */
+	__u64 anchor_realtime_ns;
+	int mapped;			/* core and vmlinux to unmap at close */
+};
+
 /* Shared by the reader's files, not exported by liblkst. */
 #define LKST_VC_HIDDEN __attribute__((visibility("hidden")))
 

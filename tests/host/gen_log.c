@@ -70,7 +70,7 @@ static void make_record(struct lkst_record *r, unsigned long long i, unsigned in
 int main(int argc, char **argv)
 {
 	struct lkst_log_header h;
-	struct lkst_log_writer w;
+	struct lkst_log_writer *w;
 	struct lkst_log_cpu c;
 	struct lkst_record *recs;
 	struct lkst_err err;
@@ -95,7 +95,7 @@ int main(int argc, char **argv)
 	h.nr_cpus = cpus;
 	h.anchor_trace_ns = 1000000000ull;
 	h.anchor_realtime_ns = 1700000000ull * 1000000000ull;	/* 2023-11-14 22:13:20 UTC */
-	if (lkst_log_create(&w, argv[1], &h, &err)) {
+	if (!(w = lkst_log_create(argv[1], &h, &err))) {
 		fprintf(stderr, "%s\n", err.msg);
 		return 1;
 	}
@@ -106,7 +106,7 @@ int main(int argc, char **argv)
 		c.cpu = cpu;
 		c.nr_records = per;
 		c.written = per;
-		if (lkst_log_write_cpu(&w, &c, recs, &err)) {
+		if (lkst_log_write_cpu(w, &c, recs, &err)) {
 			fprintf(stderr, "%s\n", err.msg);
 			return 1;
 		}
@@ -116,7 +116,7 @@ int main(int argc, char **argv)
 		if (lkst_tasks_put(&names, pid, 100, name, 0, &err))
 			break;
 	}
-	if (lkst_log_add_tasks(&w, &names, &err) || lkst_log_commit(&w, &err)) {
+	if (lkst_log_add_tasks(w, &names, &err) || lkst_log_commit(w, &err)) {
 		fprintf(stderr, "%s\n", err.msg);
 		return 1;
 	}

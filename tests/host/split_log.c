@@ -43,14 +43,14 @@ int main(int argc, char **argv)
 	if (!files || lkst_log_load(argv[1], &log, &err) || lkst_log_use_events(&log, &err))
 		die(argv[1], files ? &err : NULL);
 	for (f = 0; f < files; f++) {
-		struct lkst_log_writer w;
+		struct lkst_log_writer *w;
 
 		snprintf(path, sizeof(path), "%s/lkst-%06u.log%s", argv[2], f + 1, zst ? ".zst" : "");
-		if (lkst_log_create(&w, path, &log.header, &err))
+		if (!(w = lkst_log_create(path, &log.header, &err)))
 			die(path, &err);
 		for (i = 0; i < log.nr_meta; i++)
 			if (log.meta[i].type != LKST_META_EVENTS &&
-			    lkst_log_add_meta(&w, log.meta[i].type, log.meta[i].data,
+			    lkst_log_add_meta(w, log.meta[i].type, log.meta[i].data,
 					      log.meta[i].len, &err))
 				die(path, &err);
 		for (s = 0; s < log.nr_sections; s++) {
@@ -69,10 +69,10 @@ int main(int argc, char **argv)
 				c.seq_start--;
 			c.nr_records = b - a;
 			c.lost = c.seq_end - c.seq_start - c.nr_records;
-			if (lkst_log_write_cpu_seqs(&w, &c, sec->records + a, sec->seqs + a, &err))
+			if (lkst_log_write_cpu_seqs(w, &c, sec->records + a, sec->seqs + a, &err))
 				die(path, &err);
 		}
-		if (lkst_log_commit(&w, &err))
+		if (lkst_log_commit(w, &err))
 			die(path, &err);
 	}
 	lkst_log_free(&log);

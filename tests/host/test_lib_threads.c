@@ -69,7 +69,7 @@ static int write_log(const char *path, const char *tag)
 	static struct lkst_event_desc descs[LKST_NR_EVENT_IDS];
 	static struct lkst_record recs[RECORDS / CPUS];
 	struct lkst_log_header h;
-	struct lkst_log_writer w;
+	struct lkst_log_writer *w;
 	struct lkst_log_cpu c;
 	struct lkst_err err;
 	unsigned int n, i, cpu;
@@ -86,7 +86,7 @@ static int write_log(const char *path, const char *tag)
 		goto fail;
 	lkst_log_header_init(&h);
 	h.nr_cpus = CPUS;
-	if (lkst_log_create(&w, path, &h, &err))
+	if (!(w = lkst_log_create(path, &h, &err)))
 		goto fail;
 	for (cpu = 0; cpu < CPUS; cpu++) {
 		for (i = 0; i < RECORDS / CPUS; i++)
@@ -94,12 +94,12 @@ static int write_log(const char *path, const char *tag)
 		memset(&c, 0, sizeof(c));
 		c.cpu = cpu;
 		c.nr_records = c.written = RECORDS / CPUS;
-		if (lkst_log_write_cpu(&w, &c, recs, &err)) {
-			lkst_log_abort(&w);
+		if (lkst_log_write_cpu(w, &c, recs, &err)) {
+			lkst_log_abort(w);
 			goto fail;
 		}
 	}
-	if (lkst_log_commit(&w, &err))
+	if (lkst_log_commit(w, &err))
 		goto fail;
 	lkst_events_use_builtin();
 	return 0;
@@ -175,7 +175,7 @@ static void check_warning(const char *dir)
 	char ksyms[4200], path[4200];
 	struct lkst_ksym_set set = { 0 };
 	struct lkst_log_header h;
-	struct lkst_log_writer w;
+	struct lkst_log_writer *w;
 	struct reader rd = { 0 };
 	struct lkst_err err;
 	unsigned int i;
@@ -191,17 +191,17 @@ static void check_warning(const char *dir)
 	fclose(f);
 	lkst_log_header_init(&h);
 	h.nr_cpus = 1;
-	CHECK(lkst_log_create(&w, path, &h, &err) == 0);
+	CHECK((w = lkst_log_create(path, &h, &err)) != NULL);
 	lkst_set_msg_handler(on_msg, &rd);
 	for (i = 0; i < 2; i++) {
 		CHECK(lkst_ksym_set_add(&set, 0xffffffff81000000ull + i) == 0);
-		CHECK(lkst_symbols_save(&w, &set, ksyms, &err) == 0);
+		CHECK(lkst_symbols_save(w, &set, ksyms, &err) == 0);
 	}
 	lkst_set_msg_handler(NULL, NULL);
 	CHECK(rd.warnings == 1);
 	CHECK_HAS(rd.warning, "kptr_restrict");
 	lkst_ksym_set_free(&set);
-	lkst_log_abort(&w);
+	lkst_log_abort(w);
 	unlink(ksyms);
 }
 

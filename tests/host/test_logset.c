@@ -52,7 +52,7 @@ static int write_part(const char *path, const char *host, unsigned int from,
 	__u64 seqs[NR];
 	struct lkst_log_cpu c = { .cpu = 1, .nr_records = to - from, .written = seq_end };
 	struct lkst_log_header h;
-	struct lkst_log_writer w;
+	struct lkst_log_writer *w;
 	struct lkst_err err;
 
 	fill(r, seqs, from, to, 0);
@@ -60,13 +60,13 @@ static int write_part(const char *path, const char *host, unsigned int from,
 	c.seq_end = seq_end;
 	c.lost = seq_end - seq_start - (to - from);
 	make_header(&h, host);
-	if (lkst_log_create(&w, path, &h, &err))
+	if (!(w = lkst_log_create(path, &h, &err)))
 		return -1;
 	if (zstd)
-		lkst_log_set_zstd(&w, 1);
-	if (lkst_log_write_cpu_seqs(&w, &c, r, seqs, &err))
+		lkst_log_set_zstd(w, 1);
+	if (lkst_log_write_cpu_seqs(w, &c, r, seqs, &err))
 		return -1;
-	return lkst_log_commit(&w, &err);
+	return lkst_log_commit(w, &err);
 }
 
 static void test_zstd(void)

@@ -158,7 +158,7 @@ static int write_log(const char *path, const char *const *names, __u64 base,
 	struct lkst_log_cpu c = { .cpu = 0, .nr_records = NR_RECS };
 	struct lkst_tasks t = { NULL, 0, 0 };
 	struct lkst_log_header h;
-	struct lkst_log_writer w;
+	struct lkst_log_writer *w;
 	struct lkst_err err;
 	int ret;
 
@@ -177,11 +177,11 @@ static int write_log(const char *path, const char *const *names, __u64 base,
 		lkst_tasks_put(&t, atoi(*names), atoi(*names), colon + 1, 0, &err);
 		names++;
 	}
-	ret = lkst_log_create(&w, path, &h, &err) ||
-	      lkst_log_write_cpu_seqs(&w, &c, r, seqs, &err) ||
-	      lkst_log_add_tasks(&w, &t, &err) ||
-	      (extra && lkst_log_add_meta(&w, LKST_META_TASKS, extra, extra_len, &err)) ||
-	      lkst_log_commit(&w, &err);
+	ret = !(w = lkst_log_create(path, &h, &err)) ||
+	      lkst_log_write_cpu_seqs(w, &c, r, seqs, &err) ||
+	      lkst_log_add_tasks(w, &t, &err) ||
+	      (extra && lkst_log_add_meta(w, LKST_META_TASKS, extra, extra_len, &err)) ||
+	      lkst_log_commit(w, &err);
 	if (ret)
 		fprintf(stderr, "write_log %s: %s\n", path, err.msg);
 	lkst_tasks_free(&t);

@@ -506,13 +506,16 @@ static void build(const struct variant *v, struct buf *core, struct buf *vmlinux
 	build_vmlinux(v, vmlinux);
 }
 
-static int open_bufs(struct lkst_vmcore *vc, const struct buf *core, const struct buf *lin,
+/* *vc opened on the two buffers: 0, or LKST_VMCORE_* with *vc NULL. */
+static int open_bufs(struct lkst_vmcore **vc, const struct buf *core, const struct buf *lin,
 		     struct lkst_err *err)
 {
 	struct lkst_vmcore_file c = { core->p, core->len }, l = { lin->p, lin->len };
+	int why = 0;
 
 	err->msg[0] = '\0';
-	return lkst_vmcore_open_mem(vc, &c, &l, err);
+	*vc = lkst_vmcore_open_mem(&c, &l, &why, err);
+	return *vc ? 0 : why;
 }
 
 /* ---- Tests ------------------------------------------------------------- */
@@ -543,7 +546,7 @@ static void test_extract(void)
 {
 	struct variant v = { 0 };
 	struct buf core, lin;
-	struct lkst_vmcore vc;
+	struct lkst_vmcore *vc;
 	struct lkst_vmcore_cpu c;
 	struct lkst_err err;
 
@@ -551,12 +554,12 @@ static void test_extract(void)
 	CHECK_STR(open_bufs(&vc, &core, &lin, &err) ? err.msg : "", "");
 	if (err.msg[0])
 		return;	/* nothing to read */
-	CHECK_STR(vc.release, RELEASE);
-	CHECK_STR(vc.nodename, "crashbox");
-	CHECK(vc.nr_cpu_ids == NR_CPU_IDS);
-	CHECK(vc.cut_bytes == 0);
+	CHECK_STR(lkst_vmcore_release(vc), RELEASE);
+	CHECK_STR(lkst_vmcore_nodename(vc), "crashbox");
+	CHECK(lkst_vmcore_nr_cpu_ids(vc) == NR_CPU_IDS);
+	CHECK(lkst_vmcore_cut_bytes(vc) == 0);
 
-	CHECK(lkst_vmcore_read_cpu(&vc, 0, &c, &err) == 0);
+	CHECK(lkst_vmcore_read_cpu(vc, 0, &c, &err) == 0);
 	CHECK(c.nr_blocks == 1 && c.missing_pages == 1 && c.emptying_pages == 0);
 	CHECK(c.info.nr_records == CPU0_RECORDS && c.info.written == CPU0_RECORDS);
 	CHECK(c.info.seq_start == 0 && c.info.seq_end == CPU0_RECORDS && c.info.lost == 0);
@@ -564,7 +567,7 @@ static void test_extract(void)
 	CHECK(same_records(&c, &want[0], 0) && c.info.nr_records == want[0].nr);
 	lkst_vmcore_cpu_free(&c);
 
-	CHECK(lkst_vmcore_read_cpu(&vc, 1, &c, &err) == 0);
+	CHECK(lkst_vmcore_read_cpu(vc, 1, &c, &err) == 0);
 	CHECK(c.nr_blocks == 2 && c.missing_pages == 0);
 	CHECK(c.info.written == CPU1_RECORDS && want[1].next_seq == CPU1_RECORDS);
 	CHECK(c.info.nr_records == want[1].nr && same_records(&c, &want[1], 1));
@@ -575,11 +578,11 @@ static void test_extract(void)
 	CHECK(c.info.dropped == 7);
 	lkst_vmcore_cpu_free(&c);
 
-	CHECK(lkst_vmcore_read_cpu(&vc, 2, &c, &err) == 0 && c.nr_blocks == 0);
-	CHECK(lkst_vmcore_read_cpu(&vc, 3, &c, &err) == 0 && c.nr_blocks == 0);
-	CHECK(lkst_vmcore_read_cpu(&vc, 4, &c, &err) == LKST_VMCORE_BAD);
+	CHECK(lkst_vmcore_read_cpu(vc, 2, &c, &err) == 0 && c.nr_blocks == 0);
+	CHECK(lkst_vmcore_read_cpu(vc, 3, &c, &err) == 0 && c.nr_blocks == 0);
+	CHECK(lkst_vmcore_read_cpu(vc, 4, &c, &err) == LKST_VMCORE_BAD);
 	CHECK_HAS(err.msg, "does not exist");
-	lkst_vmcore_close(&vc);
+	lkst_vmcore_close(vc);
 	free(core.p);
 	free(lin.p);
 }
@@ -588,25 +591,25 @@ static void test_page_walk(void)
 {
 	struct variant v = { 0 };
 	struct buf core, lin;
-	struct lkst_vmcore vc;
+	struct lkst_vmcore *vc;
 	struct lkst_err err;
 	u64 pa = 0;
 
 	build(&v, &core, &lin);
 	CHECK(open_bufs(&vc, &core, &lin, &err) == 0);
-	CHECK(lkst_vmcore_virt_to_phys(&vc, 0xffffc90000100123ULL, &pa, &err) == 0 &&
+	CHECK(lkst_vmcore_virt_to_phys(vc, 0xffffc90000100123ULL, &pa, &err) == 0 &&
 	      pa == 0x50000000ULL + 8 * 0x2000 + 0x123);		/* 4 KiB */
-	CHECK(lkst_vmcore_virt_to_phys(&vc, 0xffffc90000612345ULL, &pa, &err) == 0 &&
+	CHECK(lkst_vmcore_virt_to_phys(vc, 0xffffc90000612345ULL, &pa, &err) == 0 &&
 	      pa == 0x60012345ULL);					/* 2 MiB */
-	CHECK(lkst_vmcore_virt_to_phys(&vc, PAGE_OFFSET + 0x123456789ULL, &pa, &err) == 0 &&
+	CHECK(lkst_vmcore_virt_to_phys(vc, PAGE_OFFSET + 0x123456789ULL, &pa, &err) == 0 &&
 	      pa == 0x123456789ULL);					/* 1 GiB */
-	CHECK(lkst_vmcore_virt_to_phys(&vc, 0xffffc90000300000ULL, &pa, &err) == LKST_VMCORE_BAD);
+	CHECK(lkst_vmcore_virt_to_phys(vc, 0xffffc90000300000ULL, &pa, &err) == LKST_VMCORE_BAD);
 	CHECK_HAS(err.msg, "0xffffc90000300000 is not mapped");
-	CHECK(lkst_vmcore_virt_to_phys(&vc, 0xffffea0000000000ULL, &pa, &err) == LKST_VMCORE_BAD);
+	CHECK(lkst_vmcore_virt_to_phys(vc, 0xffffea0000000000ULL, &pa, &err) == LKST_VMCORE_BAD);
 	CHECK_HAS(err.msg, "PGD entry is not present");
-	CHECK(lkst_vmcore_virt_to_phys(&vc, 0x0000900000000000ULL, &pa, &err) == LKST_VMCORE_BAD);
+	CHECK(lkst_vmcore_virt_to_phys(vc, 0x0000900000000000ULL, &pa, &err) == LKST_VMCORE_BAD);
 	CHECK_HAS(err.msg, "not a canonical");
-	lkst_vmcore_close(&vc);
+	lkst_vmcore_close(vc);
 	free(core.p);
 	free(lin.p);
 }
@@ -616,7 +619,7 @@ static void test_lost_page(int odd)
 {
 	struct variant v = { 0 };
 	struct buf core, lin;
-	struct lkst_vmcore vc;
+	struct lkst_vmcore *vc;
 	struct lkst_vmcore_cpu c;
 	struct lkst_err err;
 
@@ -624,7 +627,7 @@ static void test_lost_page(int odd)
 	v.odd_page = odd;
 	build(&v, &core, &lin);
 	CHECK(open_bufs(&vc, &core, &lin, &err) == 0);
-	CHECK(lkst_vmcore_read_cpu(&vc, 1, &c, &err) == 0);
+	CHECK(lkst_vmcore_read_cpu(vc, 1, &c, &err) == 0);
 	CHECK(c.missing_pages == (u64)!odd && c.emptying_pages == (u64)odd);
 	CHECK(median_page_records > 0);
 	CHECK(c.info.nr_records == want[1].nr - median_page_records);
@@ -632,7 +635,7 @@ static void test_lost_page(int odd)
 	CHECK(c.info.seq_start == want[1].seqs[0] && c.info.seq_end == CPU1_RECORDS);
 	CHECK(same_records(&c, &want[1], 1));
 	lkst_vmcore_cpu_free(&c);
-	lkst_vmcore_close(&vc);
+	lkst_vmcore_close(vc);
 	free(core.p);
 	free(lin.p);
 }
@@ -641,7 +644,7 @@ static void test_lost_page(int odd)
 static void expect_refused(const struct variant *v, unsigned int cpu, const char *part)
 {
 	struct buf core, lin;
-	struct lkst_vmcore vc;
+	struct lkst_vmcore *vc;
 	struct lkst_vmcore_cpu c;
 	struct lkst_err err;
 	int ret;
@@ -649,8 +652,8 @@ static void expect_refused(const struct variant *v, unsigned int cpu, const char
 	build(v, &core, &lin);
 	ret = open_bufs(&vc, &core, &lin, &err);
 	if (!ret) {
-		ret = lkst_vmcore_read_cpu(&vc, cpu, &c, &err);
-		lkst_vmcore_close(&vc);
+		ret = lkst_vmcore_read_cpu(vc, cpu, &c, &err);
+		lkst_vmcore_close(vc);
 	}
 	CHECK(ret == LKST_VMCORE_BAD);
 	CHECK_HAS(err.msg, part);
@@ -701,18 +704,19 @@ static int open_and_read(const unsigned char *core, size_t core_len,
 			 const unsigned char *lin, size_t lin_len, size_t *bad_msgs)
 {
 	struct lkst_vmcore_file cf = { core, core_len }, lf = { lin, lin_len };
-	struct lkst_vmcore vc;
+	struct lkst_vmcore *vc;
 	struct lkst_vmcore_cpu c;
 	struct lkst_err err;
 	unsigned int cpu;
 	int ret;
 
-	ret = lkst_vmcore_open_mem(&vc, &cf, &lf, &err);
-	for (cpu = 0; !ret && cpu < vc.nr_cpu_ids; cpu++) {
-		ret = lkst_vmcore_read_cpu(&vc, cpu, &c, &err);
+	vc = lkst_vmcore_open_mem(&cf, &lf, &ret, &err);
+	ret = vc ? 0 : ret;
+	for (cpu = 0; !ret && cpu < lkst_vmcore_nr_cpu_ids(vc); cpu++) {
+		ret = lkst_vmcore_read_cpu(vc, cpu, &c, &err);
 		lkst_vmcore_cpu_free(&c);
 	}
-	lkst_vmcore_close(&vc);
+	lkst_vmcore_close(vc);
 	*bad_msgs += ret && !strstr(err.msg, "; ");
 	return ret ? -1 : 0;
 }
@@ -773,7 +777,7 @@ static void write_expected_log(const char *path, const char *source)
 {
 	struct lkst_log_boot boot;
 	struct lkst_log_header h;
-	struct lkst_log_writer w;
+	struct lkst_log_writer *w;
 	struct lkst_log_cpu sec;
 	struct lkst_err err;
 	unsigned int cpu;
@@ -782,11 +786,11 @@ static void write_expected_log(const char *path, const char *source)
 	h.nr_cpus = 2;
 	strcpy(h.nodename, "crashbox");
 	strcpy(h.release, RELEASE);
-	CHECK(lkst_log_create(&w, path, &h, &err) == 0);
-	CHECK(lkst_log_add_meta(&w, LKST_META_SOURCE, source, strlen(source) + 1, &err) == 0);
+	CHECK((w = lkst_log_create(path, &h, &err)) != NULL);
+	CHECK(lkst_log_add_meta(w, LKST_META_SOURCE, source, strlen(source) + 1, &err) == 0);
 	/* The crashed boot's ID, derived from its host and anchor. */
 	lkst_boot_id_derive(&h, &boot);
-	CHECK(lkst_log_add_boot(&w, &boot, &err) == 0);
+	CHECK(lkst_log_add_boot(w, &boot, &err) == 0);
 	for (cpu = 0; cpu < 2; cpu++) {
 		memset(&sec, 0, sizeof(sec));
 		sec.cpu = cpu;
@@ -796,9 +800,9 @@ static void write_expected_log(const char *path, const char *source)
 		sec.dropped = local64_read(&cbs[cpu]->dropped);
 		sec.seq_start = want[cpu].seqs[0];
 		sec.seq_end = want[cpu].next_seq;
-		CHECK(lkst_log_write_cpu_seqs(&w, &sec, want[cpu].records, want[cpu].seqs, &err) == 0);
+		CHECK(lkst_log_write_cpu_seqs(w, &sec, want[cpu].records, want[cpu].seqs, &err) == 0);
 	}
-	CHECK(lkst_log_commit(&w, &err) == 0);
+	CHECK(lkst_log_commit(w, &err) == 0);
 }
 
 /* Runs a command; its exit status, its stderr in err (one line or more). */

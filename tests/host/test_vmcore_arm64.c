@@ -18,7 +18,7 @@
 
 #include "buf_fixture.h"
 #include "check.h"
-#include "lkst_vmcore.h"
+#include "lkst_vmcore_int.h"	/* va_bits */
 
 #define PAGE		4096u
 #define PHYS_OFFSET	0x40000000ULL	/* QEMU virt's RAM */
@@ -374,9 +374,10 @@ static void set_va_bits(unsigned int bits)
 }
 
 static int open_variant(const struct variant *v, struct buf *core, struct buf *lin,
-			struct lkst_vmcore *vc, struct lkst_err *err)
+			struct lkst_vmcore **vc, struct lkst_err *err)
 {
 	struct lkst_vmcore_file c, l;
+	int why = 0;
 
 	build_memory();
 	build_vmcore(v, core);
@@ -384,7 +385,8 @@ static int open_variant(const struct variant *v, struct buf *core, struct buf *l
 	c = (struct lkst_vmcore_file){ core->p, core->len };
 	l = (struct lkst_vmcore_file){ lin->p, lin->len };
 	err->msg[0] = '\0';
-	return lkst_vmcore_open_mem(vc, &c, &l, err);
+	*vc = lkst_vmcore_open_mem(&c, &l, &why, err);
+	return *vc ? 0 : why;
 }
 
 /* ---- Tests ------------------------------------------------------------- */
@@ -407,7 +409,7 @@ static void test_extract(unsigned int bits)
 {
 	struct variant v = { 0 };
 	struct buf core, lin;
-	struct lkst_vmcore vc;
+	struct lkst_vmcore *vc;
 	struct lkst_vmcore_cpu c;
 	struct lkst_err err;
 	u64 pa = 0;
@@ -415,33 +417,33 @@ static void test_extract(unsigned int bits)
 	set_va_bits(bits);
 	CHECK_STR(open_variant(&v, &core, &lin, &vc, &err) ? err.msg : "", "");
 	if (!err.msg[0]) {
-		CHECK_STR(vc.release, RELEASE);
-		CHECK(vc.nr_cpu_ids == NR_CPUS && vc.va_bits == bits);
-		CHECK(lkst_vmcore_read_cpu(&vc, 0, &c, &err) == 0);
+		CHECK_STR(lkst_vmcore_release(vc), RELEASE);
+		CHECK(lkst_vmcore_nr_cpu_ids(vc) == NR_CPUS && vc->va_bits == bits);
+		CHECK(lkst_vmcore_read_cpu(vc, 0, &c, &err) == 0);
 		CHECK(c.nr_blocks == 1 && c.missing_pages == 0);
 		CHECK(c.info.nr_records == RECORDS_0 && c.info.written == RECORDS_0);
 		CHECK(c.info.lost == 0 && same_records(&c, 0));
 		lkst_vmcore_cpu_free(&c);
-		CHECK(lkst_vmcore_read_cpu(&vc, 1, &c, &err) == 0);
+		CHECK(lkst_vmcore_read_cpu(vc, 1, &c, &err) == 0);
 		CHECK(c.nr_blocks == 2 && c.info.written == RECORDS_1);
 		CHECK(c.info.nr_records == want_nr[1] && same_records(&c, 1));
 		CHECK(c.info.seq_end == RECORDS_1 && c.info.lost == 0 && c.info.dropped == 3);
 		CHECK(c.info.overwritten + c.info.nr_records == RECORDS_1);
 		lkst_vmcore_cpu_free(&c);
 		/* A 4 KiB page, a 2 MiB block, a 1 GiB block of the linear map. */
-		CHECK(lkst_vmcore_virt_to_phys(&vc, vmalloc_va(0x100123), &pa, &err) == 0 &&
+		CHECK(lkst_vmcore_virt_to_phys(vc, vmalloc_va(0x100123), &pa, &err) == 0 &&
 		      pa == 0x50000000ULL + 8 * 0x2000 + 0x123);
-		CHECK(lkst_vmcore_virt_to_phys(&vc, vmalloc_va(0x612345), &pa, &err) == 0 &&
+		CHECK(lkst_vmcore_virt_to_phys(vc, vmalloc_va(0x612345), &pa, &err) == 0 &&
 		      pa == 0x60012345ULL);
-		CHECK(lkst_vmcore_virt_to_phys(&vc, linear(0x12345678ULL + PHYS_OFFSET), &pa,
+		CHECK(lkst_vmcore_virt_to_phys(vc, linear(0x12345678ULL + PHYS_OFFSET), &pa,
 					       &err) == 0 && pa == 0x12345678ULL + PHYS_OFFSET);
-		CHECK(lkst_vmcore_virt_to_phys(&vc, vmalloc_va(0x900000), &pa, &err) ==
+		CHECK(lkst_vmcore_virt_to_phys(vc, vmalloc_va(0x900000), &pa, &err) ==
 		      LKST_VMCORE_BAD);
 		CHECK_HAS(err.msg, "is not mapped (its level 2 entry");
-		CHECK(lkst_vmcore_virt_to_phys(&vc, 0x0000123400000000ULL, &pa, &err) ==
+		CHECK(lkst_vmcore_virt_to_phys(vc, 0x0000123400000000ULL, &pa, &err) ==
 		      LKST_VMCORE_BAD);
 		CHECK_HAS(err.msg, "is not an arm64 kernel address");
-		lkst_vmcore_close(&vc);
+		lkst_vmcore_close(vc);
 	}
 	free(core.p);
 	free(lin.p);
@@ -460,7 +462,7 @@ static void test_extract_39(void)
 static void expect_refused(const struct variant *v, const char *part)
 {
 	struct buf core, lin;
-	struct lkst_vmcore vc;
+	struct lkst_vmcore *vc;
 	struct lkst_err err;
 
 	set_va_bits(48);

@@ -26,7 +26,6 @@ void *viz_xcalloc(size_t n, size_t size)
 poptContext viz_parse_options(const char *progname, int argc, char **argv,
 			      struct poptOption *options, struct viz_options *v)
 {
-	struct lkst_filter *f = &v->select;
 	struct lkst_err err;
 	poptContext ctx;
 
@@ -37,16 +36,16 @@ poptContext viz_parse_options(const char *progname, int argc, char **argv,
 	if (!v->log_file == !v->csv_file)
 		lkst_die(LKST_EXIT_USAGE, "give one of -f LOG or --csv-file CSV; run %s --help",
 			 lkst_progname);
-	memset(f, 0, sizeof(*f));
-	if ((v->pids && lkst_filter_pids(f, v->pids, &err)) ||
-	    (v->comms && lkst_filter_comms(f, v->comms, &err)))
+	if (!(v->select = lkst_filter_new(&err)) ||
+	    (v->pids && lkst_filter_pids(v->select, v->pids, &err)) ||
+	    (v->comms && lkst_filter_comms(v->select, v->comms, &err)))
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 	return ctx;
 }
 
 void viz_options_free(poptContext ctx, struct viz_options *v)
 {
-	lkst_filter_free(&v->select);
+	lkst_filter_free(v->select);
 	poptFreeContext(ctx);
 }
 

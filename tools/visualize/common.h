@@ -30,7 +30,7 @@ struct viz_options {
 	char *script;
 	int summary;
 	int width;
-	struct lkst_filter select;	/* -p and -n */
+	struct lkst_filter *select;	/* -p and -n */
 };
 
 /*

@@ -116,16 +116,18 @@ static int name_event(const void *event, void *ctx, struct lkst_err *err)
 {
 	const struct ps_event *e = event;
 	struct namer *n = ctx;
-	const struct lkst_filter *sel = &n->o->v.select;
-	size_t i;
+	const struct lkst_filter *sel = n->o->v.select;
+	size_t i, nr_pids, nr_comms;
 
 	(void)err;
 	if (!e->pid || !e->comm[0])
 		return 0;
 	i = pid_index(n->f, e->pid);
 	if (i == SIZE_MAX) {
-		if (!sel->nr_comms || !lkst_filter_comm_wanted(sel, e->comm) ||
-		    (sel->nr_pids && !lkst_filter_pid_wanted(sel, e->pid)))
+		lkst_filter_pid_list(sel, &nr_pids);
+		lkst_filter_comm_list(sel, &nr_comms);
+		if (!nr_comms || !lkst_filter_comm_wanted(sel, e->comm) ||
+		    (nr_pids && !lkst_filter_pid_wanted(sel, e->pid)))
 			return 0;
 		add_pid(n, e->pid);
 		i = n->f->nr_pids - 1;
@@ -144,16 +146,19 @@ static int select_pids(const struct options *o, struct frame *f, struct lkst_err
 	struct viz_input pin = { .log = o->v.log_file ? &f->log : NULL,
 				.csv_file = o->v.csv_file, .partial_ok = o->live };
 	struct namer n = { .o = o, .f = f };
-	size_t i;
+	size_t i, nr_pids, nr_comms;
+	const __u32 *pids;
 	int rc;
 
+	pids = lkst_filter_pid_list(o->v.select, &nr_pids);
+	lkst_filter_comm_list(o->v.select, &nr_comms);
 	f->names[0] = '\0';
-	if (!o->v.select.nr_pids && !o->v.select.nr_comms)
+	if (!nr_pids && !nr_comms)
 		return 1;
-	if (!o->v.select.nr_comms) {	/* -p alone: every listed PID, named if known */
-		for (i = 0; i < o->v.select.nr_pids; i++)
-			if (pid_index(f, o->v.select.pids[i]) == SIZE_MAX)
-				add_pid(&n, o->v.select.pids[i]);
+	if (!nr_comms) {	/* -p alone: every listed PID, named if known */
+		for (i = 0; i < nr_pids; i++)
+			if (pid_index(f, pids[i]) == SIZE_MAX)
+				add_pid(&n, pids[i]);
 	}
 	rc = viz_walk(&pin, &ps_kind, name_event, &n, err);
 	viz_input_free(&pin);

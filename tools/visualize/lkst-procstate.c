@@ -63,11 +63,15 @@ struct view {
 
 static int selected(const struct ps_task *t, const struct options *o)
 {
+	size_t nr_pids, nr_comms;
+
 	if (t->pid == 0 && !o->idle)
 		return 0;
-	if (o->v.select.nr_pids && !lkst_filter_pid_wanted(&o->v.select, t->pid))
+	lkst_filter_pid_list(o->v.select, &nr_pids);
+	lkst_filter_comm_list(o->v.select, &nr_comms);
+	if (nr_pids && !lkst_filter_pid_wanted(o->v.select, t->pid))
 		return 0;
-	return !o->v.select.nr_comms || lkst_filter_comm_wanted(&o->v.select, t->comm);
+	return !nr_comms || lkst_filter_comm_wanted(o->v.select, t->comm);
 }
 
 static int compare_lanes(const void *a, const void *b)

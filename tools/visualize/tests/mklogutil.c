@@ -37,7 +37,7 @@ int write_two_cpus(const char *progname, int argc, char **argv,
 	struct lkst_log_cpu c0 = { .cpu = 0, .nr_records = n0, .written = n0 };
 	struct lkst_log_cpu c1 = { .cpu = 1, .nr_records = n1, .written = n1 };
 	struct lkst_log_header h;
-	struct lkst_log_writer w;
+	struct lkst_log_writer *w;
 	struct lkst_err err;
 
 	lkst_progname = progname;
@@ -45,10 +45,10 @@ int write_two_cpus(const char *progname, int argc, char **argv,
 		lkst_die(1, "usage: %s FILE", progname);
 	lkst_log_header_init(&h);
 	h.nr_cpus = 2;
-	if (lkst_log_create(&w, argv[1], &h, &err) ||
-	    lkst_log_write_cpu(&w, &c1, cpu1, &err) ||
-	    lkst_log_write_cpu(&w, &c0, cpu0, &err) ||
-	    lkst_log_commit(&w, &err))
+	if (!(w = lkst_log_create(argv[1], &h, &err)) ||
+	    lkst_log_write_cpu(w, &c1, cpu1, &err) ||
+	    lkst_log_write_cpu(w, &c0, cpu0, &err) ||
+	    lkst_log_commit(w, &err))
 		lkst_die(1, "%s", err.msg);
 	return 0;
 }
