@@ -48,8 +48,8 @@ build() { # VARIANT
 
 bench base $tree/arch/x86/boot/bzImage
 # The clock: lkst_clock_ns() against the cheapest read there is.
-ablate 'lkst_slot_put_time(&slot, lkst_clock_ns());' \
-	'lkst_slot_put_time(&slot, rdtsc());'
+ablate '	now = lkst_clock_ns();' \
+	'	now = rdtsc();'
 build rdtsc
 bench rdtsc "$out/bzImage-rdtsc"
 # The per-event hits counter of the DEFAULT path (lkm stat), besides.
