@@ -300,7 +300,8 @@ kernel-bench:
 
 # The handler modules built for the bench kernel, in an initramfs of their own,
 # with the peers (tests/scenarios/peers.inc): Debian's perf and trace-cmd with
-# their libraries, and bpfrec (tools/bench/bpfrec, static).
+# their libraries, bpfrec (tools/bench/bpfrec, static), and bpftrace with the
+# few kernel headers it compiles its programs with (bpftrace-headers.sh).
 BENCH_HANDLERS  := $(CURDIR)/build/handlers-bench
 BENCH_INITRAMFS := $(CURDIR)/build/initramfs-bench.cpio.gz
 BENCH_PEERS     := $(CURDIR)/build/bench-peers
@@ -314,7 +315,8 @@ initramfs-bench: kernel-bench utils
 		$(MAKE) -s -C tools/bench/bpfrec O=$(BENCH_PEERS)/build && \
 		cp $(BENCH_PEERS)/build/bpfrec $(BENCH_PEERS)/root/bin/ && \
 		mkdir -p $(BENCH_PEERS)/root/usr/share/lkst/bpftrace && \
-		cp tools/bench/bpftrace/*.bt $(BENCH_PEERS)/root/usr/share/lkst/bpftrace/
+		cp tools/bench/bpftrace/*.bt $(BENCH_PEERS)/root/usr/share/lkst/bpftrace/ && \
+		tools/bench/bpftrace-headers.sh $(BENCH_LKST_KSRC) $(BENCH_PEERS)/root/usr/src/lkst-headers
 	@HANDLERS_DIR=$(BENCH_HANDLERS) TESTMODS_DIR=$(BENCH_HANDLERS)/none \
 		EXTRA_ROOT=$(BENCH_PEERS)/root \
 		SCENARIO_DIR=$(SCENARIO_DIR) $(TOOLS)/mk-initramfs.sh $(BENCH_INITRAMFS)

@@ -35,6 +35,9 @@
 [ -n "${WORKLOADS:-}" ] || { echo "bench_bpftrace: run by bench_suite.sh (make bench), not alone"; exit 1; }
 
 BT_PROGS=/usr/share/lkst/bpftrace
+# Without BTF bpftrace compiles with the kernel's headers: the few it needs
+# (tools/bench/bpftrace-headers.sh); the bench kernels have one set.
+export BPFTRACE_KERNEL_SOURCE=/usr/src/lkst-headers BPFTRACE_KERNEL_BUILD=/usr/src/lkst-headers
 # 16 MiB of perf ring per CPU, as ftrace's buffer in the suite.
 export BPFTRACE_PERF_RB_PAGES=4096
 

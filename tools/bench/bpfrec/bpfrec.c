@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bpfrec: make bench's libbpf peer, what a libbpf tool does.  It loads
- * bpfrec.bpf.c's program (embedded at build time), attaches it to each
- * tracepoint named on the command line (its index as the attach cookie),
+ * bpfrec.bpf.c's programs (embedded at build time), attaches to each
+ * tracepoint named on the command line (its index as the attach cookie)
+ * the one that copies as many of its fields' bytes as it has, up to 32,
  * and drains the BPF ring buffer into FILE until SIGINT or SIGTERM, then
  * detaches, drains what is left and prints on stdout
  *   bpfrec records N bytes B lost L
@@ -46,6 +47,38 @@ static void die(const char *what, int err)
 {
 	fprintf(stderr, "bpfrec: %s: %s\n", what, strerror(err < 0 ? -err : err));
 	exit(1);
+}
+
+/*
+ * The bytes of CATEGORY/NAME's fields a program may copy: up to the end of
+ * its last field (from its format in tracefs), at most the record's 32,
+ * in 4-byte steps; -1 if the format cannot be read.
+ */
+static int field_bytes(const char *category, const char *name)
+{
+	static const char *const roots[] = { "/sys/kernel/tracing/events",
+					     "/sys/kernel/debug/tracing/events" };
+	unsigned int offset, size, end = 8;
+	char path[512], line[512];
+	FILE *f = NULL;
+	size_t r;
+
+	for (r = 0; !f && r < sizeof(roots) / sizeof(roots[0]); r++) {
+		snprintf(path, sizeof(path), "%s/%s/%s/format", roots[r], category, name);
+		f = fopen(path, "r");
+	}
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		const char *o = strstr(line, "offset:"), *s = strstr(line, "size:");
+
+		if (o && s && sscanf(o, "offset:%u;", &offset) == 1 &&
+		    sscanf(s, "size:%u;", &size) == 1 && offset + size > end)
+			end = offset + size;
+	}
+	fclose(f);
+	end -= 8;
+	return end > 32 ? 32 : (int)(end & ~3u);
 }
 
 static int save(void *ctx, void *data, size_t size)
@@ -92,22 +125,29 @@ int main(int argc, char **argv)
 	err = bpf_object__load(obj);
 	if (err)
 		die("loading the BPF program", err);
-	prog = bpf_object__find_program_by_name(obj, "bpfrec");
-	if (!prog)
-		die("no program bpfrec in the object", ENOENT);
-
 	links = calloc(n, sizeof(*links));
 	if (!links)
 		die("calloc", ENOMEM);
 	for (i = 0; i < n; i++) {
 		LIBBPF_OPTS(bpf_tracepoint_opts, opts, .bpf_cookie = i);
 		char *tp = argv[optind + i], *name = strchr(tp, '/');
+		char prog_name[32];
+		int fb;
 
 		if (!name || name == tp || !name[1]) {
 			fprintf(stderr, "bpfrec: %s: not CATEGORY/NAME\n", tp);
 			return 2;
 		}
 		*name++ = '\0';
+		fb = field_bytes(tp, name);
+		if (fb < 0) {
+			fprintf(stderr, "bpfrec: %s/%s: no format in tracefs\n", tp, name);
+			return 1;
+		}
+		snprintf(prog_name, sizeof(prog_name), "bpfrec%d", fb);
+		prog = bpf_object__find_program_by_name(obj, prog_name);
+		if (!prog)
+			die(prog_name, ENOENT);
 		links[i] = bpf_program__attach_tracepoint_opts(prog, tp, name, &opts);
 		err = libbpf_get_error(links[i]);
 		if (err) {
