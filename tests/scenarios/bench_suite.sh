@@ -21,6 +21,9 @@ WORKLOADS="getppid:20000 pipe:2000 forkexit:200 forkexec:100 mmap:400 hackbench:
 . /scenarios/peers.inc
 PEERS=$(cmdline_arg lkst_bench_peers)
 [ "${PEERS:-1}" = 0 ] && PEER_CONFIGS=
+# bpftrace alone can be left out (lkst_bench_bt=0): under TCG its
+# consumer formats every event in user space, minutes per workload.
+BT=$(cmdline_arg lkst_bench_bt)
 
 [ -d $T/events ] || mount -t tracefs nodev $T || { echo "FAIL: no tracefs"; exit 1; }
 step ip link set lo up
@@ -193,7 +196,8 @@ while [ $rep -le "$REPS" ]; do
 	done
 	rep=$((rep + 1))
 done
-[ "${PEERS:-1}" = 0 ] || . /scenarios/bench_bpftrace.sh	# bpftrace, and the handlers against it
+[ "${PEERS:-1}" = 0 ] || [ "${BT:-1}" = 0 ] ||
+	. /scenarios/bench_bpftrace.sh	# bpftrace, and the handlers against it
 rm -f run.txt
 configure none
 [ $KERNEL = lkst ] && [ "${PEERS:-1}" != 0 ] && userside_traces
