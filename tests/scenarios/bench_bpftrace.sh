@@ -215,6 +215,16 @@ bt_run() {
 	esac
 }
 
+# lkst_bench_bt_workloads=getppid,pipe: only those (bpftrace-twins
+# formats every event in user space, minutes per workload under TCG).
+BT_WORKLOADS=$WORKLOADS
+BT_ONLY=$(cmdline_arg lkst_bench_bt_workloads)
+if [ -n "$BT_ONLY" ]; then
+	BT_WORKLOADS=
+	for wl in $WORKLOADS; do
+		case ",$BT_ONLY," in *",${wl%%:*},"*) BT_WORKLOADS="$BT_WORKLOADS $wl" ;; esac
+	done
+fi
 rep=1
 bt_started=0
 while [ -n "$BT_CONFIGS" ] && [ $rep -le "$BT_REPS" ]; do
@@ -228,7 +238,7 @@ while [ -n "$BT_CONFIGS" ] && [ $rep -le "$BT_REPS" ]; do
 			break
 		fi
 		[ -z "$prog" ] || bt_started=1
-		for wl in $WORKLOADS; do
+		for wl in $BT_WORKLOADS; do
 			bt_run "$config" "$wl" $rep
 		done
 		[ -z "$prog" ] || bt_stop
