@@ -65,6 +65,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,6 +160,14 @@ struct writer {
 	 * while a hook that saw the first is still running.
 	 */
 	bool resize_grace;
+	/*
+	 * lkst_buf_mutex: a drain and a resize exclude each other, as in the
+	 * kernel (buffers_read.c, buffers_layout.c), where a resize's IPI runs
+	 * while its caller holds the mutex.  Without it a drain could take
+	 * one block from before a resize and another from after it, and count
+	 * lost the records of the new block it missed.  Interrupts only try.
+	 */
+	bool buf_mutex;
 	u64 stale_jumps;		/* refused: a resize replaced the target */
 	u64 nmi_jumps, nmi_jumps_refused;
 };
@@ -481,6 +490,22 @@ static void disarm_timers(struct writer *w)
  * (by ID) in place at @level; false when the position is held by a writer
  * this one interrupted (the kernel's IPI then tries again later).
  */
+static bool buf_mutex_trylock(struct writer *w)
+{
+	return !__atomic_exchange_n(&w->buf_mutex, true, __ATOMIC_ACQUIRE);
+}
+
+static void buf_mutex_lock(struct writer *w)
+{
+	while (!buf_mutex_trylock(w))
+		sched_yield();
+}
+
+static void buf_mutex_unlock(struct writer *w)
+{
+	__atomic_store_n(&w->buf_mutex, false, __ATOMIC_RELEASE);
+}
+
 static bool switch_blocks(struct writer *w, int level, struct lkst_block **fresh)
 {
 	struct lkst_cpu_buffer *cb = w->cb;
@@ -516,8 +541,12 @@ static void resize_buffer(struct writer *w, u64 *rnd)
 		if (w->cfg->nr_pages[id] != MISSING)
 			fresh[id] = new_block(id, 1 + next_random(rnd) % 5,
 					     w->cfg->next[id]);
-	if (switch_blocks(w, 0, fresh))
+	buf_mutex_lock(w);
+	if (switch_blocks(w, 0, fresh)) {
+		buf_mutex_unlock(w);
 		return;
+	}
+	buf_mutex_unlock(w);
 	w->busy_switches++;	/* cannot be: nobody below the owner */
 	for (u32 id = 0; id < MAX_CFG_BLOCKS; id++)
 		if (fresh[id])
@@ -529,13 +558,17 @@ static void irq_resize_buffer(struct writer *w, int level)
 {
 	u32 set = __atomic_fetch_add(&w->pool_next, 1, __ATOMIC_RELAXED);
 
-	if (set >= IRQ_RESIZES ||
-	    __atomic_exchange_n(&w->resize_grace, true, __ATOMIC_RELAXED))
+	if (set >= IRQ_RESIZES || !buf_mutex_trylock(w))
 		return;
+	if (__atomic_exchange_n(&w->resize_grace, true, __ATOMIC_RELAXED)) {
+		buf_mutex_unlock(w);
+		return;
+	}
 	if (switch_blocks(w, level, w->pool[set]))
 		memset(w->pool[set], 0, sizeof(w->pool[set]));
 	else
 		__atomic_store_n(&w->resize_grace, false, __ATOMIC_RELAXED);
+	buf_mutex_unlock(w);
 }
 
 /*
@@ -725,6 +758,7 @@ static struct lkst_drain_result drain_once(struct drainer *d)
 	u64 nr_pages = 0, nr, next, want;
 	int ret;
 
+	buf_mutex_lock(d->w);
 	for (u32 id = 0; id < LKST_MAX_BLOCKS; id++) {
 		blocks[id] = rcu_dereference_sched(cb->blocks[id]);
 		if (blocks[id])
@@ -743,6 +777,7 @@ static struct lkst_drain_result drain_once(struct drainer *d)
 	nr = lkst_buf_list_pages(blocks, -1, d->refs, nr_pages);
 	ret = lkst_buf_walk(blocks, d->refs, nr < nr_pages ? nr : nr_pages,
 			    d->cursor, true, d->tmp, drain_emit, d, &next);
+	buf_mutex_unlock(d->w);
 	if (ret)
 		drainer_error(d, "walk failed", next);
 	if (next < d->cursor)
