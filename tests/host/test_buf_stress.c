@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Stress test of the lockless per-CPU buffer (lkst_buf.c): blocks of 4 KiB
- * pages holding records of 16 + 8 * nr_args bytes.
+ * pages holding records of 16 + 8 * nr_args bytes.  One file over 800
+ * lines: the writers, interrupts, readers, drainers and their final
+ * accounting share one set of globals and run as one program.
  *
  * Each writer thread plays one CPU and is the only thread writing its
  * buffer.  Signals play interrupts: two per-thread POSIX timers (SIGRTMIN,

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Single-threaded exact tests of lkst_buf.c: pages of variable-size
+ * Single-threaded exact tests of lkst_buf.c (one file over 800 lines: the
+ * cases share its page helpers; the read-hook cases are in
+ * test_buf_unit_hooked.c): pages of variable-size
  * records, page switches and their numbering, wraps, links, STOP mode,
  * drops (no block, nested in a switch, lapping a writer in flight), jumps
  * and the switch a resize makes, and the readers (page copy under the
