@@ -3,10 +3,10 @@
  * Host tests of lkbuf extract (utils/lkst_vmcore.c), one file over 800
  * lines because each case builds on the one synthetic machine: buffers
  * written by the kernel's writer (lkst_buf.c) are laid out in the
- * physical memory of a synthetic x86_64 machine (page tables with 4 KiB, 2 MiB and 1 GiB
- * pages, per-CPU areas, KASLR), saved as a kdump-style ELF vmcore with a
- * VMCOREINFO note next to a vmlinux with a symbol table; the records must
- * come out exactly.  Then the same with a page filtered out of the dump,
+ * physical memory of a synthetic x86_64 machine (page tables with 4 KiB,
+ * 2 MiB and 1 GiB pages, per-CPU areas, KASLR), saved as a kdump-style
+ * ELF vmcore with a VMCOREINFO note next to a vmlinux with a symbol
+ * table; the records must come out exactly.  Then the same with a page filtered out of the dump,
  * a page being emptied, and corrupt or truncated files, which must be
  * refused with a message, never crash.
  *
