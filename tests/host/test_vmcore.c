@@ -6,9 +6,9 @@
  * physical memory of a synthetic x86_64 machine (page tables with 4 KiB,
  * 2 MiB and 1 GiB pages, per-CPU areas, KASLR), saved as a kdump-style
  * ELF vmcore with a VMCOREINFO note next to a vmlinux with a symbol
- * table; the records must come out exactly.  Then the same with a page filtered out of the dump,
- * a page being emptied, and corrupt or truncated files, which must be
- * refused with a message, never crash.
+ * table; the records must come out exactly.  Then the same with a page
+ * filtered out of the dump, a page being emptied, and corrupt or
+ * truncated files, which must be refused with a message, never crash.
  *
  *   test_vmcore [--cases]          the library tests (--cases: a PASS or
  *                                  FAIL line per case)
