@@ -53,7 +53,10 @@ bt_start() {
 	i=0
 	while ! grep -q '^READY$' bt.out 2>/dev/null; do
 		{ kill -0 $BT_PID 2>/dev/null && [ $i -lt 3000 ]; } ||
-			{ echo "bench_bpftrace: bpftrace $1 did not start:"; cat bt.err; return 1; }
+			{ echo "bench_bpftrace: bpftrace $1 did not start:"; cat bt.err
+			  [ -d /proc/$BT_PID ] && for t in /proc/$BT_PID/task/*; do
+				echo "thread ${t##*/} $(cat $t/comm) $(cat $t/wchan)"; cat $t/stack
+			  done 2>/dev/null; return 1; }
 		sleep 1
 		i=$((i + 1))
 	done
@@ -135,6 +138,16 @@ if [ -n "$BT_CONFIGS" ] && [ $KERNEL = lkst ]; then
 		step lkm config -m 12 SYSCALL_ENTRY stack >/dev/null
 		BT_CONFIGS="$BT_CONFIGS h-kstack-lkst" ;;
 	esac
+fi
+
+# lkst_bench_bt_configs=h-drop-bt,h-drop-lkst: only those configurations.
+BT_CONFIGS_ONLY=$(cmdline_arg lkst_bench_bt_configs)
+if [ -n "$BT_CONFIGS_ONLY" ]; then
+	kept=
+	for c in $BT_CONFIGS; do
+		case ",$BT_CONFIGS_ONLY," in *",$c,"*) kept="$kept $c" ;; esac
+	done
+	BT_CONFIGS=$kept
 fi
 
 # The events whose hits an h-*-lkst run counts, and its maskset.
