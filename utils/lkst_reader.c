@@ -98,7 +98,7 @@ struct lkst_trace *lkst_trace_open_files(const char *const *paths, unsigned int 
 
 	if (!t)
 		return NULL;
-	if (lkst_log_load_files(paths, n, &t->log, err)) {
+	if (logio_load_files(paths, n, &t->log, err)) {
 		free(t);
 		return NULL;
 	}
@@ -116,7 +116,7 @@ struct lkst_trace *lkst_trace_open_files(const char *const *paths, unsigned int 
 	}
 	return t;
 fail:
-	lkst_log_free(&t->log);
+	logio_release(&t->log);
 	free(t->own_events);
 	free(t);
 	return NULL;
@@ -142,7 +142,7 @@ void lkst_trace_close(struct lkst_trace *t)
 	lkst_where_free(t->where);
 	lkst_symtab_free(t->symbols);
 	if (t->use == &t->log)
-		lkst_log_free(&t->log);
+		logio_release(&t->log);
 	free(t->own_events);
 	free(t);
 }

@@ -218,7 +218,7 @@ static void test_reader(void)
 	struct lkst_trace_select all = { 0 }, by_name = { 0 }, where = { 0 }, learned = { 0 };
 	struct lkst_trace *tr;
 	struct lkst_tasks t;
-	struct lkst_log log;
+	struct lkst_log *log;
 	struct lkst_err err;
 
 	snprintf(path, sizeof(path), "%s/named.log", dir);
@@ -226,15 +226,15 @@ static void test_reader(void)
 	CHECK(!write_log(path, saved, 0, NULL, 0));
 	CHECK(!write_log(plain, NULL, 0, NULL, 0));
 
-	CHECK(!lkst_log_load(path, &log, &err));
-	CHECK(!lkst_log_tasks(&log, &t, &err));
+	CHECK((log = lkst_log_load(path, &err)));
+	CHECK(!lkst_log_tasks(log, &t, &err));
 	CHECK(t.nr == 2 && t.ent[0].pid == 300 && t.ent[1].pid == 301);
 	CHECK_STR(t.ent[0].comm, "saved300");
 	lkst_tasks_free(&t);
-	lkst_log_free(&log);
-	CHECK(!lkst_log_load(plain, &log, &err));
-	CHECK(!lkst_log_tasks(&log, &t, &err) && t.nr == 0);
-	lkst_log_free(&log);
+	lkst_log_free(log);
+	CHECK((log = lkst_log_load(plain, &err)));
+	CHECK(!lkst_log_tasks(log, &t, &err) && t.nr == 0);
+	lkst_log_free(log);
 
 	/* Saved names until a record names the pid; then the record's. */
 	tr = lkst_trace_open(path, 0, &err);
@@ -274,19 +274,19 @@ static void test_json(void)
 {
 	char path[256], out[256];
 	struct lkst_export *x;
-	struct lkst_log log;
+	struct lkst_log *log;
 	struct lkst_err err;
 	unsigned char *text;
 	size_t len;
 
 	snprintf(path, sizeof(path), "%s/named.log", dir);
 	snprintf(out, sizeof(out), "%s/named.json", dir);
-	CHECK(!lkst_log_load(path, &log, &err));
-	x = lkst_export_new_log(&log, &err);
+	CHECK((log = lkst_log_load(path, &err)));
+	x = lkst_export_new_log(log, &err);
 	CHECK(x != NULL);
 	CHECK(x && !lkst_export_json(x, out, &err));
 	lkst_export_free(x);
-	lkst_log_free(&log);
+	lkst_log_free(log);
 	text = read_image(out, &len);
 	CHECK(text != NULL);
 	if (!text)
@@ -368,7 +368,7 @@ static void test_refused(void)
 		{ "bytes after the NUL", comm_tail, "entry 1 (pid 301) is not a NUL-padded name" },
 	};
 	char path[256], two[256];
-	struct lkst_log log;
+	struct lkst_log *log;
 	struct lkst_err err;
 	unsigned char *good, *copy, *p;
 	size_t len, i;
@@ -388,7 +388,7 @@ static void test_refused(void)
 		p = tasks_payload(copy);
 		cases[i].spoil(p);
 		err.msg[0] = 0;
-		if (lkst_log_parse(copy, len, &log, &err)) {
+		if (!(log = lkst_log_parse(copy, len, &err))) {
 			free(copy);
 			CHECK_HAS(err.msg, "task names: ");
 			CHECK_HAS(err.msg, cases[i].msg);
@@ -396,7 +396,7 @@ static void test_refused(void)
 		} else {
 			fprintf(stderr, "a section with %s was taken\n", cases[i].what);
 			CHECK(0);
-			lkst_log_free(&log);
+			lkst_log_free(log);
 		}
 	}
 	free(good);
@@ -404,12 +404,12 @@ static void test_refused(void)
 	/* Two tables: which one would be meant? */
 	snprintf(two, sizeof(two), "%s/two.log", dir);
 	CHECK(!write_log(two, saved, 0, &second, sizeof(second)));
-	CHECK(lkst_log_load(two, &log, &err) == -1);
+	CHECK(!(log = lkst_log_load(two, &err)));
 	CHECK_HAS(err.msg, "two task name tables");
 	/* One alone (the same bytes as the second) is fine. */
 	CHECK(!write_log(two, NULL, 0, &second, sizeof(second)));
-	CHECK(!lkst_log_load(two, &log, &err));
-	lkst_log_free(&log);
+	CHECK((log = lkst_log_load(two, &err)));
+	lkst_log_free(log);
 }
 
 /* A rotated set: every file's names, the first file to name a pid wins. */
@@ -420,7 +420,7 @@ static void test_set(void)
 	char pa[256], pb[256], pc[256];
 	const char *paths[3] = { pa, pb, pc };
 	struct lkst_tasks t;
-	struct lkst_log log;
+	struct lkst_log *log;
 	struct lkst_err err;
 
 	snprintf(pa, sizeof(pa), "%s/lkst-000001.log", dir);
@@ -429,8 +429,8 @@ static void test_set(void)
 	CHECK(!write_log(pa, a, 0, NULL, 0));
 	CHECK(!write_log(pb, NULL, NR_RECS, NULL, 0));
 	CHECK(!write_log(pc, b, 2 * NR_RECS, NULL, 0));
-	CHECK(!lkst_log_load_files(paths, 3, &log, &err));
-	CHECK(!lkst_log_tasks(&log, &t, &err));
+	CHECK((log = lkst_log_load_files(paths, 3, &err)));
+	CHECK(!lkst_log_tasks(log, &t, &err));
 	CHECK(t.nr == 3);
 	if (t.nr == 3) {
 		CHECK(t.ent[0].pid == 300 && t.ent[1].pid == 400 && t.ent[2].pid == 500);
@@ -439,14 +439,14 @@ static void test_set(void)
 		CHECK_STR(t.ent[2].comm, "b500");
 	}
 	lkst_tasks_free(&t);
-	CHECK(log.sections[0].info.nr_records == 3 * NR_RECS);
-	lkst_log_free(&log);
+	CHECK(lkst_log_get_section(log, 0)->info.nr_records == 3 * NR_RECS);
+	lkst_log_free(log);
 
 	/* Only a later file has names: the set has them. */
-	CHECK(!lkst_log_load_files(paths + 1, 2, &log, &err));
-	CHECK(!lkst_log_tasks(&log, &t, &err) && t.nr == 2);
+	CHECK((log = lkst_log_load_files(paths + 1, 2, &err)));
+	CHECK(!lkst_log_tasks(log, &t, &err) && t.nr == 2);
 	lkst_tasks_free(&t);
-	lkst_log_free(&log);
+	lkst_log_free(log);
 }
 
 int main(void)
