@@ -36,7 +36,7 @@ static int run_info(struct lkst_cmd *cmd)
 	struct lkst_trace *trace;
 	unsigned int dynamic = 0;
 	struct lkst_log_boot boot;
-	struct lkst_tasks tasks;
+	struct lkst_tasks *tasks;
 	struct lkst_err err;
 	int ret;
 	char when[64] = "?";
@@ -75,14 +75,14 @@ static int run_info(struct lkst_cmd *cmd)
 	if (dynamic)
 		printf(", %u of them dynamic probes", dynamic);
 	printf("\n");
-	if (lkst_log_tasks(lp, &tasks, &err))
+	if (!(tasks = lkst_tasks_new(&err)) || lkst_log_tasks(lp, tasks, &err))
 		lkst_die(LKST_EXIT_USAGE, "%s: %s", lkbuf_input_name(), err.msg);
-	if (tasks.nr)
-		printf("%-9s %zu names saved\n", "tasks", tasks.nr);
+	if (lkst_tasks_nr(tasks))
+		printf("%-9s %zu names saved\n", "tasks", lkst_tasks_nr(tasks));
 	else
 		printf("%-9s no names saved%s\n", "tasks", h->version >= 3 ?
 		       " (only scheduler records name tasks)" : " (log format before version 3)");
-	lkst_tasks_free(&tasks);
+	lkst_tasks_free(tasks);
 	printf("%-9s %s\n", "clock",
 	       h->clock == LKST_CLOCK_MONOTONIC ? "CLOCK_MONOTONIC" : "unknown");
 	printf("%-9s trace time %llu.%09llu was %s.%09llu UTC\n", "anchor",

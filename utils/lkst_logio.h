@@ -181,11 +181,20 @@ const char *lkst_log_source(const struct lkst_log *log);
 
 /* ---- Task names (LKST_META_TASKS, lkst_logtasks.c) ------------------- */
 
-/* A table of task names, sorted by pid, one entry per pid. */
-struct lkst_tasks {
-	struct lkst_log_task *ent;
-	size_t nr, cap;
-};
+/*
+ * A table of task names, sorted by pid, one entry per pid: an opaque
+ * handle (lkst_logio_int.h has its layout).
+ */
+struct lkst_tasks;
+
+/* An empty table; NULL with err set when out of memory. */
+struct lkst_tasks *lkst_tasks_new(struct lkst_err *err);
+/* Frees t (NULL: nothing). */
+void lkst_tasks_free(struct lkst_tasks *t);
+/* How many names t holds. */
+size_t lkst_tasks_nr(const struct lkst_tasks *t);
+/* Entry i in pid order, or NULL past the last one. */
+const struct lkst_log_task *lkst_tasks_get(const struct lkst_tasks *t, size_t i);
 
 /*
  * Adds pid's name (comm: its first 15 bytes; an empty one is not kept);
@@ -195,8 +204,8 @@ struct lkst_tasks {
  */
 int lkst_tasks_put(struct lkst_tasks *t, __u32 pid, __u32 tgid, const char *comm,
 		   int replace, struct lkst_err *err);
+/* pid's entry, or NULL. */
 const struct lkst_log_task *lkst_tasks_find(const struct lkst_tasks *t, __u32 pid);
-void lkst_tasks_free(struct lkst_tasks *t);
 /*
  * From a proc file system mounted at proc ("/proc"): read_pid adds one
  * thread (PROC/PID/comm, its Tgid from PROC/PID/status), keeping an entry
@@ -214,7 +223,7 @@ int lkst_tasks_scan(struct lkst_tasks *t, const char *proc, struct lkst_err *err
  */
 int lkst_tasks_load(const void *blob, size_t len, struct lkst_tasks *t,
 		    struct lkst_err *err);
-/* A log's saved names: t empty when it has none.  0, or -1 with err. */
+/* A log's saved names into t (emptied first; empty when it has none).  0, or -1 with err. */
 int lkst_log_tasks(const struct lkst_log *log, struct lkst_tasks *t, struct lkst_err *err);
 /* Adds t as the log's LKST_META_TASKS; nothing when t is empty. */
 int lkst_log_add_tasks(struct lkst_log_writer *w, const struct lkst_tasks *t,

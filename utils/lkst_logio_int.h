@@ -37,6 +37,15 @@ struct lkst_log {
 	int mapped;			/* image is a PROT_READ mapping of the file */
 };
 
+/* A table of task names (opaque to programs: lkst_logio.h). */
+struct lkst_tasks {
+	struct lkst_log_task *ent;
+	size_t nr, cap;
+};
+
+/* Empties t (an embedded table, zeroed before its first use). */
+void logio_tasks_clear(struct lkst_tasks *t);
+
 /*
  * The loaders into a struct the caller provides (the trace reader embeds
  * one): 0, or -1 with err set and *log empty.  logio_release frees what

@@ -181,7 +181,7 @@ out:
 static int merge_tasks(const struct lkst_log *const *logs, unsigned int n, void **blob,
 		       size_t *len, struct lkst_err *err)
 {
-	struct lkst_tasks all = { NULL, 0, 0 }, one;
+	struct lkst_tasks all = { NULL, 0, 0 }, one = { NULL, 0, 0 };
 	struct lkst_log_tasks head = { 0, 0 };
 	unsigned char *b;
 	unsigned int f;
@@ -195,10 +195,10 @@ static int merge_tasks(const struct lkst_log *const *logs, unsigned int n, void 
 		for (i = 0; i < one.nr; i++)
 			if (lkst_tasks_put(&all, one.ent[i].pid, one.ent[i].tgid,
 					   one.ent[i].comm, 0, err)) {
-				lkst_tasks_free(&one);
+				logio_tasks_clear(&one);
 				goto fail;
 			}
-		lkst_tasks_free(&one);
+		logio_tasks_clear(&one);
 	}
 	if (!all.nr)
 		return 0;
@@ -212,10 +212,10 @@ static int merge_tasks(const struct lkst_log *const *logs, unsigned int n, void 
 	memcpy(b, &head, sizeof(head));
 	memcpy(b + sizeof(head), all.ent, all.nr * sizeof(*all.ent));
 	*blob = b;
-	lkst_tasks_free(&all);
+	logio_tasks_clear(&all);
 	return 0;
 fail:
-	lkst_tasks_free(&all);
+	logio_tasks_clear(&all);
 	*len = 0;
 	return -1;
 }

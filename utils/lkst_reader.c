@@ -228,14 +228,14 @@ int lkst_trace_selecting(const struct lkst_trace *t)
 static int seed_comms(struct lkst_comm_map *m, const struct lkst_log *log,
 		      struct lkst_err *err)
 {
-	struct lkst_tasks tasks;
+	struct lkst_tasks tasks = { NULL, 0, 0 };
 	size_t i;
 
 	if (lkst_log_tasks(log, &tasks, err))
 		return -1;
 	for (i = 0; i < tasks.nr; i++)
 		lkst_comm_map_save(m, tasks.ent[i].pid, tasks.ent[i].comm);
-	lkst_tasks_free(&tasks);
+	logio_tasks_clear(&tasks);
 	return 0;
 }
 

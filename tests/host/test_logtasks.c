@@ -16,38 +16,50 @@
 #include "lkst_format.h"
 #include "lkst_logio.h"
 
+/* Frees t (NULL: none) and returns a new empty table. */
+static struct lkst_tasks *renew(struct lkst_tasks *t)
+{
+	struct lkst_err err;
+
+	lkst_tasks_free(t);
+	t = lkst_tasks_new(&err);
+	if (!t)
+		abort();
+	return t;
+}
+
 static char dir[] = "/tmp/lkst_test_logtasks.XXXXXX";
 
 static void test_table(void)
 {
-	struct lkst_tasks t = { NULL, 0, 0 };
+	struct lkst_tasks *t = renew(NULL);
 	struct lkst_err err;
 	__u32 pid;
 
-	CHECK(!lkst_tasks_put(&t, 30, 30, "thirty", 0, &err));
-	CHECK(!lkst_tasks_put(&t, 10, 9, "ten", 0, &err));
-	CHECK(!lkst_tasks_put(&t, 20, 20, "a-name-longer-than-15", 0, &err));
-	CHECK(!lkst_tasks_put(&t, 10, 10, "other", 0, &err));	/* kept */
-	CHECK(!lkst_tasks_put(&t, 30, 30, "replaced", 1, &err));
-	CHECK(!lkst_tasks_put(&t, 0, 0, "idle", 0, &err));	/* never pid 0 */
-	CHECK(!lkst_tasks_put(&t, 40, 40, "", 0, &err));	/* nor no name */
-	CHECK(t.nr == 3);
-	CHECK(t.ent[0].pid == 10 && t.ent[1].pid == 20 && t.ent[2].pid == 30);
-	CHECK_STR(lkst_tasks_find(&t, 10)->comm, "ten");
-	CHECK(lkst_tasks_find(&t, 10)->tgid == 9);
-	CHECK_STR(lkst_tasks_find(&t, 20)->comm, "a-name-longer-t");
-	CHECK(lkst_tasks_find(&t, 20)->comm[15] == 0);
-	CHECK_STR(lkst_tasks_find(&t, 30)->comm, "replaced");
-	CHECK(!lkst_tasks_find(&t, 15) && !lkst_tasks_find(&t, 0) && !lkst_tasks_find(&t, 40));
-	lkst_tasks_free(&t);
+	CHECK(!lkst_tasks_put(t, 30, 30, "thirty", 0, &err));
+	CHECK(!lkst_tasks_put(t, 10, 9, "ten", 0, &err));
+	CHECK(!lkst_tasks_put(t, 20, 20, "a-name-longer-than-15", 0, &err));
+	CHECK(!lkst_tasks_put(t, 10, 10, "other", 0, &err));	/* kept */
+	CHECK(!lkst_tasks_put(t, 30, 30, "replaced", 1, &err));
+	CHECK(!lkst_tasks_put(t, 0, 0, "idle", 0, &err));	/* never pid 0 */
+	CHECK(!lkst_tasks_put(t, 40, 40, "", 0, &err));	/* nor no name */
+	CHECK(lkst_tasks_nr(t) == 3);
+	CHECK(lkst_tasks_get(t, 0)->pid == 10 && lkst_tasks_get(t, 1)->pid == 20 && lkst_tasks_get(t, 2)->pid == 30);
+	CHECK_STR(lkst_tasks_find(t, 10)->comm, "ten");
+	CHECK(lkst_tasks_find(t, 10)->tgid == 9);
+	CHECK_STR(lkst_tasks_find(t, 20)->comm, "a-name-longer-t");
+	CHECK(lkst_tasks_find(t, 20)->comm[15] == 0);
+	CHECK_STR(lkst_tasks_find(t, 30)->comm, "replaced");
+	CHECK(!lkst_tasks_find(t, 15) && !lkst_tasks_find(t, 0) && !lkst_tasks_find(t, 40));
+	t = renew(t);
 
 	/* Bounded: a full table takes no more. */
 	for (pid = 1; pid <= LKST_LOG_TASKS_MAX + 5; pid++)
-		if (lkst_tasks_put(&t, pid, pid, "x", 0, &err))
+		if (lkst_tasks_put(t, pid, pid, "x", 0, &err))
 			break;
-	CHECK(t.nr == LKST_LOG_TASKS_MAX);
-	CHECK(!lkst_tasks_find(&t, LKST_LOG_TASKS_MAX + 1));
-	lkst_tasks_free(&t);
+	CHECK(lkst_tasks_nr(t) == LKST_LOG_TASKS_MAX);
+	CHECK(!lkst_tasks_find(t, LKST_LOG_TASKS_MAX + 1));
+	lkst_tasks_free(t);
 }
 
 static void write_file(const char *path, const char *text)
@@ -64,7 +76,7 @@ static void write_file(const char *path, const char *text)
 static void test_proc(void)
 {
 	char proc[256], p[512];
-	struct lkst_tasks t = { NULL, 0, 0 };
+	struct lkst_tasks *t = renew(NULL);
 	struct lkst_err err;
 	static const char *const dirs[] = { "", "/7", "/7/task", "/7/task/7", "/7/task/9",
 					    "/12", "/12/task", "/12/task/12", "/self", "/9" };
@@ -86,33 +98,33 @@ static void test_proc(void)
 	snprintf(p, sizeof(p), "%s/9/status", proc);
 	write_file(p, "Name:\tworker:9\nUmask:\t0022\nState:\tS\nTgid:\t7\nNgid:\t0\nPid:\t9\n");
 
-	CHECK(!lkst_tasks_scan(&t, proc, &err));
-	CHECK(t.nr == 3);
-	CHECK(lkst_tasks_find(&t, 7) && lkst_tasks_find(&t, 7)->tgid == 7);
-	CHECK_STR(lkst_tasks_find(&t, 7)->comm, "main");
-	CHECK(lkst_tasks_find(&t, 9) && lkst_tasks_find(&t, 9)->tgid == 7);
-	CHECK_STR(lkst_tasks_find(&t, 9)->comm, "worker:9");
-	CHECK_STR(lkst_tasks_find(&t, 12)->comm, "twelve-is-a-lon");
-	lkst_tasks_free(&t);
+	CHECK(!lkst_tasks_scan(t, proc, &err));
+	CHECK(lkst_tasks_nr(t) == 3);
+	CHECK(lkst_tasks_find(t, 7) && lkst_tasks_find(t, 7)->tgid == 7);
+	CHECK_STR(lkst_tasks_find(t, 7)->comm, "main");
+	CHECK(lkst_tasks_find(t, 9) && lkst_tasks_find(t, 9)->tgid == 7);
+	CHECK_STR(lkst_tasks_find(t, 9)->comm, "worker:9");
+	CHECK_STR(lkst_tasks_find(t, 12)->comm, "twelve-is-a-lon");
+	t = renew(t);
 
 	/* One pid: its comm and the Tgid its status gives; a gone one is 0. */
-	CHECK(lkst_tasks_read_pid(&t, proc, 9, &err) == 1);
-	CHECK(t.nr == 1 && t.ent[0].pid == 9 && t.ent[0].tgid == 7);
-	CHECK_STR(t.ent[0].comm, "worker:9");
-	CHECK(lkst_tasks_read_pid(&t, proc, 9, &err) == 1 && t.nr == 1);
-	CHECK(lkst_tasks_read_pid(&t, proc, 5, &err) == 0 && t.nr == 1);
-	lkst_tasks_free(&t);
+	CHECK(lkst_tasks_read_pid(t, proc, 9, &err) == 1);
+	CHECK(lkst_tasks_nr(t) == 1 && lkst_tasks_get(t, 0)->pid == 9 && lkst_tasks_get(t, 0)->tgid == 7);
+	CHECK_STR(lkst_tasks_get(t, 0)->comm, "worker:9");
+	CHECK(lkst_tasks_read_pid(t, proc, 9, &err) == 1 && lkst_tasks_nr(t) == 1);
+	CHECK(lkst_tasks_read_pid(t, proc, 5, &err) == 0 && lkst_tasks_nr(t) == 1);
+	t = renew(t);
 
 	snprintf(p, sizeof(p), "%s/none", dir);
-	CHECK(lkst_tasks_scan(&t, p, &err) == -1);
+	CHECK(lkst_tasks_scan(t, p, &err) == -1);
 	CHECK_HAS(err.msg, "cannot read");
-	lkst_tasks_free(&t);
+	t = renew(t);
 
 	/* The real one has this process, by its name. */
-	CHECK(!lkst_tasks_scan(&t, "/proc", &err));
-	CHECK(lkst_tasks_find(&t, getpid()) &&
-	      !strncmp(lkst_tasks_find(&t, getpid())->comm, "test_logtasks", 15));
-	lkst_tasks_free(&t);
+	CHECK(!lkst_tasks_scan(t, "/proc", &err));
+	CHECK(lkst_tasks_find(t, getpid()) &&
+	      !strncmp(lkst_tasks_find(t, getpid())->comm, "test_logtasks", 15));
+	lkst_tasks_free(t);
 }
 
 static void set_comm(struct lkst_record *r, unsigned int index, const char *comm)
@@ -156,7 +168,7 @@ static int write_log(const char *path, const char *const *names, __u64 base,
 	struct lkst_record r[NR_RECS];
 	__u64 seqs[NR_RECS];
 	struct lkst_log_cpu c = { .cpu = 0, .nr_records = NR_RECS };
-	struct lkst_tasks t = { NULL, 0, 0 };
+	struct lkst_tasks *t = renew(NULL);
 	struct lkst_log_header h;
 	struct lkst_log_writer *w;
 	struct lkst_err err;
@@ -174,17 +186,17 @@ static int write_log(const char *path, const char *const *names, __u64 base,
 	while (names && *names) {
 		char *colon = strchr(*names, ':');
 
-		lkst_tasks_put(&t, atoi(*names), atoi(*names), colon + 1, 0, &err);
+		lkst_tasks_put(t, atoi(*names), atoi(*names), colon + 1, 0, &err);
 		names++;
 	}
 	ret = !(w = lkst_log_create(path, &h, &err)) ||
 	      lkst_log_write_cpu_seqs(w, &c, r, seqs, &err) ||
-	      lkst_log_add_tasks(w, &t, &err) ||
+	      lkst_log_add_tasks(w, t, &err) ||
 	      (extra && lkst_log_add_meta(w, LKST_META_TASKS, extra, extra_len, &err)) ||
 	      lkst_log_commit(w, &err);
 	if (ret)
 		fprintf(stderr, "write_log %s: %s\n", path, err.msg);
-	lkst_tasks_free(&t);
+	lkst_tasks_free(t);
 	return ret ? -1 : 0;
 }
 
@@ -217,7 +229,7 @@ static void test_reader(void)
 	char path[256], plain[256], names[256];
 	struct lkst_trace_select all = { 0 }, by_name = { 0 }, where = { 0 }, learned = { 0 };
 	struct lkst_trace *tr;
-	struct lkst_tasks t;
+	struct lkst_tasks *t = renew(NULL);
 	struct lkst_log *log;
 	struct lkst_err err;
 
@@ -227,13 +239,13 @@ static void test_reader(void)
 	CHECK(!write_log(plain, NULL, 0, NULL, 0));
 
 	CHECK((log = lkst_log_load(path, &err)));
-	CHECK(!lkst_log_tasks(log, &t, &err));
-	CHECK(t.nr == 2 && t.ent[0].pid == 300 && t.ent[1].pid == 301);
-	CHECK_STR(t.ent[0].comm, "saved300");
-	lkst_tasks_free(&t);
+	CHECK(!lkst_log_tasks(log, t, &err));
+	CHECK(lkst_tasks_nr(t) == 2 && lkst_tasks_get(t, 0)->pid == 300 && lkst_tasks_get(t, 1)->pid == 301);
+	CHECK_STR(lkst_tasks_get(t, 0)->comm, "saved300");
 	lkst_log_free(log);
 	CHECK((log = lkst_log_load(plain, &err)));
-	CHECK(!lkst_log_tasks(log, &t, &err) && t.nr == 0);
+	CHECK(!lkst_log_tasks(log, t, &err) && lkst_tasks_nr(t) == 0);
+	lkst_tasks_free(t);
 	lkst_log_free(log);
 
 	/* Saved names until a record names the pid; then the record's. */
@@ -419,7 +431,7 @@ static void test_set(void)
 	static const char *const b[] = { "300:b300", "500:b500", NULL };
 	char pa[256], pb[256], pc[256];
 	const char *paths[3] = { pa, pb, pc };
-	struct lkst_tasks t;
+	struct lkst_tasks *t = renew(NULL);
 	struct lkst_log *log;
 	struct lkst_err err;
 
@@ -430,22 +442,22 @@ static void test_set(void)
 	CHECK(!write_log(pb, NULL, NR_RECS, NULL, 0));
 	CHECK(!write_log(pc, b, 2 * NR_RECS, NULL, 0));
 	CHECK((log = lkst_log_load_files(paths, 3, &err)));
-	CHECK(!lkst_log_tasks(log, &t, &err));
-	CHECK(t.nr == 3);
-	if (t.nr == 3) {
-		CHECK(t.ent[0].pid == 300 && t.ent[1].pid == 400 && t.ent[2].pid == 500);
-		CHECK_STR(t.ent[0].comm, "a300");
-		CHECK_STR(t.ent[1].comm, "a400");
-		CHECK_STR(t.ent[2].comm, "b500");
+	CHECK(!lkst_log_tasks(log, t, &err));
+	CHECK(lkst_tasks_nr(t) == 3);
+	if (lkst_tasks_nr(t) == 3) {
+		CHECK(lkst_tasks_get(t, 0)->pid == 300 && lkst_tasks_get(t, 1)->pid == 400 && lkst_tasks_get(t, 2)->pid == 500);
+		CHECK_STR(lkst_tasks_get(t, 0)->comm, "a300");
+		CHECK_STR(lkst_tasks_get(t, 1)->comm, "a400");
+		CHECK_STR(lkst_tasks_get(t, 2)->comm, "b500");
 	}
-	lkst_tasks_free(&t);
+	t = renew(t);
 	CHECK(lkst_log_get_section(log, 0)->info.nr_records == 3 * NR_RECS);
 	lkst_log_free(log);
 
 	/* Only a later file has names: the set has them. */
 	CHECK((log = lkst_log_load_files(paths + 1, 2, &err)));
-	CHECK(!lkst_log_tasks(log, &t, &err) && t.nr == 2);
-	lkst_tasks_free(&t);
+	CHECK(!lkst_log_tasks(log, t, &err) && lkst_tasks_nr(t) == 2);
+	lkst_tasks_free(t);
 	lkst_log_free(log);
 }
 
