@@ -86,7 +86,7 @@ static int run_convert(struct lkst_cmd *cmd)
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 	fprintf(stderr, "lkbuf: converted %llu %srecords of %u CPUs to %s (%s%s%s)\n",
 		lkst_export_written(x), lkst_trace_selecting(trace) ? "selected " : "",
-		log->nr_sections, out, what, lkst_export_summary(x)[0] ? ": " : "",
+		lkst_log_nr_sections(log), out, what, lkst_export_summary(x)[0] ? ": " : "",
 		lkst_export_summary(x));
 	lkst_export_free(x);
 	lkst_trace_close(trace);

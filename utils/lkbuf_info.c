@@ -36,7 +36,7 @@ static int run_info(struct lkst_cmd *cmd)
 	struct lkst_trace *trace;
 	unsigned int dynamic = 0;
 	struct lkst_log_boot boot;
-	struct lkst_tasks tasks;
+	struct lkst_tasks *tasks;
 	struct lkst_err err;
 	int ret;
 	char when[64] = "?";
@@ -48,7 +48,7 @@ static int run_info(struct lkst_cmd *cmd)
 	/* The reader: -f - and .zst files, several files or a directory as one. */
 	trace = lkbuf_open_input("info", 0);
 	lp = lkst_trace_log(trace);
-	h = &lp->header;
+	h = lkst_log_get_header(lp);
 	secs = (time_t)(h->anchor_realtime_ns / 1000000000ULL);
 	if (gmtime_r(&secs, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
@@ -75,40 +75,41 @@ static int run_info(struct lkst_cmd *cmd)
 	if (dynamic)
 		printf(", %u of them dynamic probes", dynamic);
 	printf("\n");
-	if (lkst_log_tasks(lp, &tasks, &err))
+	if (!(tasks = lkst_tasks_new(&err)) || lkst_log_tasks(lp, tasks, &err))
 		lkst_die(LKST_EXIT_USAGE, "%s: %s", lkbuf_input_name(), err.msg);
-	if (tasks.nr)
-		printf("%-9s %zu names saved\n", "tasks", tasks.nr);
+	if (lkst_tasks_nr(tasks))
+		printf("%-9s %zu names saved\n", "tasks", lkst_tasks_nr(tasks));
 	else
 		printf("%-9s no names saved%s\n", "tasks", h->version >= 3 ?
 		       " (only scheduler records name tasks)" : " (log format before version 3)");
-	lkst_tasks_free(&tasks);
+	lkst_tasks_free(tasks);
 	printf("%-9s %s\n", "clock",
 	       h->clock == LKST_CLOCK_MONOTONIC ? "CLOCK_MONOTONIC" : "unknown");
 	printf("%-9s trace time %llu.%09llu was %s.%09llu UTC\n", "anchor",
 	       (unsigned long long)(h->anchor_trace_ns / 1000000000ULL),
 	       (unsigned long long)(h->anchor_trace_ns % 1000000000ULL), when,
 	       (unsigned long long)(h->anchor_realtime_ns % 1000000000ULL));
-	for (s = 0; s < lp->nr_sections; s++) {
-		const struct lkst_log_cpu *c = &lp->sections[s].info;
+	for (s = 0; s < lkst_log_nr_sections(lp); s++) {
+		const struct lkst_log_section *sec = lkst_log_get_section(lp, s);
+		const struct lkst_log_cpu *c = &sec->info;
 
 		records += c->nr_records;
 		printf("cpu %-5u %llu records", c->cpu, (unsigned long long)c->nr_records);
-		if (lp->sections[s].seqs && c->seq_end > c->seq_start)
+		if (sec->seqs && c->seq_end > c->seq_start)
 			printf(", numbers %llu..%llu",
 			       (unsigned long long)c->seq_start,
 			       (unsigned long long)c->seq_end - 1);
-		if (lp->sections[s].seqs) {
+		if (sec->seqs) {
 			lost += c->lost;
 			printf(", %llu lost", (unsigned long long)c->lost);
 		}
 		printf("; %s: written %llu, overwritten %llu, dropped %llu\n",
-		       lp->sections[s].seqs ? "since boot" : "kernel counters",
+		       sec->seqs ? "since boot" : "kernel counters",
 		       (unsigned long long)c->written,
 		       (unsigned long long)c->overwritten,
 		       (unsigned long long)c->dropped);
 	}
-	printf("%-9s %llu records of %u CPUs", "total", records, lp->nr_sections);
+	printf("%-9s %llu records of %u CPUs", "total", records, lkst_log_nr_sections(lp));
 	if (h->version >= 2)
 		printf(", %llu lost", lost);
 	printf("\n");

@@ -60,13 +60,14 @@ static void print_losses(const struct lkst_log *log, size_t printed)
 	unsigned int s;
 
 	fprintf(stderr, "lkbuf: printed %zu records of %u CPUs\n", printed,
-		log->nr_sections);
-	for (s = 0; s < log->nr_sections; s++) {
-		const struct lkst_log_cpu *c = &log->sections[s].info;
+		lkst_log_nr_sections(log));
+	for (s = 0; s < lkst_log_nr_sections(log); s++) {
+		const struct lkst_log_section *sec = lkst_log_get_section(log, s);
+		const struct lkst_log_cpu *c = &sec->info;
 
-		print_gaps(&log->sections[s]);
+		print_gaps(sec);
 		/* Version 2 files say the counters are the kernel's, since boot. */
-		since = log->sections[s].seqs ? " since boot" : "";
+		since = sec->seqs ? " since boot" : "";
 		if (c->overwritten)
 			fprintf(stderr, "lkbuf: cpu%u: %llu records overwritten%s\n",
 				c->cpu, (unsigned long long)c->overwritten, since);

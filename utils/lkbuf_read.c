@@ -92,12 +92,13 @@ static void commit_and_report(struct lkst_log_writer *w, const struct save_total
  */
 static void save_tasks(struct lkst_log_writer *w)
 {
-	struct lkst_tasks tasks = { NULL, 0, 0 };
+	struct lkst_tasks *tasks;
 	struct lkst_err err;
 
-	if (lkst_tasks_scan(&tasks, "/proc", &err) || lkst_log_add_tasks(w, &tasks, &err))
+	if (!(tasks = lkst_tasks_new(&err)) || lkst_tasks_scan(tasks, "/proc", &err) ||
+	    lkst_log_add_tasks(w, tasks, &err))
 		fprintf(stderr, "lkbuf: %s; the log is saved without task names\n", err.msg);
-	lkst_tasks_free(&tasks);
+	lkst_tasks_free(tasks);
 }
 
 /* The live buffers of every CPU that has blocks, or of the -c CPUs only. */

@@ -70,7 +70,7 @@ struct recorder {
 	 * (a file saves those of its records), and the pids found gone in
 	 * the current drain, not looked for again in it.
 	 */
-	struct lkst_tasks tasks;
+	struct lkst_tasks *tasks;
 	__u32 *gone;
 	size_t nr_gone, cap_gone;
 };
@@ -123,10 +123,10 @@ static void record_learn_tasks(struct recorder *r, const struct lkst_record *rec
 	for (i = 0; i < n; i++) {
 		__u32 pid = recs[i].pid;
 
-		if (!pid || pid == last || lkst_tasks_find(&r->tasks, pid) || record_gone(r, pid, 0))
+		if (!pid || pid == last || lkst_tasks_find(r->tasks, pid) || record_gone(r, pid, 0))
 			continue;
 		last = pid;
-		ret = lkst_tasks_read_pid(&r->tasks, "/proc", pid, &err);
+		ret = lkst_tasks_read_pid(r->tasks, "/proc", pid, &err);
 		if (ret < 0)
 			record_oom(&err);
 		if (!ret)
@@ -227,7 +227,7 @@ static void record_write_file(struct recorder *r)
 	struct lkst_log_header header;
 	struct lkst_log_writer *w;
 	struct lkst_log_cpu section;
-	struct lkst_tasks names = { NULL, 0, 0 };
+	struct lkst_tasks *names;
 	const struct lkst_log_task *t;
 	struct lkst_err err;
 	size_t *take;
@@ -238,6 +238,9 @@ static void record_write_file(struct recorder *r)
 	take = calloc(r->nr_cpus, sizeof(*take));
 	if (!take)
 		lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
+	names = lkst_tasks_new(&err);
+	if (!names)
+		record_oom(&err);
 	for (;;) {
 		const struct lkst_record *rec;
 
@@ -255,12 +258,12 @@ static void record_write_file(struct recorder *r)
 			break;
 		rec = &r->cpus[best].records[r->cpus[best].head + take[best]];
 		cost = RECORD_SLOT_BYTES;
-		t = lkst_tasks_find(&r->tasks, rec->pid);
-		if (t && !lkst_tasks_find(&names, rec->pid))
-			cost += names.nr ? RECORD_TASK_BYTES : RECORD_TASKS_FIRST;
+		t = lkst_tasks_find(r->tasks, rec->pid);
+		if (t && !lkst_tasks_find(names, rec->pid))
+			cost += lkst_tasks_nr(names) ? RECORD_TASK_BYTES : RECORD_TASKS_FIRST;
 		if (used + cost > r->room)
 			break;
-		if (t && lkst_tasks_put(&names, t->pid, t->tgid, t->comm, 0, &err))
+		if (t && lkst_tasks_put(names, t->pid, t->tgid, t->comm, 0, &err))
 			record_oom(&err);
 		used += cost;
 		take[best]++;
@@ -299,9 +302,9 @@ static void record_write_file(struct recorder *r)
 		c->file_start = section.seq_end;
 	}
 	lkbuf_save_ksyms(w);
-	if (lkst_log_add_tasks(w, &names, &err))
+	if (lkst_log_add_tasks(w, names, &err))
 		record_oom(&err);
-	lkst_tasks_free(&names);
+	lkst_tasks_free(names);
 	lkbuf_commit_log(w);
 	free(take);
 	r->kept++;
@@ -438,13 +441,16 @@ static void record_known_tasks(struct recorder *r)
 	struct lkst_err err;
 	int child = lkbuf_session_child();
 
-	if (lkst_tasks_scan(&r->tasks, "/proc", &err))
+	r->tasks = lkst_tasks_new(&err);
+	if (!r->tasks)
+		record_oom(&err);
+	if (lkst_tasks_scan(r->tasks, "/proc", &err))
 		fprintf(stderr, "lkbuf: %s; tasks are named as they are first seen\n", err.msg);
 	if (!child)
 		return;
 	prog = session.command[0];
 	slash = strrchr(prog, '/');
-	if (lkst_tasks_put(&r->tasks, child, child, slash ? slash + 1 : prog, 1, &err))
+	if (lkst_tasks_put(r->tasks, child, child, slash ? slash + 1 : prog, 1, &err))
 		record_oom(&err);
 }
 
@@ -588,7 +594,7 @@ static int run_record(struct lkst_cmd *cmd)
 		fprintf(stderr, "lkbuf: recorded %llu records of %u CPUs in %u files, %u kept in %s; %llu lost in the kernel (overwritten before they were drained), %llu dropped\n",
 			saved, r.nr_cpus, r.files, r.kept, dir, lost, dropped);
 	lkbuf_drain_buf_free(&r.buf);
-	lkst_tasks_free(&r.tasks);
+	lkst_tasks_free(r.tasks);
 	free(r.gone);
 	free(r.cpus);
 	lkbuf_rec_events_free(&events);

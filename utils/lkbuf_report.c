@@ -127,8 +127,8 @@ static int run_report(struct lkst_cmd *cmd)
 			 strerror(errno));
 	/* Summaries of a log with holes undercount: never silently. */
 	log = lkst_trace_log(trace);
-	for (s = 0; s < log->nr_sections; s++)
-		lost += log->sections[s].info.lost;
+	for (s = 0; s < lkst_log_nr_sections(log); s++)
+		lost += lkst_log_get_section(log, s)->info.lost;
 	if (lost)
 		fprintf(stderr, "lkbuf: the log lost %llu records (overwritten before they were read): the summaries leave them out\n",
 			lost);

@@ -29,6 +29,7 @@
 
 #include "lkst_export_ctf_int.h"
 #include "lkst_export_kernel.h"
+#include "lkst_logio_int.h"
 
 #define PACKET_HEADER_SIZE	(4 + 16 + 4)
 #define PACKET_CONTEXT_SIZE	(6 * 8 + 4)

@@ -26,6 +26,7 @@
 #include "lkst_export_ctf_int.h"
 #include "lkst_export_kernel.h"
 #include "lkst_sysnames.h"
+#include "lkst_logio_int.h"
 
 #define LTTNG_PRIO(p)		((p) - 100)	/* MAX_RT_PRIO */
 #define SYSCALL_ID_BASE		0x10000u	/* after every record event ID */

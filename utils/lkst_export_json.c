@@ -25,6 +25,7 @@
 
 #include "lkst_export_json_int.h"
 #include "lkst_format.h"
+#include "lkst_logio_int.h"
 
 /* A new element at the end of arr, or NULL when out of memory. */
 #define PUSH(arr, n, cap) \

@@ -14,6 +14,7 @@
 
 #include "lkst_export_json_int.h"
 #include "lkst_format.h"
+#include "lkst_logio_int.h"
 
 /* Softirq vectors as the kernel names them (include/linux/interrupt.h). */
 static const char *const softirq_names[] = {

@@ -11,6 +11,7 @@
 
 #include "lkst_export_kernel.h"
 #include "lkst_format.h"
+#include "lkst_logio_int.h"
 
 #define KX_DEFAULT_PRIO	120	/* MAX_RT_PRIO + 20: nice 0 */
 
@@ -130,7 +131,7 @@ int kx_tasks_build(struct kx_tasks *t, struct lkst_trace *trace, struct lkst_err
 {
 	struct lkst_trace_iter *it;
 	struct lkst_trace_rec r;
-	struct lkst_tasks saved;
+	struct lkst_tasks saved = { NULL, 0, 0 };
 	size_t i;
 
 	memset(t, 0, sizeof(*t));
@@ -158,7 +159,7 @@ int kx_tasks_build(struct kx_tasks *t, struct lkst_trace *trace, struct lkst_err
 			continue;
 		e = get_task(t, s->pid);
 		if (!e) {
-			lkst_tasks_free(&saved);
+			logio_tasks_clear(&saved);
 			goto oom;
 		}
 		if (!e->named)
@@ -170,7 +171,7 @@ int kx_tasks_build(struct kx_tasks *t, struct lkst_trace *trace, struct lkst_err
 		if (!e->tgid)
 			e->tgid = s->tgid;
 	}
-	lkst_tasks_free(&saved);
+	logio_tasks_clear(&saved);
 	return 0;
 oom:
 	lkst_seterr(err, "out of memory for the trace's tasks; free some memory");

@@ -339,7 +339,7 @@ static int fill_event(struct pf_writer *w, struct kx_cpu *c, struct pf_slot *sl,
 
 static int write_section(struct pf_writer *w, unsigned int index)
 {
-	const struct lkst_log_section *sec = &w->x->log->sections[index];
+	const struct lkst_log_section *sec = lkst_log_get_section(w->x->log, index);
 	unsigned int cpu = sec->info.cpu;
 	struct lkst_trace_rec r;
 	__u64 prev = ~0ull, lost, j, seen = 0;
@@ -383,7 +383,7 @@ static int write_section(struct pf_writer *w, unsigned int index)
 
 static int write_system_info(struct pf_writer *w)
 {
-	const struct lkst_log_header *h = &w->x->log->header;
+	const struct lkst_log_header *h = lkst_log_get_header(w->x->log);
 	Perfetto__Protos__SystemInfo info = PERFETTO__PROTOS__SYSTEM_INFO__INIT;
 	Perfetto__Protos__Utsname uts = PERFETTO__PROTOS__UTSNAME__INIT;
 	char release[sizeof(h->release) + 1];
@@ -490,15 +490,15 @@ static int write_stats(struct pf_writer *w)
 	Packet p;
 	int ret;
 
-	cs = calloc(log->nr_sections + 1, sizeof(*cs));
-	csp = calloc(log->nr_sections + 1, sizeof(*csp));
+	cs = calloc(lkst_log_nr_sections(log) + 1, sizeof(*cs));
+	csp = calloc(lkst_log_nr_sections(log) + 1, sizeof(*csp));
 	if (!cs || !csp) {
 		free(cs);
 		free(csp);
 		return out_of_memory(w);
 	}
-	for (s = 0; s < log->nr_sections; s++) {
-		const struct lkst_log_section *sec = &log->sections[s];
+	for (s = 0; s < lkst_log_nr_sections(log); s++) {
+		const struct lkst_log_section *sec = lkst_log_get_section(log, s);
 		Perfetto__Protos__FtraceCpuStats init = PERFETTO__PROTOS__FTRACE_CPU_STATS__INIT;
 
 		cs[s] = init;
@@ -510,7 +510,7 @@ static int write_stats(struct pf_writer *w)
 		csp[s] = &cs[s];
 	}
 	SET(stats, phase, PERFETTO__PROTOS__FTRACE_STATS__PHASE__END_OF_TRACE);
-	stats.n_cpu_stats = log->nr_sections;
+	stats.n_cpu_stats = lkst_log_nr_sections(log);
 	stats.cpu_stats = csp;
 	packet_init(&p);
 	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_FTRACE_STATS;
@@ -529,8 +529,8 @@ static void scan(struct pf_writer *w)
 	__u64 j;
 
 	w->first_ns = ~0ull;
-	for (s = 0; s < log->nr_sections; s++) {
-		const struct lkst_log_section *sec = &log->sections[s];
+	for (s = 0; s < lkst_log_nr_sections(log); s++) {
+		const struct lkst_log_section *sec = lkst_log_get_section(log, s);
 
 		for (j = 0; j < sec->info.nr_records; j++) {
 			const struct lkst_record *r = &sec->records[j];
@@ -574,7 +574,7 @@ int lkst_export_perfetto(struct lkst_export *x, const char *path, struct lkst_er
 	}
 	if (write_system_info(&w) || write_process_tree(&w))
 		goto out;
-	for (s = 0; s < x->log->nr_sections; s++)
+	for (s = 0; s < lkst_log_nr_sections(x->log); s++)
 		if (write_section(&w, s))
 			goto out;
 	if (write_stats(&w))

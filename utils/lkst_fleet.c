@@ -74,7 +74,7 @@ int lkst_fleet_wrap(struct lkst_fleet_log *fl, struct lkst_trace *trace, const c
 	memset(fl, 0, sizeof(*fl));
 	fl->trace = trace;
 	fl->log = lkst_trace_log(fl->trace);
-	h = &fl->log->header;
+	h = lkst_log_get_header(fl->log);
 	snprintf(fl->host, sizeof(fl->host), "%.*s",
 		 (int)strnlen(h->nodename, sizeof(h->nodename)), h->nodename);
 	ret = lkst_log_boot(fl->log, &fl->boot, err);
@@ -152,8 +152,8 @@ static int losses_rows(struct lkst_fleet_log *fl, enum lkst_fleet_table_id t,
 
 	SET_S(0, fl->host);
 	SET_S(1, fl->boot.id);
-	for (s = 0; s < fl->log->nr_sections; s++) {
-		sec = &fl->log->sections[s];
+	for (s = 0; s < lkst_log_nr_sections(fl->log); s++) {
+		sec = lkst_log_get_section(fl->log, s);
 		SET_I(2, sec->info.cpu);
 		if (t == LKST_FLEET_LOSSES) {
 			SET_S(3, fl->file);
@@ -234,8 +234,8 @@ static int syscalls_rows(struct lkst_fleet_log *fl, lkst_fleet_row_fn fn, void *
 	__u64 k;
 	int ret = 0;
 
-	for (s = 0; s < fl->log->nr_sections; s++) {
-		const struct lkst_log_section *sec = &fl->log->sections[s];
+	for (s = 0; s < lkst_log_nr_sections(fl->log); s++) {
+		const struct lkst_log_section *sec = lkst_log_get_section(fl->log, s);
 
 		for (k = 0; k < sec->info.nr_records; k++) {
 			r = &sec->records[k];
@@ -271,15 +271,15 @@ static int files_row(struct lkst_fleet_log *fl, const char *shipped_by, lkst_fle
 		     void *ctx)
 {
 	struct lkst_fleet_val v[LKST_FLEET_MAX_COLS];
-	const struct lkst_log_header *h = &fl->log->header;
+	const struct lkst_log_header *h = lkst_log_get_header(fl->log);
 	__u64 first = ~0ull, last = 0, records = 0;
 	const char *source = lkst_log_source(fl->log);
 	char release[66];
 	struct timespec now;
 	unsigned int s;
 
-	for (s = 0; s < fl->log->nr_sections; s++) {
-		const struct lkst_log_section *sec = &fl->log->sections[s];
+	for (s = 0; s < lkst_log_nr_sections(fl->log); s++) {
+		const struct lkst_log_section *sec = lkst_log_get_section(fl->log, s);
 		__u64 k;
 
 		records += sec->info.nr_records;
@@ -304,7 +304,7 @@ static int files_row(struct lkst_fleet_log *fl, const char *shipped_by, lkst_fle
 	SET_S(5, release);
 	SET_I(6, fl->bytes);
 	SET_I(7, records);
-	SET_I(8, fl->log->nr_sections);
+	SET_I(8, lkst_log_nr_sections(fl->log));
 	SET_I(9, first);
 	SET_I(10, last);
 	SET_S(11, shipped_by);
@@ -349,7 +349,7 @@ int lkst_fleet_records(struct lkst_fleet_log *fl, lkst_fleet_row_fn fn, void *ct
 	SET_S(0, fl->host);
 	SET_S(1, fl->boot.id);
 	while (!ret && lkst_trace_next(it, &r)) {
-		sec = &fl->log->sections[r.section];
+		sec = lkst_log_get_section(fl->log, r.section);
 		SET_I(2, r.cpu);
 		SET_I(3, sec->seqs ? sec->seqs[r.index] : sec->info.seq_start + r.index);
 		SET_I(4, r.rec->time_ns);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "lkst_logboot.h"
+#include "lkst_logio_int.h"
 
 /* 8-4-4-4-12 lower-case hex digits. */
 static int valid_uuid(const char *s)

@@ -17,6 +17,118 @@ _Static_assert(sizeof(struct lkst_log_header) % 8 == 0, "header keeps records al
 _Static_assert(sizeof(struct lkst_log_cpu) % 8 == 0, "cpu header keeps records aligned");
 _Static_assert(sizeof(struct lkst_log_cpu_v1) == 40, "version 1 cpu header");
 
+/* ---- The handle -------------------------------------------------------- */
+
+/* A new handle filled by one of the logio_* loaders (rc their result). */
+static struct lkst_log *log_alloc(struct lkst_err *err)
+{
+	struct lkst_log *log = calloc(1, sizeof(*log));
+
+	if (!log)
+		lkst_seterr(err, "out of memory; free some memory");
+	return log;
+}
+
+static struct lkst_log *log_done(struct lkst_log *log, int rc)
+{
+	if (rc) {
+		free(log);
+		return NULL;
+	}
+	return log;
+}
+
+struct lkst_log *lkst_log_parse(void *image, size_t len, struct lkst_err *err)
+{
+	struct lkst_log *log = log_alloc(err);
+
+	return log ? log_done(log, logio_parse(image, len, log, err)) : NULL;
+}
+
+struct lkst_log *lkst_log_load(const char *path, struct lkst_err *err)
+{
+	struct lkst_log *log = log_alloc(err);
+
+	return log ? log_done(log, logio_load(path, log, err)) : NULL;
+}
+
+struct lkst_log *lkst_log_load_files(const char *const *paths, unsigned int n,
+				     struct lkst_err *err)
+{
+	struct lkst_log *log = log_alloc(err);
+
+	return log ? log_done(log, logio_load_files(paths, n, log, err)) : NULL;
+}
+
+struct lkst_log *lkst_log_load_dir(const char *dir, struct lkst_err *err)
+{
+	struct lkst_log *log = log_alloc(err);
+
+	return log ? log_done(log, logio_load_dir(dir, log, err)) : NULL;
+}
+
+struct lkst_log *lkst_log_join(const struct lkst_log *const *logs,
+			       const char *const *paths, unsigned int n,
+			       struct lkst_err *err)
+{
+	struct lkst_log *log = log_alloc(err);
+
+	return log ? log_done(log, logio_join(logs, paths, n, log, err)) : NULL;
+}
+
+void lkst_log_free(struct lkst_log *log)
+{
+	if (!log)
+		return;
+	logio_release(log);
+	free(log);
+}
+
+const struct lkst_log_header *lkst_log_get_header(const struct lkst_log *log)
+{
+	return &log->header;
+}
+
+unsigned int lkst_log_nr_sections(const struct lkst_log *log)
+{
+	return log->nr_sections;
+}
+
+const struct lkst_log_section *lkst_log_get_section(const struct lkst_log *log,
+						    unsigned int i)
+{
+	return i < log->nr_sections ? &log->sections[i] : NULL;
+}
+
+unsigned int lkst_log_nr_meta(const struct lkst_log *log)
+{
+	return log->nr_meta;
+}
+
+const void *lkst_log_get_meta(const struct lkst_log *log, unsigned int i,
+			      __u32 *type, size_t *len)
+{
+	if (i >= log->nr_meta)
+		return NULL;
+	if (type)
+		*type = log->meta[i].type;
+	if (len)
+		*len = log->meta[i].len;
+	return log->meta[i].data;
+}
+
+const void *lkst_log_image(const struct lkst_log *log, size_t *len)
+{
+	if (len)
+		*len = log->image_len;
+	return log->image;
+}
+
+int lkst_log_mapped(const struct lkst_log *log)
+{
+	return log->mapped;
+}
+
 /* ---- Metadata ---------------------------------------------------------- */
 
 const void *lkst_log_meta(const struct lkst_log *log, __u32 type, size_t *len)

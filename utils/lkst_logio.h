@@ -36,26 +36,12 @@ struct lkst_log_section {
 	int time_ordered;		/* known in time order (parser); 0: merge checks */
 };
 
-/* A metadata section (version 3); data points into the image. */
-struct lkst_log_metaref {
-	__u32 type;
-	const void *data;
-	size_t len;
-};
-
-struct lkst_log {
-	struct lkst_log_header header;	/* a v1/v2 one zero-extended */
-	unsigned int nr_sections;
-	struct lkst_log_section *sections;
-	unsigned int nr_meta;
-	struct lkst_log_metaref *meta;
-	/* Version 3: the log's own event table, decoded and checked. */
-	unsigned int nr_events;
-	struct lkst_event_desc *events;
-	void *image;			/* the file's bytes, owned */
-	size_t image_len;
-	int mapped;			/* image is a PROT_READ mapping of the file */
-};
+/*
+ * A loaded log: an opaque handle (lkst_logio_int.h has its layout), made
+ * by lkst_log_load() and its kin, read through the accessors below, freed
+ * by lkst_log_free().
+ */
+struct lkst_log;
 
 /* Inputs that cannot be mapped (pipes, devices) are read up to this size. */
 #define LKST_LOG_MAX_READ	(4ull << 30)
@@ -112,13 +98,34 @@ int lkst_log_commit(struct lkst_log_writer *w, struct lkst_err *err);
 void lkst_log_abort(struct lkst_log_writer *w);
 
 /*
- * Validates a file image (malloc'd); on success log takes ownership of
- * image.  lkst_log_load maps or reads path and parses it the same way.
+ * Validates a file image (malloc'd): a new log owning image, or NULL with
+ * err set and image still the caller's.
  */
-int lkst_log_parse(void *image, size_t len, struct lkst_log *log,
-		   struct lkst_err *err);
-int lkst_log_load(const char *path, struct lkst_log *log, struct lkst_err *err);
+struct lkst_log *lkst_log_parse(void *image, size_t len, struct lkst_err *err);
+/* Maps or reads path and parses it the same way; NULL with err set. */
+struct lkst_log *lkst_log_load(const char *path, struct lkst_err *err);
+/* Frees log and unmaps its image (NULL: nothing). */
 void lkst_log_free(struct lkst_log *log);
+
+/* The header (a version 1 or 2 one zero-extended to the current size). */
+const struct lkst_log_header *lkst_log_get_header(const struct lkst_log *log);
+/* How many CPU sections the log has. */
+unsigned int lkst_log_nr_sections(const struct lkst_log *log);
+/* Section i in file order, or NULL past the last one. */
+const struct lkst_log_section *lkst_log_get_section(const struct lkst_log *log,
+						    unsigned int i);
+/* How many metadata sections the log has (version 3; else 0). */
+unsigned int lkst_log_nr_meta(const struct lkst_log *log);
+/*
+ * Metadata section i in file order: its data (in the image), *type and
+ * *len set; NULL past the last one.
+ */
+const void *lkst_log_get_meta(const struct lkst_log *log, unsigned int i,
+			      __u32 *type, size_t *len);
+/* The file's bytes as loaded (a joined set's: the joined log), *len set. */
+const void *lkst_log_image(const struct lkst_log *log, size_t *len);
+/* 1 when the image is a read-only mapping of the file (see the hooks below). */
+int lkst_log_mapped(const struct lkst_log *log);
 
 /*
  * Several logs of one trace read as one (lkst_logset.c), as lkbuf record
@@ -137,13 +144,15 @@ void lkst_log_free(struct lkst_log *log);
  * load_files: paths in their order (one path: lkst_log_load()).
  * load_dir: the lkst-*.log and lkst-*.log.zst files of dir, by name
  * (lkst_log_load() of a directory does the same).  join: logs already
- * loaded (paths name them in messages); they stay the caller's.
+ * loaded (paths name them in messages); they stay the caller's.  Each
+ * returns a new log, or NULL with err set.
  */
-int lkst_log_load_files(const char *const *paths, unsigned int n, struct lkst_log *log,
-			struct lkst_err *err);
-int lkst_log_load_dir(const char *dir, struct lkst_log *log, struct lkst_err *err);
-int lkst_log_join(const struct lkst_log *logs, const char *const *paths,
-		  unsigned int n, struct lkst_log *log, struct lkst_err *err);
+struct lkst_log *lkst_log_load_files(const char *const *paths, unsigned int n,
+				     struct lkst_err *err);
+struct lkst_log *lkst_log_load_dir(const char *dir, struct lkst_err *err);
+struct lkst_log *lkst_log_join(const struct lkst_log *const *logs,
+			       const char *const *paths, unsigned int n,
+			       struct lkst_err *err);
 
 /*
  * A mapped log that shrinks while it is read (truncated by another
@@ -172,11 +181,20 @@ const char *lkst_log_source(const struct lkst_log *log);
 
 /* ---- Task names (LKST_META_TASKS, lkst_logtasks.c) ------------------- */
 
-/* A table of task names, sorted by pid, one entry per pid. */
-struct lkst_tasks {
-	struct lkst_log_task *ent;
-	size_t nr, cap;
-};
+/*
+ * A table of task names, sorted by pid, one entry per pid: an opaque
+ * handle (lkst_logio_int.h has its layout).
+ */
+struct lkst_tasks;
+
+/* An empty table; NULL with err set when out of memory. */
+struct lkst_tasks *lkst_tasks_new(struct lkst_err *err);
+/* Frees t (NULL: nothing). */
+void lkst_tasks_free(struct lkst_tasks *t);
+/* How many names t holds. */
+size_t lkst_tasks_nr(const struct lkst_tasks *t);
+/* Entry i in pid order, or NULL past the last one. */
+const struct lkst_log_task *lkst_tasks_get(const struct lkst_tasks *t, size_t i);
 
 /*
  * Adds pid's name (comm: its first 15 bytes; an empty one is not kept);
@@ -186,8 +204,8 @@ struct lkst_tasks {
  */
 int lkst_tasks_put(struct lkst_tasks *t, __u32 pid, __u32 tgid, const char *comm,
 		   int replace, struct lkst_err *err);
+/* pid's entry, or NULL. */
 const struct lkst_log_task *lkst_tasks_find(const struct lkst_tasks *t, __u32 pid);
-void lkst_tasks_free(struct lkst_tasks *t);
 /*
  * From a proc file system mounted at proc ("/proc"): read_pid adds one
  * thread (PROC/PID/comm, its Tgid from PROC/PID/status), keeping an entry
@@ -205,7 +223,7 @@ int lkst_tasks_scan(struct lkst_tasks *t, const char *proc, struct lkst_err *err
  */
 int lkst_tasks_load(const void *blob, size_t len, struct lkst_tasks *t,
 		    struct lkst_err *err);
-/* A log's saved names: t empty when it has none.  0, or -1 with err. */
+/* A log's saved names into t (emptied first; empty when it has none).  0, or -1 with err. */
 int lkst_log_tasks(const struct lkst_log *log, struct lkst_tasks *t, struct lkst_err *err);
 /* Adds t as the log's LKST_META_TASKS; nothing when t is empty. */
 int lkst_log_add_tasks(struct lkst_log_writer *w, const struct lkst_tasks *t,

@@ -2,9 +2,9 @@
 /*
  * lkst log files: helpers shared by the writer (lkst_logwrite.c), the
  * loader (lkst_logload.c), the merge (lkst_logio.c) and the trace reader
- * (lkst_reader.c).  Internal to
- * liblkst, not installed: everything here is static inline, so the
- * library exports nothing new.
+ * (lkst_reader.c).  Internal to liblkst, not installed.  The logio_*
+ * functions are shared between its files; their names lack the lkst_
+ * prefix, so the version script (liblkst.map) keeps them local.
  */
 #ifndef LKST_LOGIO_INT_H
 #define LKST_LOGIO_INT_H
@@ -14,6 +14,52 @@
 #include <unistd.h>
 
 #include "lkst_logio.h"
+
+/* A metadata section (version 3); data points into the image. */
+struct lkst_log_metaref {
+	__u32 type;
+	const void *data;
+	size_t len;
+};
+
+/* A loaded log (opaque to programs: struct lkst_log in lkst_logio.h). */
+struct lkst_log {
+	struct lkst_log_header header;	/* a v1/v2 one zero-extended */
+	unsigned int nr_sections;
+	struct lkst_log_section *sections;
+	unsigned int nr_meta;
+	struct lkst_log_metaref *meta;
+	/* Version 3: the log's own event table, decoded and checked. */
+	unsigned int nr_events;
+	struct lkst_event_desc *events;
+	void *image;			/* the file's bytes, owned */
+	size_t image_len;
+	int mapped;			/* image is a PROT_READ mapping of the file */
+};
+
+/* A table of task names (opaque to programs: lkst_logio.h). */
+struct lkst_tasks {
+	struct lkst_log_task *ent;
+	size_t nr, cap;
+};
+
+/* Empties t (an embedded table, zeroed before its first use). */
+void logio_tasks_clear(struct lkst_tasks *t);
+
+/*
+ * The loaders into a struct the caller provides (the trace reader embeds
+ * one): 0, or -1 with err set and *log empty.  logio_release frees what
+ * log holds, not log itself.  The public lkst_log_load() and kin wrap
+ * them in an allocated handle.
+ */
+int logio_parse(void *image, size_t len, struct lkst_log *log, struct lkst_err *err);
+int logio_load(const char *path, struct lkst_log *log, struct lkst_err *err);
+int logio_load_files(const char *const *paths, unsigned int n, struct lkst_log *log,
+		     struct lkst_err *err);
+int logio_load_dir(const char *dir, struct lkst_log *log, struct lkst_err *err);
+int logio_join(const struct lkst_log *const *logs, const char *const *paths,
+	       unsigned int n, struct lkst_log *log, struct lkst_err *err);
+void logio_release(struct lkst_log *log);
 
 /* The section's counts fill its range of sequence numbers (see lkst_log.h). */
 static inline int check_seq_count(const struct lkst_log_cpu *c,

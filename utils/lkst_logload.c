@@ -412,8 +412,7 @@ fail:
 	return -1;
 }
 
-int lkst_log_parse(void *image, size_t len, struct lkst_log *log,
-		   struct lkst_err *err)
+int logio_parse(void *image, size_t len, struct lkst_log *log, struct lkst_err *err)
 {
 	return parse_image(image, len, 0, log, err);
 }
@@ -668,7 +667,7 @@ static int load_zstd(const void *src, size_t len, const char *path,
 	return 0;
 }
 
-int lkst_log_load(const char *path, struct lkst_log *log, struct lkst_err *err)
+int logio_load(const char *path, struct lkst_log *log, struct lkst_err *err)
 {
 	struct stream_walk walk;
 	struct lkst_err why;
@@ -681,7 +680,7 @@ int lkst_log_load(const char *path, struct lkst_log *log, struct lkst_err *err)
 
 	memset(log, 0, sizeof(*log));
 	if (!is_stdin && !stat(path, &st) && S_ISDIR(st.st_mode))
-		return lkst_log_load_dir(path, log, err);
+		return logio_load_dir(path, log, err);
 	fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		lkst_seterr(err, "cannot open %s: %s; check the file name", path,
@@ -733,13 +732,13 @@ int lkst_log_load(const char *path, struct lkst_log *log, struct lkst_err *err)
 	if (endless) {
 		lkst_seterr(err, "%s: more than %u MiB after the last CPU section, and no end; the input is corrupt",
 			    name, STREAM_EXTRA >> 20);
-		lkst_log_free(log);
+		logio_release(log);
 		return -1;
 	}
 	return 0;
 }
 
-void lkst_log_free(struct lkst_log *log)
+void logio_release(struct lkst_log *log)
 {
 	free(log->sections);
 	free(log->meta);

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "lkst_logio.h"
+#include "lkst_logio_int.h"
 #include "lkst_symbols_int.h"
 
 /* Boot times (realtime minus trace clock) of one boot differ by NTP's slew. */
@@ -83,7 +84,7 @@ static int compare_refs(const void *a, const void *b)
 	return x->file < y->file ? -1 : x->file > y->file;
 }
 
-static int merge_symbols(const struct lkst_log *logs, unsigned int n, void **blob,
+static int merge_symbols(const struct lkst_log *const *logs, unsigned int n, void **blob,
 			 size_t *len, struct lkst_err *err)
 {
 	struct lkst_symtab **tabs = calloc(n, sizeof(*tabs));
@@ -100,7 +101,7 @@ static int merge_symbols(const struct lkst_log *logs, unsigned int n, void **blo
 	if (!tabs)
 		goto oom;
 	for (f = 0; f < n; f++) {
-		tabs[f] = lkst_symtab_from_log(&logs[f], err);
+		tabs[f] = lkst_symtab_from_log(logs[f], err);
 		if (!tabs[f])
 			goto out;
 		nr += tabs[f]->nr;
@@ -177,10 +178,10 @@ out:
  * none has any): a pid's name is the first file's that has one, as it is
  * the first file's symbol.
  */
-static int merge_tasks(const struct lkst_log *logs, unsigned int n, void **blob,
+static int merge_tasks(const struct lkst_log *const *logs, unsigned int n, void **blob,
 		       size_t *len, struct lkst_err *err)
 {
-	struct lkst_tasks all = { NULL, 0, 0 }, one;
+	struct lkst_tasks all = { NULL, 0, 0 }, one = { NULL, 0, 0 };
 	struct lkst_log_tasks head = { 0, 0 };
 	unsigned char *b;
 	unsigned int f;
@@ -189,15 +190,15 @@ static int merge_tasks(const struct lkst_log *logs, unsigned int n, void **blob,
 	*blob = NULL;
 	*len = 0;
 	for (f = 0; f < n; f++) {
-		if (lkst_log_tasks(&logs[f], &one, err))
+		if (lkst_log_tasks(logs[f], &one, err))
 			goto fail;
 		for (i = 0; i < one.nr; i++)
 			if (lkst_tasks_put(&all, one.ent[i].pid, one.ent[i].tgid,
 					   one.ent[i].comm, 0, err)) {
-				lkst_tasks_free(&one);
+				logio_tasks_clear(&one);
 				goto fail;
 			}
-		lkst_tasks_free(&one);
+		logio_tasks_clear(&one);
 	}
 	if (!all.nr)
 		return 0;
@@ -211,10 +212,10 @@ static int merge_tasks(const struct lkst_log *logs, unsigned int n, void **blob,
 	memcpy(b, &head, sizeof(head));
 	memcpy(b + sizeof(head), all.ent, all.nr * sizeof(*all.ent));
 	*blob = b;
-	lkst_tasks_free(&all);
+	logio_tasks_clear(&all);
 	return 0;
 fail:
-	lkst_tasks_free(&all);
+	logio_tasks_clear(&all);
 	*len = 0;
 	return -1;
 }
@@ -269,8 +270,8 @@ static int join_cpu(struct cpu_join *c, const char *const *paths,
 	return 0;
 }
 
-int lkst_log_join(const struct lkst_log *logs, const char *const *paths,
-		  unsigned int n, struct lkst_log *log, struct lkst_err *err)
+int logio_join(const struct lkst_log *const *logs, const char *const *paths,
+	       unsigned int n, struct lkst_log *log, struct lkst_err *err)
 {
 	struct cpu_join *cpus = NULL;
 	unsigned int *file_of = NULL, nr_cpus = 0, f, s, c, i;
@@ -284,18 +285,18 @@ int lkst_log_join(const struct lkst_log *logs, const char *const *paths,
 
 	memset(log, 0, sizeof(*log));
 	for (f = 1; f < n; f++)
-		if (check_same(&logs[0], paths[0], &logs[f], paths[f], err))
+		if (check_same(logs[0], paths[0], logs[f], paths[f], err))
 			return -1;
 	for (f = 0; f < n; f++)
-		total_secs += logs[f].nr_sections;
+		total_secs += logs[f]->nr_sections;
 	cpus = calloc(total_secs ? total_secs : 1, sizeof(*cpus));
 	file_of = calloc(total_secs ? total_secs : 1, sizeof(*file_of));
 	if (!cpus || !file_of)
 		goto oom;
 	/* The CPUs of all files; each file has a CPU once at most. */
 	for (f = 0; f < n; f++) {
-		for (s = 0; s < logs[f].nr_sections; s++) {
-			unsigned int cpu = logs[f].sections[s].info.cpu;
+		for (s = 0; s < logs[f]->nr_sections; s++) {
+			unsigned int cpu = logs[f]->sections[s].info.cpu;
 
 			for (c = 0; c < nr_cpus && cpus[c].cpu != cpu; c++)
 				;
@@ -306,13 +307,13 @@ int lkst_log_join(const struct lkst_log *logs, const char *const *paths,
 					goto oom;
 				nr_cpus++;
 			}
-			if (cpus[c].nr && cpus[c].secs[cpus[c].nr - 1] >= logs[f].sections &&
-			    cpus[c].secs[cpus[c].nr - 1] < logs[f].sections + logs[f].nr_sections) {
+			if (cpus[c].nr && cpus[c].secs[cpus[c].nr - 1] >= logs[f]->sections &&
+			    cpus[c].secs[cpus[c].nr - 1] < logs[f]->sections + logs[f]->nr_sections) {
 				lkst_seterr(err, "%s has cpu %u twice; join only logs of one section per CPU",
 					    paths[f], cpu);
 				goto fail;
 			}
-			cpus[c].secs[cpus[c].nr++] = &logs[f].sections[s];
+			cpus[c].secs[cpus[c].nr++] = &logs[f]->sections[s];
 		}
 	}
 	qsort(cpus, nr_cpus, sizeof(*cpus), compare_cpus);
@@ -328,8 +329,8 @@ int lkst_log_join(const struct lkst_log *logs, const char *const *paths,
 
 			/* Which file each section came from, for messages. */
 			for (f = 0; f < n; f++)
-				if (sec >= logs[f].sections &&
-				    sec < logs[f].sections + logs[f].nr_sections)
+				if (sec >= logs[f]->sections &&
+				    sec < logs[f]->sections + logs[f]->nr_sections)
 					file_of[i] = f;
 		}
 		if (join_cpu(&cpus[c], paths, file_of, err))
@@ -337,10 +338,10 @@ int lkst_log_join(const struct lkst_log *logs, const char *const *paths,
 		size += sizeof(struct lkst_log_cpu) +
 			cpus[c].info.nr_records * (sizeof(struct lkst_record) + sizeof(__u64));
 	}
-	for (i = 0; i < logs[0].nr_meta; i++)
-		if (logs[0].meta[i].type != LKST_META_SYMBOLS &&
-		    logs[0].meta[i].type != LKST_META_TASKS)
-			size += lkst_log_meta_bytes(logs[0].meta[i].len);
+	for (i = 0; i < logs[0]->nr_meta; i++)
+		if (logs[0]->meta[i].type != LKST_META_SYMBOLS &&
+		    logs[0]->meta[i].type != LKST_META_TASKS)
+			size += lkst_log_meta_bytes(logs[0]->meta[i].len);
 	if (syms)
 		size += lkst_log_meta_bytes(syms_len);
 	if (tasks)
@@ -354,7 +355,7 @@ int lkst_log_join(const struct lkst_log *logs, const char *const *paths,
 	if (!img)
 		goto oom;
 
-	h = logs[0].header;
+	h = logs[0]->header;
 	h.nr_cpus = nr_cpus;
 	off = h.version >= 3 ? sizeof(h) : LKST_LOG_HEADER_V2_SIZE;
 	for (c = 0; c < nr_cpus; c++) {
@@ -377,14 +378,14 @@ int lkst_log_join(const struct lkst_log *logs, const char *const *paths,
 		h.meta_offset = off;
 		h.nr_meta = 0;
 		/* The first file's sections, then the merged symbols and names. */
-		for (i = 0; i < logs[0].nr_meta + 2; i++) {
-			int own = i < logs[0].nr_meta;
-			int merged_type = i == logs[0].nr_meta ? LKST_META_SYMBOLS : LKST_META_TASKS;
-			const void *data = own ? logs[0].meta[i].data :
+		for (i = 0; i < logs[0]->nr_meta + 2; i++) {
+			int own = i < logs[0]->nr_meta;
+			int merged_type = i == logs[0]->nr_meta ? LKST_META_SYMBOLS : LKST_META_TASKS;
+			const void *data = own ? logs[0]->meta[i].data :
 					   merged_type == LKST_META_SYMBOLS ? syms : tasks;
-			size_t len = own ? logs[0].meta[i].len :
+			size_t len = own ? logs[0]->meta[i].len :
 				     merged_type == LKST_META_SYMBOLS ? syms_len : tasks_len;
-			__u32 type = own ? logs[0].meta[i].type : (__u32)merged_type;
+			__u32 type = own ? logs[0]->meta[i].type : (__u32)merged_type;
 
 			if ((own && (type == LKST_META_SYMBOLS || type == LKST_META_TASKS)) ||
 			    !data)
@@ -403,7 +404,7 @@ int lkst_log_join(const struct lkst_log *logs, const char *const *paths,
 		memcpy(img, &h, LKST_LOG_HEADER_V2_SIZE);
 		size = off;
 	}
-	if (lkst_log_parse(img, off, log, &why)) {
+	if (logio_parse(img, off, log, &why)) {
 		lkst_seterr(err, "%s and the files after it, joined: %s", paths[0], why.msg);
 		goto fail;
 	}
@@ -428,10 +429,10 @@ fail:
 	return -1;
 }
 
-int lkst_log_load_files(const char *const *paths, unsigned int n, struct lkst_log *log,
-			struct lkst_err *err)
+int logio_load_files(const char *const *paths, unsigned int n, struct lkst_log *log,
+		     struct lkst_err *err)
 {
-	struct lkst_log *logs;
+	struct lkst_log **logs;
 	unsigned int f, loaded;
 	int ret = -1;
 
@@ -441,20 +442,21 @@ int lkst_log_load_files(const char *const *paths, unsigned int n, struct lkst_lo
 		return -1;
 	}
 	if (n == 1)
-		return lkst_log_load(paths[0], log, err);
+		return logio_load(paths[0], log, err);
 	logs = calloc(n, sizeof(*logs));
 	if (!logs) {
 		lkst_seterr(err, "out of memory; free some memory");
 		return -1;
 	}
 	for (loaded = 0; loaded < n; loaded++) {
-		if (lkst_log_load(paths[loaded], &logs[loaded], err))
+		logs[loaded] = lkst_log_load(paths[loaded], err);
+		if (!logs[loaded])
 			goto out;
 	}
-	ret = lkst_log_join(logs, paths, n, log, err);
+	ret = logio_join((const struct lkst_log *const *)logs, paths, n, log, err);
 out:
 	for (f = 0; f < loaded; f++)
-		lkst_log_free(&logs[f]);
+		lkst_log_free(logs[f]);
 	free(logs);
 	return ret;
 }
@@ -475,7 +477,7 @@ static int compare_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int lkst_log_load_dir(const char *dir, struct lkst_log *log, struct lkst_err *err)
+int logio_load_dir(const char *dir, struct lkst_log *log, struct lkst_err *err)
 {
 	char **paths = NULL, **bigger;
 	unsigned int n = 0, cap = 0, i;
@@ -511,7 +513,7 @@ int lkst_log_load_dir(const char *dir, struct lkst_log *log, struct lkst_err *er
 	}
 	/* lkbuf record's numbers are zero-padded: names sort in file order. */
 	qsort(paths, n, sizeof(*paths), compare_names);
-	ret = lkst_log_load_files((const char *const *)paths, n, log, err);
+	ret = logio_load_files((const char *const *)paths, n, log, err);
 	goto out;
 oom:
 	lkst_seterr(err, "out of memory; free some memory");

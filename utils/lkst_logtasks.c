@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "lkst_logio.h"
+#include "lkst_logio_int.h"
 
 #define COMM_LEN	16		/* the kernel's TASK_COMM_LEN */
 
@@ -77,10 +78,37 @@ int lkst_tasks_put(struct lkst_tasks *t, __u32 pid, __u32 tgid, const char *comm
 	return 0;
 }
 
-void lkst_tasks_free(struct lkst_tasks *t)
+void logio_tasks_clear(struct lkst_tasks *t)
 {
 	free(t->ent);
 	memset(t, 0, sizeof(*t));
+}
+
+struct lkst_tasks *lkst_tasks_new(struct lkst_err *err)
+{
+	struct lkst_tasks *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		lkst_seterr(err, "out of memory; free some memory");
+	return t;
+}
+
+void lkst_tasks_free(struct lkst_tasks *t)
+{
+	if (!t)
+		return;
+	logio_tasks_clear(t);
+	free(t);
+}
+
+size_t lkst_tasks_nr(const struct lkst_tasks *t)
+{
+	return t->nr;
+}
+
+const struct lkst_log_task *lkst_tasks_get(const struct lkst_tasks *t, size_t i)
+{
+	return i < t->nr ? &t->ent[i] : NULL;
 }
 
 /* A small /proc file into buf (NUL-terminated); its length, or -1. */
@@ -205,7 +233,7 @@ int lkst_tasks_load(const void *blob, size_t len, struct lkst_tasks *t,
 	size_t i, n;
 
 	if (t)
-		lkst_tasks_free(t);
+		logio_tasks_clear(t);
 	if (len < sizeof(head)) {
 		lkst_seterr(err, "task names: a section of %zu bytes has no header; the file is damaged", len);
 		return -1;
@@ -237,7 +265,7 @@ int lkst_tasks_load(const void *blob, size_t len, struct lkst_tasks *t,
 				    "out of order (pids must increase)" :
 				    "not a NUL-padded name of 1 to 15 bytes");
 			if (t)
-				lkst_tasks_free(t);
+				logio_tasks_clear(t);
 			return -1;
 		}
 		prev = e.pid;
@@ -252,7 +280,7 @@ int lkst_log_tasks(const struct lkst_log *log, struct lkst_tasks *t, struct lkst
 	size_t len = 0;
 	const void *blob = lkst_log_meta(log, LKST_META_TASKS, &len);
 
-	memset(t, 0, sizeof(*t));
+	logio_tasks_clear(t);
 	return blob ? lkst_tasks_load(blob, len, t, err) : 0;
 }
 

@@ -98,7 +98,7 @@ struct lkst_trace *lkst_trace_open_files(const char *const *paths, unsigned int 
 
 	if (!t)
 		return NULL;
-	if (lkst_log_load_files(paths, n, &t->log, err)) {
+	if (logio_load_files(paths, n, &t->log, err)) {
 		free(t);
 		return NULL;
 	}
@@ -116,7 +116,7 @@ struct lkst_trace *lkst_trace_open_files(const char *const *paths, unsigned int 
 	}
 	return t;
 fail:
-	lkst_log_free(&t->log);
+	logio_release(&t->log);
 	free(t->own_events);
 	free(t);
 	return NULL;
@@ -142,7 +142,7 @@ void lkst_trace_close(struct lkst_trace *t)
 	lkst_where_free(t->where);
 	lkst_symtab_free(t->symbols);
 	if (t->use == &t->log)
-		lkst_log_free(&t->log);
+		logio_release(&t->log);
 	free(t->own_events);
 	free(t);
 }
@@ -228,14 +228,14 @@ int lkst_trace_selecting(const struct lkst_trace *t)
 static int seed_comms(struct lkst_comm_map *m, const struct lkst_log *log,
 		      struct lkst_err *err)
 {
-	struct lkst_tasks tasks;
+	struct lkst_tasks tasks = { NULL, 0, 0 };
 	size_t i;
 
 	if (lkst_log_tasks(log, &tasks, err))
 		return -1;
 	for (i = 0; i < tasks.nr; i++)
 		lkst_comm_map_save(m, tasks.ent[i].pid, tasks.ent[i].comm);
-	lkst_tasks_free(&tasks);
+	logio_tasks_clear(&tasks);
 	return 0;
 }
 

@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	unsigned int prev_cpu = 0;
 	unsigned long long total = 0, merged = 0;
 	struct lkst_symtab *symbols;
-	struct lkst_log log;
+	struct lkst_log *log;
 	struct lkst_err err;
 	unsigned int s, mode;
 	unsigned long long i;
@@ -46,11 +46,11 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		image = plain;
 		size = plain_len;
 	}
-	if (lkst_log_parse(image, size, &log, &err)) {
+	if (!(log = lkst_log_parse(image, size, &err))) {
 		free(image);		/* refused: the image stays the caller's */
 		return 0;
 	}
-	if (lkst_log_use_events(&log, &err)) {
+	if (lkst_log_use_events(log, &err)) {
 		fprintf(stderr, "a parsed log's event table refused: %s\n", err.msg);
 		abort();
 	}
@@ -61,18 +61,18 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	lkst_outbuf_init(out, null);
 	opts.comms = comms;
 	/* Kernel symbols: validated strictly, refused ones print as hex. */
-	symbols = lkst_symtab_from_log(&log, &err);
+	symbols = lkst_symtab_from_log(log, &err);
 	opts.symbols = symbols;
-	opts.realtime_offset_ns = (long long)(log.header.anchor_realtime_ns -
-					      log.header.anchor_trace_ns);
+	opts.realtime_offset_ns = (long long)(lkst_log_get_header(log)->anchor_realtime_ns -
+					      lkst_log_get_header(log)->anchor_trace_ns);
 	for (mode = 0; mode < 4; mode++) {
 		opts.csv = mode & 1;
 		opts.raw = mode == 2;
 		opts.seconds = mode == 3;
 		opts.verbose = mode == 1;
 		opts.human = mode == 0;
-		for (s = 0; s < log.nr_sections; s++) {
-			const struct lkst_log_section *sec = &log.sections[s];
+		for (s = 0; s < lkst_log_nr_sections(log); s++) {
+			const struct lkst_log_section *sec = lkst_log_get_section(log, s);
 
 			for (i = 0; i < sec->info.nr_records; i++) {
 				if (comms)
@@ -82,10 +82,10 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		}
 	}
 	lkst_outbuf_flush(out);
-	merge = lkst_log_merge_new(&log, &err);
+	merge = lkst_log_merge_new(log, &err);
 	if (merge) {
 		while ((rec = lkst_log_merge_next(merge, &s))) {
-			unsigned int cpu = log.sections[s].info.cpu;
+			unsigned int cpu = lkst_log_get_section(log, s)->info.cpu;
 
 			if (prev && (rec->time_ns < prev->time_ns ||
 				     (rec->time_ns == prev->time_ns && cpu < prev_cpu)))
@@ -94,8 +94,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 			prev_cpu = cpu;
 			merged++;
 		}
-		for (s = 0; s < log.nr_sections; s++)
-			total += log.sections[s].info.nr_records;
+		for (s = 0; s < lkst_log_nr_sections(log); s++)
+			total += lkst_log_get_section(log, s)->info.nr_records;
 		if (merged != total)
 			abort();	/* a record lost or given twice */
 		lkst_log_merge_free(merge);
@@ -104,6 +104,6 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	if (null)
 		fclose(null);
 	lkst_symtab_free(symbols);
-	lkst_log_free(&log);
+	lkst_log_free(log);
 	return 0;
 }

@@ -76,7 +76,7 @@ int main(int argc, char **argv)
 	struct lkst_err err;
 	unsigned long long n, per, i;
 	unsigned int cpus, cpu, pid;
-	struct lkst_tasks names = { NULL, 0, 0 };
+	struct lkst_tasks *names = lkst_tasks_new(NULL);
 	char name[16];
 
 	if (argc < 3) {
@@ -113,14 +113,14 @@ int main(int argc, char **argv)
 	}
 	for (pid = 100; argc > 4 && atoi(argv[4]) && pid < 110; pid++) {
 		snprintf(name, sizeof(name), "gen-%u", pid);
-		if (lkst_tasks_put(&names, pid, 100, name, 0, &err))
+		if (lkst_tasks_put(names, pid, 100, name, 0, &err))
 			break;
 	}
-	if (lkst_log_add_tasks(w, &names, &err) || lkst_log_commit(w, &err)) {
+	if (lkst_log_add_tasks(w, names, &err) || lkst_log_commit(w, &err)) {
 		fprintf(stderr, "%s\n", err.msg);
 		return 1;
 	}
-	lkst_tasks_free(&names);
+	lkst_tasks_free(names);
 	free(recs);
 	return 0;
 }

@@ -27,7 +27,7 @@ static void die(const char *what, const struct lkst_err *err)
 int main(int argc, char **argv)
 {
 	unsigned int files, f, s, i;
-	struct lkst_log log;
+	struct lkst_log *log;
 	struct lkst_err err;
 	int gap = 0, overlap = 0, zst = 0;
 	char path[4096];
@@ -40,21 +40,25 @@ int main(int argc, char **argv)
 		overlap |= !strcmp(argv[i], "overlap");
 		zst |= !strcmp(argv[i], "zst");
 	}
-	if (!files || lkst_log_load(argv[1], &log, &err) || lkst_log_use_events(&log, &err))
+	if (!files || !(log = lkst_log_load(argv[1], &err)) || lkst_log_use_events(log, &err))
 		die(argv[1], files ? &err : NULL);
 	for (f = 0; f < files; f++) {
 		struct lkst_log_writer *w;
+		__u32 type;
+		size_t len;
 
 		snprintf(path, sizeof(path), "%s/lkst-%06u.log%s", argv[2], f + 1, zst ? ".zst" : "");
-		if (!(w = lkst_log_create(path, &log.header, &err)))
+		if (!(w = lkst_log_create(path, lkst_log_get_header(log), &err)))
 			die(path, &err);
-		for (i = 0; i < log.nr_meta; i++)
-			if (log.meta[i].type != LKST_META_EVENTS &&
-			    lkst_log_add_meta(w, log.meta[i].type, log.meta[i].data,
-					      log.meta[i].len, &err))
+		for (i = 0; i < lkst_log_nr_meta(log); i++) {
+			const void *data = lkst_log_get_meta(log, i, &type, &len);
+
+			if (type != LKST_META_EVENTS &&
+			    lkst_log_add_meta(w, type, data, len, &err))
 				die(path, &err);
-		for (s = 0; s < log.nr_sections; s++) {
-			const struct lkst_log_section *sec = &log.sections[s];
+		}
+		for (s = 0; s < lkst_log_nr_sections(log); s++) {
+			const struct lkst_log_section *sec = lkst_log_get_section(log, s);
 			__u64 n = sec->info.nr_records, a = n * f / files, b = n * (f + 1) / files;
 			struct lkst_log_cpu c = sec->info;
 
@@ -75,6 +79,6 @@ int main(int argc, char **argv)
 		if (lkst_log_commit(w, &err))
 			die(path, &err);
 	}
-	lkst_log_free(&log);
+	lkst_log_free(log);
 	return 0;
 }

@@ -207,15 +207,15 @@ int main(int argc, char **argv)
 	struct lkst_symtab *symbols = NULL;
 	struct lkst_log_merge *merge = NULL;
 	struct lkst_outbuf *out;
-	struct lkst_log log;
+	struct lkst_log *log;
 	struct lkst_err err;
 	unsigned int s;
 
 	if (argc != 2)
 		return 2;
-	if (lkst_log_load(argv[1], &log, &err) || lkst_log_use_events(&log, &err) ||
-	    !(symbols = lkst_symtab_from_log(&log, &err)) ||
-	    !(merge = lkst_log_merge_new(&log, &err))) {
+	if (!(log = lkst_log_load(argv[1], &err)) || lkst_log_use_events(log, &err) ||
+	    !(symbols = lkst_symtab_from_log(log, &err)) ||
+	    !(merge = lkst_log_merge_new(log, &err))) {
 		fprintf(stderr, "csvdump: %s\n", err.msg);
 		return 1;
 	}
@@ -225,12 +225,12 @@ int main(int argc, char **argv)
 		return 1;
 	lkst_format_csv_header(stdout, &opts);
 	while ((rec = lkst_log_merge_next(merge, &s)))
-		lkst_format_record_buf(out, rec, log.sections[s].info.cpu, &opts);
+		lkst_format_record_buf(out, rec, lkst_log_get_section(log, s)->info.cpu, &opts);
 	lkst_outbuf_flush(out);
 	lkst_outbuf_free(out);
 	lkst_log_merge_free(merge);
 	lkst_symtab_free(symbols);
-	lkst_log_free(&log);
+	lkst_log_free(log);
 	return fflush(stdout) || ferror(stdout);
 }
 EOF

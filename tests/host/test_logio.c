@@ -67,7 +67,7 @@ static int write_log(const char *path, struct lkst_record *r0, struct lkst_recor
 static void test_round_trip(const char *path, void **image, size_t *len)
 {
 	struct lkst_record r0[NR_CPU0], r1[NR_CPU1];
-	struct lkst_log log;
+	struct lkst_log *log;
 	struct lkst_err err;
 	char tmp[300];
 	FILE *f;
@@ -78,18 +78,18 @@ static void test_round_trip(const char *path, void **image, size_t *len)
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	CHECK(access(tmp, F_OK) != 0);		/* renamed away */
 
-	CHECK(lkst_log_load(path, &log, &err) == 0);
-	CHECK(log.nr_sections == 2);
-	CHECK(log.header.anchor_trace_ns == 111 && log.header.anchor_realtime_ns == 222);
-	CHECK_STR(log.header.nodename, "testhost");
-	CHECK_STR(log.header.release, "6.12.0-lkst");
-	CHECK_STR(log.header.layout, LKST_LOG_LAYOUT);
-	CHECK(log.sections[0].info.cpu == 0 && log.sections[0].info.nr_records == NR_CPU0);
-	CHECK(log.sections[0].info.overwritten == 7 && log.sections[0].info.written == 10);
-	CHECK(log.sections[1].info.cpu == 3 && log.sections[1].info.dropped == 1);
-	CHECK(memcmp(log.sections[0].records, r0, sizeof(r0)) == 0);
-	CHECK(memcmp(log.sections[1].records, r1, sizeof(r1)) == 0);
-	lkst_log_free(&log);
+	CHECK((log = lkst_log_load(path, &err)) != NULL);
+	CHECK(lkst_log_nr_sections(log) == 2);
+	CHECK(lkst_log_get_header(log)->anchor_trace_ns == 111 && lkst_log_get_header(log)->anchor_realtime_ns == 222);
+	CHECK_STR(lkst_log_get_header(log)->nodename, "testhost");
+	CHECK_STR(lkst_log_get_header(log)->release, "6.12.0-lkst");
+	CHECK_STR(lkst_log_get_header(log)->layout, LKST_LOG_LAYOUT);
+	CHECK(lkst_log_get_section(log, 0)->info.cpu == 0 && lkst_log_get_section(log, 0)->info.nr_records == NR_CPU0);
+	CHECK(lkst_log_get_section(log, 0)->info.overwritten == 7 && lkst_log_get_section(log, 0)->info.written == 10);
+	CHECK(lkst_log_get_section(log, 1)->info.cpu == 3 && lkst_log_get_section(log, 1)->info.dropped == 1);
+	CHECK(memcmp(lkst_log_get_section(log, 0)->records, r0, sizeof(r0)) == 0);
+	CHECK(memcmp(lkst_log_get_section(log, 1)->records, r1, sizeof(r1)) == 0);
+	lkst_log_free(log);
 
 	/* Keep the file's bytes for the corruption tests. */
 	f = fopen(path, "rb");
@@ -127,13 +127,13 @@ static void expect_refused(const void *good, size_t good_len, size_t len,
 			   void (*edit)(unsigned char *image), const char *msg)
 {
 	unsigned char *copy = malloc(good_len ? good_len : 1);
-	struct lkst_log log;
+	struct lkst_log *log;
 	struct lkst_err err = { "" };
 
 	memcpy(copy, good, good_len);
 	if (edit)
 		edit(copy);
-	CHECK(lkst_log_parse(copy, len, &log, &err) < 0);
+	CHECK(!(log = lkst_log_parse(copy, len, &err)));
 	CHECK_HAS(err.msg, msg);
 	free(copy);
 }
@@ -239,7 +239,7 @@ static void test_self_describing(const char *path, const void *good, size_t len)
 	size_t meta_len = 0;
 	struct lkst_log_header h;
 	struct lkst_log_writer *w;
-	struct lkst_log log;
+	struct lkst_log *log;
 	struct lkst_err err;
 
 	/* The writer's table is the active one: here one from another kernel. */
@@ -270,17 +270,17 @@ static void test_self_describing(const char *path, const void *good, size_t len)
 
 	/* Read back with the built-in table active: the log's own one wins. */
 	lkst_events_use_builtin();
-	CHECK(lkst_log_load(path, &log, &err) == 0);
-	CHECK(log.header.version == 3 && log.nr_meta == 3);
-	CHECK_STR(lkst_log_source(&log), "unit test");
-	CHECK(lkst_log_meta(&log, 77, &meta_len) && meta_len == 3);
-	CHECK(lkst_log_use_events(&log, &err) == 0);
+	CHECK((log = lkst_log_load(path, &err)) != NULL);
+	CHECK(lkst_log_get_header(log)->version == 3 && lkst_log_nr_meta(log) == 3);
+	CHECK_STR(lkst_log_source(log), "unit test");
+	CHECK(lkst_log_meta(log, 77, &meta_len) && meta_len == 3);
+	CHECK(lkst_log_use_events(log, &err) == 0);
 	CHECK(lkst_nr_events == builtin + 1);
 	CHECK_STR(lkst_event_by_id(LKST_EV_SYSCALL_EXIT)->mnemonic, "OLD_SYSCALL_EXIT");
 	CHECK_STR(lkst_event_by_id(LKST_EV_PROBE_FIRST)->mnemonic, "myprobe");
 	CHECK_STR(lkst_event_by_id(LKST_EV_PROBE_FIRST)->args[0].desc, "%di");
 	CHECK(lkst_event_by_id(LKST_EV_PROBE_FIRST)->category == LKST_CAT_PROBE);
-	lkst_log_free(&log);
+	lkst_log_free(log);
 	lkst_events_use_builtin();
 	CHECK_STR(lkst_event_by_id(LKST_EV_SYSCALL_EXIT)->mnemonic, "SYSCALL_EXIT");
 	CHECK(lkst_event_by_id(LKST_EV_PROBE_FIRST) == NULL);
@@ -290,11 +290,11 @@ static void test_self_describing(const char *path, const void *good, size_t len)
 		size_t v2len;
 		unsigned char *v2 = as_version_2(good, &v2len);
 
-		CHECK(lkst_log_parse(v2, v2len, &log, &err) == 0);
-		CHECK(log.nr_meta == 0 && lkst_log_source(&log) == NULL);
-		CHECK(lkst_log_use_events(&log, &err) == 0);
+		CHECK((log = lkst_log_parse(v2, v2len, &err)) != NULL);
+		CHECK(lkst_log_nr_meta(log) == 0 && lkst_log_source(log) == NULL);
+		CHECK(lkst_log_use_events(log, &err) == 0);
 		CHECK(lkst_nr_events == builtin);
-		lkst_log_free(&log);
+		lkst_log_free(log);
 	}
 
 	expect_refused(good, len, len, meta_longer, "does not end the");
@@ -320,21 +320,21 @@ static void test_self_describing(const char *path, const void *good, size_t len)
 
 static void test_load_errors(void)
 {
-	struct lkst_log log;
+	struct lkst_log *log;
 	struct lkst_err err;
 	char path[256];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/missing", dir);
-	CHECK(lkst_log_load(path, &log, &err) < 0);
+	CHECK(!(log = lkst_log_load(path, &err)));
 	CHECK_HAS(err.msg, "cannot open");
 	/* A directory without lkbuf record's files (test_logset.c: with them). */
-	CHECK(lkst_log_load(dir, &log, &err) < 0);
+	CHECK(!(log = lkst_log_load(dir, &err)));
 	CHECK_HAS(err.msg, "holds no lkst-*.log");
 	snprintf(path, sizeof(path), "%s/empty", dir);
 	f = fopen(path, "w");
 	fclose(f);
-	CHECK(lkst_log_load(path, &log, &err) < 0);
+	CHECK(!(log = lkst_log_load(path, &err)));
 	CHECK_HAS(err.msg, "empty file");
 	CHECK_HAS(err.msg, path);
 	unlink(path);
@@ -363,7 +363,7 @@ static void test_reads_version_1(void)
 	unsigned char *image = calloc(1, len);
 	struct lkst_log_header h;
 	struct lkst_record r[2];
-	struct lkst_log log;
+	struct lkst_log *log;
 	struct lkst_err err = { "" };
 
 	make_header(&h, 1);
@@ -373,22 +373,22 @@ static void test_reads_version_1(void)
 	memcpy(image, &h, hsize);
 	memcpy(image + hsize, &c, sizeof(c));
 	memcpy(image + hsize + sizeof(c), r, sizeof(r));
-	CHECK(lkst_log_parse(image, len, &log, &err) == 0);
+	CHECK((log = lkst_log_parse(image, len, &err)) != NULL);
 	CHECK_STR(err.msg, "");
-	CHECK(log.header.version == 1 && log.nr_sections == 1);
-	CHECK(log.sections[0].info.cpu == 1 && log.sections[0].info.nr_records == 2);
-	CHECK(log.sections[0].info.written == 9 && log.sections[0].info.overwritten == 7 &&
-	      log.sections[0].info.dropped == 3);
-	CHECK(log.sections[0].seqs == NULL && log.sections[0].info.seq_end == 0 &&
-	      log.sections[0].info.lost == 0);
-	CHECK(memcmp(log.sections[0].records, r, sizeof(r)) == 0);
-	lkst_log_free(&log);	/* owns image */
+	CHECK(lkst_log_get_header(log)->version == 1 && lkst_log_nr_sections(log) == 1);
+	CHECK(lkst_log_get_section(log, 0)->info.cpu == 1 && lkst_log_get_section(log, 0)->info.nr_records == 2);
+	CHECK(lkst_log_get_section(log, 0)->info.written == 9 && lkst_log_get_section(log, 0)->info.overwritten == 7 &&
+	      lkst_log_get_section(log, 0)->info.dropped == 3);
+	CHECK(lkst_log_get_section(log, 0)->seqs == NULL && lkst_log_get_section(log, 0)->info.seq_end == 0 &&
+	      lkst_log_get_section(log, 0)->info.lost == 0);
+	CHECK(memcmp(lkst_log_get_section(log, 0)->records, r, sizeof(r)) == 0);
+	lkst_log_free(log);	/* owns image */
 
 	/* The same file cut by one byte is refused as truncated. */
 	image = calloc(1, len);
 	memcpy(image, &h, hsize);
 	memcpy(image + hsize, &c, sizeof(c));
-	CHECK(lkst_log_parse(image, len - 1, &log, &err) < 0);
+	CHECK(!(log = lkst_log_parse(image, len - 1, &err)));
 	CHECK_HAS(err.msg, "truncated: expected 2 records for cpu 1, found 1");
 	free(image);
 }
@@ -402,7 +402,7 @@ static void test_seq_sections(const char *path)
 	struct lkst_record r[3];
 	struct lkst_log_header h;
 	struct lkst_log_writer *w;
-	struct lkst_log log;
+	struct lkst_log *log;
 	struct lkst_err err;
 
 	fill_records(r, 3, 1);
@@ -414,12 +414,12 @@ static void test_seq_sections(const char *path)
 	CHECK((w = lkst_log_create(path, &h, &err)) != NULL);
 	CHECK(lkst_log_write_cpu_seqs(w, &c, r, seqs, &err) == 0);
 	CHECK(lkst_log_commit(w, &err) == 0);
-	CHECK(lkst_log_load(path, &log, &err) == 0);
-	CHECK(log.header.version == LKST_LOG_VERSION);
-	CHECK(log.sections[0].info.seq_start == 10 && log.sections[0].info.seq_end == 20 &&
-	      log.sections[0].info.lost == 7);
-	CHECK(log.sections[0].seqs && log.sections[0].seqs[2] == 19);
-	lkst_log_free(&log);
+	CHECK((log = lkst_log_load(path, &err)) != NULL);
+	CHECK(lkst_log_get_header(log)->version == LKST_LOG_VERSION);
+	CHECK(lkst_log_get_section(log, 0)->info.seq_start == 10 && lkst_log_get_section(log, 0)->info.seq_end == 20 &&
+	      lkst_log_get_section(log, 0)->info.lost == 7);
+	CHECK(lkst_log_get_section(log, 0)->seqs && lkst_log_get_section(log, 0)->seqs[2] == 19);
+	lkst_log_free(log);
 }
 
 /* Each gap in a section's numbers, where it is; the numbers before it. */
@@ -463,29 +463,30 @@ static void test_gaps(void)
 static void test_load_maps(const char *path, const void *image, size_t len)
 {
 	struct sigaction before, sa;
-	struct lkst_log log;
+	struct lkst_log *log;
 	struct lkst_err err;
+	size_t got;
 
 	sigaction(SIGBUS, NULL, &before);
-	CHECK(lkst_log_load(path, &log, &err) == 0);
-	CHECK(log.mapped && log.image_len == len);
-	CHECK(memcmp(log.image, image, len) == 0);
-	CHECK(log.sections[0].time_ordered && log.sections[1].time_ordered);
+	CHECK((log = lkst_log_load(path, &err)) != NULL);
+	CHECK(lkst_log_mapped(log) && lkst_log_image(log, &got) && got == len);
+	CHECK(memcmp(lkst_log_image(log, NULL), image, len) == 0);
+	CHECK(lkst_log_get_section(log, 0)->time_ordered && lkst_log_get_section(log, 1)->time_ordered);
 	/* The library alone leaves SIGBUS to the program. */
 	CHECK(sigaction(SIGBUS, NULL, &sa) == 0 && sa.sa_sigaction == before.sa_sigaction &&
 	      sa.sa_handler == before.sa_handler);
-	lkst_log_free(&log);
+	lkst_log_free(log);
 
 	/*
 	 * The tools opt in (lkst_cli.h): while mapped, a SIGBUS (the file cut
 	 * short) ends with a message.
 	 */
 	lkst_log_exit_on_sigbus();
-	CHECK(lkst_log_load(path, &log, &err) == 0);
-	CHECK(log.mapped);
+	CHECK((log = lkst_log_load(path, &err)) != NULL);
+	CHECK(lkst_log_mapped(log));
 	CHECK(sigaction(SIGBUS, NULL, &sa) == 0 && (sa.sa_flags & SA_SIGINFO) &&
 	      sa.sa_sigaction != before.sa_sigaction);
-	lkst_log_free(&log);
+	lkst_log_free(log);
 	CHECK(sigaction(SIGBUS, NULL, &sa) == 0 && sa.sa_sigaction == before.sa_sigaction);
 	lkst_log_set_map_hooks(NULL);
 }
@@ -493,10 +494,10 @@ static void test_load_maps(const char *path, const void *image, size_t len)
 /*
  * Loads len bytes of data written into a FIFO by a child (then, if
  * endless, zeros until the reader goes away): the path for what cannot
- * be mapped.  0 or -1 as lkst_log_load.
+ * be mapped.  0 with *log set, or -1 as lkst_log_load.
  */
 static int load_from_pipe(const void *data, size_t len, int endless,
-			  struct lkst_log *log, struct lkst_err *err)
+			  struct lkst_log **log, struct lkst_err *err)
 {
 	static const char zeros[4096];
 	char fifo[300];
@@ -517,7 +518,8 @@ static int load_from_pipe(const void *data, size_t len, int endless,
 			;
 		_exit(0);
 	}
-	rc = lkst_log_load(fifo, log, err);
+	*log = lkst_log_load(fifo, err);
+	rc = *log ? 0 : -1;
 	/* The writer of an endless stream stops when the reader is gone. */
 	waitpid(pid, NULL, 0);
 	unlink(fifo);
@@ -528,15 +530,17 @@ static void test_load_pipe(const unsigned char *image, size_t len)
 {
 	unsigned char *copy = malloc(len + 16);
 	struct lkst_log_header *h = (struct lkst_log_header *)copy;
-	struct lkst_log log;
+	struct lkst_log *log;
 	struct lkst_err err = { "" };
+	size_t got;
 
 	/* A whole log through a pipe reads the same as from the file. */
 	CHECK(load_from_pipe(image, len, 0, &log, &err) == 0);
 	CHECK_STR(err.msg, "");
-	CHECK(!log.mapped && log.image_len == len && memcmp(log.image, image, len) == 0);
-	CHECK(log.nr_sections == 2 && log.sections[0].info.nr_records == NR_CPU0);
-	lkst_log_free(&log);
+	CHECK(!lkst_log_mapped(log) && lkst_log_image(log, &got) && got == len &&
+	      memcmp(lkst_log_image(log, NULL), image, len) == 0);
+	CHECK(lkst_log_nr_sections(log) == 2 && lkst_log_get_section(log, 0)->info.nr_records == NR_CPU0);
+	lkst_log_free(log);
 
 	/* Cut short, or with bytes after it: refused as the file would be. */
 	CHECK(load_from_pipe(image, len - 10, 0, &log, &err) < 0);
@@ -605,18 +609,18 @@ static void test_merge_order(void)
 	struct lkst_log_section secs[NSEC];
 	struct lkst_log_run ref[NSEC];
 	struct lkst_log_merge *m;
-	struct lkst_log log;
+	struct lkst_log fake, *log = &fake;	/* lkst_logio_int.h: no file needed */
 	struct lkst_err err;
 	const struct lkst_record *a, *b;
 	unsigned int round, s, i, sa, sb, n, bad, total;
 
 	srand(1234);
 	for (round = 0; round < 200; round++) {
-		memset(&log, 0, sizeof(log));
+		memset(&fake, 0, sizeof(fake));
 		memset(secs, 0, sizeof(secs));
-		log.nr_sections = 1 + rand() % NSEC;
-		log.sections = secs;
-		for (s = 0; s < log.nr_sections; s++) {
+		fake.nr_sections = 1 + rand() % NSEC;
+		fake.sections = secs;
+		for (s = 0; s < lkst_log_nr_sections(log); s++) {
 			n = rand() % 4 ? rand() % MAXREC : 0;
 			secs[s].info.cpu = rand() % 3;
 			secs[s].info.nr_records = n;
@@ -627,30 +631,30 @@ static void test_merge_order(void)
 			}
 			secs[s].time_ordered = round % 4 == 1;	/* else found out */
 		}
-		m = lkst_log_merge_new(&log, &err);
+		m = lkst_log_merge_new(log, &err);
 		CHECK(m != NULL);
-		for (s = 0; s < log.nr_sections; s++) {
+		for (s = 0; s < lkst_log_nr_sections(log); s++) {
 			ref[s] = m->runs[s];
 			ref[s].next = 0;
 		}
 		bad = total = 0;
 		do {
 			a = lkst_log_merge_next(m, &sa);
-			b = scan_next(ref, log.nr_sections, &sb);
+			b = scan_next(ref, lkst_log_nr_sections(log), &sb);
 			bad += a != b || (a && sa != sb);
 			total += !!a;
 		} while (a && b);
 		CHECK(!bad);
-		for (s = 0, n = 0; s < log.nr_sections; s++)
+		for (s = 0, n = 0; s < lkst_log_nr_sections(log); s++)
 			n += secs[s].info.nr_records;
 		CHECK(total == n);
 		lkst_log_merge_rewind(m);
-		for (s = 0; s < log.nr_sections; s++)
+		for (s = 0; s < lkst_log_nr_sections(log); s++)
 			ref[s].next = 0;
 		bad = 0;
 		do {
 			a = lkst_log_merge_next(m, &sa);
-			b = scan_next(ref, log.nr_sections, &sb);
+			b = scan_next(ref, lkst_log_nr_sections(log), &sb);
 			bad += a != b || (a && sa != sb);
 		} while (a && b);
 		CHECK(!bad);

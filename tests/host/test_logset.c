@@ -72,7 +72,8 @@ static int write_part(const char *path, const char *host, unsigned int from,
 static void test_zstd(void)
 {
 	char plain[256], packed[256], forced[256], cut[256], tmp[300];
-	struct lkst_log a, b, c;
+	struct lkst_log *a, *b, *c;
+	size_t alen, blen;
 	struct lkst_err err;
 	struct stat st;
 	unsigned char magic[4];
@@ -90,27 +91,29 @@ static void test_zstd(void)
 	CHECK(fd >= 0 && read(fd, magic, 4) == 4 && magic[0] == 0x28 && magic[3] == 0xfd);
 	close(fd);
 	CHECK(stat(plain, &st) == 0);
-	CHECK(lkst_log_load(plain, &a, &err) == 0);
-	CHECK(lkst_log_load(packed, &b, &err) == 0);
-	CHECK(lkst_log_load(forced, &c, &err) == 0);
-	CHECK(b.nr_sections == 1 && b.sections[0].info.nr_records == NR);
-	CHECK(!memcmp(a.sections[0].records, b.sections[0].records, NR * 64));
-	CHECK(!memcmp(a.sections[0].seqs, c.sections[0].seqs, NR * 8));
-	CHECK(b.image_len == a.image_len && !memcmp(a.image, b.image, a.image_len));
-	CHECK(!b.mapped);
-	lkst_log_free(&a);
-	lkst_log_free(&b);
-	lkst_log_free(&c);
+	CHECK((a = lkst_log_load(plain, &err)) != NULL);
+	CHECK((b = lkst_log_load(packed, &err)) != NULL);
+	CHECK((c = lkst_log_load(forced, &err)) != NULL);
+	CHECK(lkst_log_nr_sections(b) == 1 && lkst_log_get_section(b, 0)->info.nr_records == NR);
+	CHECK(!memcmp(lkst_log_get_section(a, 0)->records, lkst_log_get_section(b, 0)->records, NR * 64));
+	CHECK(!memcmp(lkst_log_get_section(a, 0)->seqs, lkst_log_get_section(c, 0)->seqs, NR * 8));
+	lkst_log_image(a, &alen);
+	lkst_log_image(b, &blen);
+	CHECK(blen == alen && !memcmp(lkst_log_image(a, NULL), lkst_log_image(b, NULL), alen));
+	CHECK(!lkst_log_mapped(b));
+	lkst_log_free(a);
+	lkst_log_free(b);
+	lkst_log_free(c);
 
 	/* Cut short and corrupted: refused with a message. */
 	snprintf(cut, sizeof(cut), "%s/cut.zst", dir);
 	CHECK(stat(packed, &st) == 0 && truncate(packed, st.st_size - 5) == 0);
-	CHECK(lkst_log_load(packed, &a, &err) < 0);
+	CHECK(!(a = lkst_log_load(packed, &err)));
 	CHECK_HAS(err.msg, "cut short");
 	fd = open(forced, O_WRONLY);
 	CHECK(fd >= 0 && pwrite(fd, "XXXXXXXX", 8, 40) == 8);
 	close(fd);
-	CHECK(lkst_log_load(forced, &a, &err) < 0);
+	CHECK(!(a = lkst_log_load(forced, &err)));
 	CHECK_HAS(err.msg, "zstd");
 	unlink(plain);
 	unlink(packed);
@@ -121,7 +124,7 @@ static void test_join(void)
 {
 	char p1[256], p2[256], p3[256], other[256];
 	const char *paths[2] = { p1, p2 };
-	struct lkst_log log;
+	struct lkst_log *log;
 	struct lkst_log_gap gap;
 	struct lkst_err err;
 	__u64 pos = 0;
@@ -133,44 +136,44 @@ static void test_join(void)
 	/* Numbers 0..29 and 30..63: one trace of 64 records. */
 	CHECK(write_part(p1, "h", 0, 30, 0, 30, 0) == 0);
 	CHECK(write_part(p2, "h", 30, NR, 30, NR, 0) == 0);
-	CHECK(lkst_log_load_files(paths, 2, &log, &err) == 0);
-	CHECK(log.nr_sections == 1 && log.sections[0].info.nr_records == NR);
-	CHECK(log.sections[0].info.seq_start == 0 && log.sections[0].info.seq_end == NR);
-	CHECK(log.sections[0].info.lost == 0 && log.sections[0].records[NR - 1].arg[0] == NR - 1);
-	CHECK(log.sections[0].info.written == NR);	/* the last file's counters */
-	CHECK(lkst_log_next_gap(&log.sections[0], &pos, &gap) == 0);
-	lkst_log_free(&log);
+	CHECK((log = lkst_log_load_files(paths, 2, &err)) != NULL);
+	CHECK(lkst_log_nr_sections(log) == 1 && lkst_log_get_section(log, 0)->info.nr_records == NR);
+	CHECK(lkst_log_get_section(log, 0)->info.seq_start == 0 && lkst_log_get_section(log, 0)->info.seq_end == NR);
+	CHECK(lkst_log_get_section(log, 0)->info.lost == 0 && lkst_log_get_section(log, 0)->records[NR - 1].arg[0] == NR - 1);
+	CHECK(lkst_log_get_section(log, 0)->info.written == NR);	/* the last file's counters */
+	CHECK(lkst_log_next_gap(lkst_log_get_section(log, 0), &pos, &gap) == 0);
+	lkst_log_free(log);
 	/* The directory: the same, by name. */
-	CHECK(lkst_log_load(dir, &log, &err) == 0);
-	CHECK(log.nr_sections == 1 && log.sections[0].info.nr_records == NR);
-	lkst_log_free(&log);
+	CHECK((log = lkst_log_load(dir, &err)) != NULL);
+	CHECK(lkst_log_nr_sections(log) == 1 && lkst_log_get_section(log, 0)->info.nr_records == NR);
+	lkst_log_free(log);
 
 	/* 33..63 after 0..29: numbers 30..32 lost between the files. */
 	CHECK(write_part(p2, "h", 33, NR, 33, NR, 0) == 0);
-	CHECK(lkst_log_load_files(paths, 2, &log, &err) == 0);
-	CHECK(log.sections[0].info.nr_records == NR - 3 && log.sections[0].info.lost == 3);
+	CHECK((log = lkst_log_load_files(paths, 2, &err)) != NULL);
+	CHECK(lkst_log_get_section(log, 0)->info.nr_records == NR - 3 && lkst_log_get_section(log, 0)->info.lost == 3);
 	pos = 0;
-	CHECK(lkst_log_next_gap(&log.sections[0], &pos, &gap) == 1);
+	CHECK(lkst_log_next_gap(lkst_log_get_section(log, 0), &pos, &gap) == 1);
 	CHECK(gap.first == 30 && gap.last == 32 && gap.index == 30);
-	lkst_log_free(&log);
+	lkst_log_free(log);
 
 	/* Overlapping numbers, files in the wrong order, another host. */
 	CHECK(write_part(p2, "h", 29, NR, 29, NR, 0) == 0);
-	CHECK(lkst_log_load_files(paths, 2, &log, &err) < 0);
+	CHECK(!(log = lkst_log_load_files(paths, 2, &err)));
 	CHECK_HAS(err.msg, "overlap");
 	CHECK(write_part(p2, "h", 30, NR, 30, NR, 0) == 0);
 	paths[0] = p2;
 	paths[1] = p1;
-	CHECK(lkst_log_load_files(paths, 2, &log, &err) < 0);
+	CHECK(!(log = lkst_log_load_files(paths, 2, &err)));
 	CHECK_HAS(err.msg, "out of order");
 	CHECK(write_part(other, "elsewhere", 30, NR, 30, NR, 0) == 0);
 	paths[0] = p1;
 	paths[1] = other;
-	CHECK(lkst_log_load_files(paths, 2, &log, &err) < 0);
+	CHECK(!(log = lkst_log_load_files(paths, 2, &err)));
 	CHECK_HAS(err.msg, "host elsewhere");
 	/* A missing file is named. */
 	paths[1] = p3;
-	CHECK(lkst_log_load_files(paths, 2, &log, &err) < 0);
+	CHECK(!(log = lkst_log_load_files(paths, 2, &err)));
 	CHECK_HAS(err.msg, "p3.log");
 	unlink(p1);
 	unlink(p2);

@@ -16,38 +16,50 @@
 #include "lkst_format.h"
 #include "lkst_logio.h"
 
+/* Frees t (NULL: none) and returns a new empty table. */
+static struct lkst_tasks *renew(struct lkst_tasks *t)
+{
+	struct lkst_err err;
+
+	lkst_tasks_free(t);
+	t = lkst_tasks_new(&err);
+	if (!t)
+		abort();
+	return t;
+}
+
 static char dir[] = "/tmp/lkst_test_logtasks.XXXXXX";
 
 static void test_table(void)
 {
-	struct lkst_tasks t = { NULL, 0, 0 };
+	struct lkst_tasks *t = renew(NULL);
 	struct lkst_err err;
 	__u32 pid;
 
-	CHECK(!lkst_tasks_put(&t, 30, 30, "thirty", 0, &err));
-	CHECK(!lkst_tasks_put(&t, 10, 9, "ten", 0, &err));
-	CHECK(!lkst_tasks_put(&t, 20, 20, "a-name-longer-than-15", 0, &err));
-	CHECK(!lkst_tasks_put(&t, 10, 10, "other", 0, &err));	/* kept */
-	CHECK(!lkst_tasks_put(&t, 30, 30, "replaced", 1, &err));
-	CHECK(!lkst_tasks_put(&t, 0, 0, "idle", 0, &err));	/* never pid 0 */
-	CHECK(!lkst_tasks_put(&t, 40, 40, "", 0, &err));	/* nor no name */
-	CHECK(t.nr == 3);
-	CHECK(t.ent[0].pid == 10 && t.ent[1].pid == 20 && t.ent[2].pid == 30);
-	CHECK_STR(lkst_tasks_find(&t, 10)->comm, "ten");
-	CHECK(lkst_tasks_find(&t, 10)->tgid == 9);
-	CHECK_STR(lkst_tasks_find(&t, 20)->comm, "a-name-longer-t");
-	CHECK(lkst_tasks_find(&t, 20)->comm[15] == 0);
-	CHECK_STR(lkst_tasks_find(&t, 30)->comm, "replaced");
-	CHECK(!lkst_tasks_find(&t, 15) && !lkst_tasks_find(&t, 0) && !lkst_tasks_find(&t, 40));
-	lkst_tasks_free(&t);
+	CHECK(!lkst_tasks_put(t, 30, 30, "thirty", 0, &err));
+	CHECK(!lkst_tasks_put(t, 10, 9, "ten", 0, &err));
+	CHECK(!lkst_tasks_put(t, 20, 20, "a-name-longer-than-15", 0, &err));
+	CHECK(!lkst_tasks_put(t, 10, 10, "other", 0, &err));	/* kept */
+	CHECK(!lkst_tasks_put(t, 30, 30, "replaced", 1, &err));
+	CHECK(!lkst_tasks_put(t, 0, 0, "idle", 0, &err));	/* never pid 0 */
+	CHECK(!lkst_tasks_put(t, 40, 40, "", 0, &err));	/* nor no name */
+	CHECK(lkst_tasks_nr(t) == 3);
+	CHECK(lkst_tasks_get(t, 0)->pid == 10 && lkst_tasks_get(t, 1)->pid == 20 && lkst_tasks_get(t, 2)->pid == 30);
+	CHECK_STR(lkst_tasks_find(t, 10)->comm, "ten");
+	CHECK(lkst_tasks_find(t, 10)->tgid == 9);
+	CHECK_STR(lkst_tasks_find(t, 20)->comm, "a-name-longer-t");
+	CHECK(lkst_tasks_find(t, 20)->comm[15] == 0);
+	CHECK_STR(lkst_tasks_find(t, 30)->comm, "replaced");
+	CHECK(!lkst_tasks_find(t, 15) && !lkst_tasks_find(t, 0) && !lkst_tasks_find(t, 40));
+	t = renew(t);
 
 	/* Bounded: a full table takes no more. */
 	for (pid = 1; pid <= LKST_LOG_TASKS_MAX + 5; pid++)
-		if (lkst_tasks_put(&t, pid, pid, "x", 0, &err))
+		if (lkst_tasks_put(t, pid, pid, "x", 0, &err))
 			break;
-	CHECK(t.nr == LKST_LOG_TASKS_MAX);
-	CHECK(!lkst_tasks_find(&t, LKST_LOG_TASKS_MAX + 1));
-	lkst_tasks_free(&t);
+	CHECK(lkst_tasks_nr(t) == LKST_LOG_TASKS_MAX);
+	CHECK(!lkst_tasks_find(t, LKST_LOG_TASKS_MAX + 1));
+	lkst_tasks_free(t);
 }
 
 static void write_file(const char *path, const char *text)
@@ -64,7 +76,7 @@ static void write_file(const char *path, const char *text)
 static void test_proc(void)
 {
 	char proc[256], p[512];
-	struct lkst_tasks t = { NULL, 0, 0 };
+	struct lkst_tasks *t = renew(NULL);
 	struct lkst_err err;
 	static const char *const dirs[] = { "", "/7", "/7/task", "/7/task/7", "/7/task/9",
 					    "/12", "/12/task", "/12/task/12", "/self", "/9" };
@@ -86,33 +98,33 @@ static void test_proc(void)
 	snprintf(p, sizeof(p), "%s/9/status", proc);
 	write_file(p, "Name:\tworker:9\nUmask:\t0022\nState:\tS\nTgid:\t7\nNgid:\t0\nPid:\t9\n");
 
-	CHECK(!lkst_tasks_scan(&t, proc, &err));
-	CHECK(t.nr == 3);
-	CHECK(lkst_tasks_find(&t, 7) && lkst_tasks_find(&t, 7)->tgid == 7);
-	CHECK_STR(lkst_tasks_find(&t, 7)->comm, "main");
-	CHECK(lkst_tasks_find(&t, 9) && lkst_tasks_find(&t, 9)->tgid == 7);
-	CHECK_STR(lkst_tasks_find(&t, 9)->comm, "worker:9");
-	CHECK_STR(lkst_tasks_find(&t, 12)->comm, "twelve-is-a-lon");
-	lkst_tasks_free(&t);
+	CHECK(!lkst_tasks_scan(t, proc, &err));
+	CHECK(lkst_tasks_nr(t) == 3);
+	CHECK(lkst_tasks_find(t, 7) && lkst_tasks_find(t, 7)->tgid == 7);
+	CHECK_STR(lkst_tasks_find(t, 7)->comm, "main");
+	CHECK(lkst_tasks_find(t, 9) && lkst_tasks_find(t, 9)->tgid == 7);
+	CHECK_STR(lkst_tasks_find(t, 9)->comm, "worker:9");
+	CHECK_STR(lkst_tasks_find(t, 12)->comm, "twelve-is-a-lon");
+	t = renew(t);
 
 	/* One pid: its comm and the Tgid its status gives; a gone one is 0. */
-	CHECK(lkst_tasks_read_pid(&t, proc, 9, &err) == 1);
-	CHECK(t.nr == 1 && t.ent[0].pid == 9 && t.ent[0].tgid == 7);
-	CHECK_STR(t.ent[0].comm, "worker:9");
-	CHECK(lkst_tasks_read_pid(&t, proc, 9, &err) == 1 && t.nr == 1);
-	CHECK(lkst_tasks_read_pid(&t, proc, 5, &err) == 0 && t.nr == 1);
-	lkst_tasks_free(&t);
+	CHECK(lkst_tasks_read_pid(t, proc, 9, &err) == 1);
+	CHECK(lkst_tasks_nr(t) == 1 && lkst_tasks_get(t, 0)->pid == 9 && lkst_tasks_get(t, 0)->tgid == 7);
+	CHECK_STR(lkst_tasks_get(t, 0)->comm, "worker:9");
+	CHECK(lkst_tasks_read_pid(t, proc, 9, &err) == 1 && lkst_tasks_nr(t) == 1);
+	CHECK(lkst_tasks_read_pid(t, proc, 5, &err) == 0 && lkst_tasks_nr(t) == 1);
+	t = renew(t);
 
 	snprintf(p, sizeof(p), "%s/none", dir);
-	CHECK(lkst_tasks_scan(&t, p, &err) == -1);
+	CHECK(lkst_tasks_scan(t, p, &err) == -1);
 	CHECK_HAS(err.msg, "cannot read");
-	lkst_tasks_free(&t);
+	t = renew(t);
 
 	/* The real one has this process, by its name. */
-	CHECK(!lkst_tasks_scan(&t, "/proc", &err));
-	CHECK(lkst_tasks_find(&t, getpid()) &&
-	      !strncmp(lkst_tasks_find(&t, getpid())->comm, "test_logtasks", 15));
-	lkst_tasks_free(&t);
+	CHECK(!lkst_tasks_scan(t, "/proc", &err));
+	CHECK(lkst_tasks_find(t, getpid()) &&
+	      !strncmp(lkst_tasks_find(t, getpid())->comm, "test_logtasks", 15));
+	lkst_tasks_free(t);
 }
 
 static void set_comm(struct lkst_record *r, unsigned int index, const char *comm)
@@ -156,7 +168,7 @@ static int write_log(const char *path, const char *const *names, __u64 base,
 	struct lkst_record r[NR_RECS];
 	__u64 seqs[NR_RECS];
 	struct lkst_log_cpu c = { .cpu = 0, .nr_records = NR_RECS };
-	struct lkst_tasks t = { NULL, 0, 0 };
+	struct lkst_tasks *t = renew(NULL);
 	struct lkst_log_header h;
 	struct lkst_log_writer *w;
 	struct lkst_err err;
@@ -174,17 +186,17 @@ static int write_log(const char *path, const char *const *names, __u64 base,
 	while (names && *names) {
 		char *colon = strchr(*names, ':');
 
-		lkst_tasks_put(&t, atoi(*names), atoi(*names), colon + 1, 0, &err);
+		lkst_tasks_put(t, atoi(*names), atoi(*names), colon + 1, 0, &err);
 		names++;
 	}
 	ret = !(w = lkst_log_create(path, &h, &err)) ||
 	      lkst_log_write_cpu_seqs(w, &c, r, seqs, &err) ||
-	      lkst_log_add_tasks(w, &t, &err) ||
+	      lkst_log_add_tasks(w, t, &err) ||
 	      (extra && lkst_log_add_meta(w, LKST_META_TASKS, extra, extra_len, &err)) ||
 	      lkst_log_commit(w, &err);
 	if (ret)
 		fprintf(stderr, "write_log %s: %s\n", path, err.msg);
-	lkst_tasks_free(&t);
+	lkst_tasks_free(t);
 	return ret ? -1 : 0;
 }
 
@@ -217,8 +229,8 @@ static void test_reader(void)
 	char path[256], plain[256], names[256];
 	struct lkst_trace_select all = { 0 }, by_name = { 0 }, where = { 0 }, learned = { 0 };
 	struct lkst_trace *tr;
-	struct lkst_tasks t;
-	struct lkst_log log;
+	struct lkst_tasks *t = renew(NULL);
+	struct lkst_log *log;
 	struct lkst_err err;
 
 	snprintf(path, sizeof(path), "%s/named.log", dir);
@@ -226,15 +238,15 @@ static void test_reader(void)
 	CHECK(!write_log(path, saved, 0, NULL, 0));
 	CHECK(!write_log(plain, NULL, 0, NULL, 0));
 
-	CHECK(!lkst_log_load(path, &log, &err));
-	CHECK(!lkst_log_tasks(&log, &t, &err));
-	CHECK(t.nr == 2 && t.ent[0].pid == 300 && t.ent[1].pid == 301);
-	CHECK_STR(t.ent[0].comm, "saved300");
-	lkst_tasks_free(&t);
-	lkst_log_free(&log);
-	CHECK(!lkst_log_load(plain, &log, &err));
-	CHECK(!lkst_log_tasks(&log, &t, &err) && t.nr == 0);
-	lkst_log_free(&log);
+	CHECK((log = lkst_log_load(path, &err)));
+	CHECK(!lkst_log_tasks(log, t, &err));
+	CHECK(lkst_tasks_nr(t) == 2 && lkst_tasks_get(t, 0)->pid == 300 && lkst_tasks_get(t, 1)->pid == 301);
+	CHECK_STR(lkst_tasks_get(t, 0)->comm, "saved300");
+	lkst_log_free(log);
+	CHECK((log = lkst_log_load(plain, &err)));
+	CHECK(!lkst_log_tasks(log, t, &err) && lkst_tasks_nr(t) == 0);
+	lkst_tasks_free(t);
+	lkst_log_free(log);
 
 	/* Saved names until a record names the pid; then the record's. */
 	tr = lkst_trace_open(path, 0, &err);
@@ -274,19 +286,19 @@ static void test_json(void)
 {
 	char path[256], out[256];
 	struct lkst_export *x;
-	struct lkst_log log;
+	struct lkst_log *log;
 	struct lkst_err err;
 	unsigned char *text;
 	size_t len;
 
 	snprintf(path, sizeof(path), "%s/named.log", dir);
 	snprintf(out, sizeof(out), "%s/named.json", dir);
-	CHECK(!lkst_log_load(path, &log, &err));
-	x = lkst_export_new_log(&log, &err);
+	CHECK((log = lkst_log_load(path, &err)));
+	x = lkst_export_new_log(log, &err);
 	CHECK(x != NULL);
 	CHECK(x && !lkst_export_json(x, out, &err));
 	lkst_export_free(x);
-	lkst_log_free(&log);
+	lkst_log_free(log);
 	text = read_image(out, &len);
 	CHECK(text != NULL);
 	if (!text)
@@ -368,7 +380,7 @@ static void test_refused(void)
 		{ "bytes after the NUL", comm_tail, "entry 1 (pid 301) is not a NUL-padded name" },
 	};
 	char path[256], two[256];
-	struct lkst_log log;
+	struct lkst_log *log;
 	struct lkst_err err;
 	unsigned char *good, *copy, *p;
 	size_t len, i;
@@ -388,7 +400,7 @@ static void test_refused(void)
 		p = tasks_payload(copy);
 		cases[i].spoil(p);
 		err.msg[0] = 0;
-		if (lkst_log_parse(copy, len, &log, &err)) {
+		if (!(log = lkst_log_parse(copy, len, &err))) {
 			free(copy);
 			CHECK_HAS(err.msg, "task names: ");
 			CHECK_HAS(err.msg, cases[i].msg);
@@ -396,7 +408,7 @@ static void test_refused(void)
 		} else {
 			fprintf(stderr, "a section with %s was taken\n", cases[i].what);
 			CHECK(0);
-			lkst_log_free(&log);
+			lkst_log_free(log);
 		}
 	}
 	free(good);
@@ -404,12 +416,12 @@ static void test_refused(void)
 	/* Two tables: which one would be meant? */
 	snprintf(two, sizeof(two), "%s/two.log", dir);
 	CHECK(!write_log(two, saved, 0, &second, sizeof(second)));
-	CHECK(lkst_log_load(two, &log, &err) == -1);
+	CHECK(!(log = lkst_log_load(two, &err)));
 	CHECK_HAS(err.msg, "two task name tables");
 	/* One alone (the same bytes as the second) is fine. */
 	CHECK(!write_log(two, NULL, 0, &second, sizeof(second)));
-	CHECK(!lkst_log_load(two, &log, &err));
-	lkst_log_free(&log);
+	CHECK((log = lkst_log_load(two, &err)));
+	lkst_log_free(log);
 }
 
 /* A rotated set: every file's names, the first file to name a pid wins. */
@@ -419,8 +431,8 @@ static void test_set(void)
 	static const char *const b[] = { "300:b300", "500:b500", NULL };
 	char pa[256], pb[256], pc[256];
 	const char *paths[3] = { pa, pb, pc };
-	struct lkst_tasks t;
-	struct lkst_log log;
+	struct lkst_tasks *t = renew(NULL);
+	struct lkst_log *log;
 	struct lkst_err err;
 
 	snprintf(pa, sizeof(pa), "%s/lkst-000001.log", dir);
@@ -429,24 +441,24 @@ static void test_set(void)
 	CHECK(!write_log(pa, a, 0, NULL, 0));
 	CHECK(!write_log(pb, NULL, NR_RECS, NULL, 0));
 	CHECK(!write_log(pc, b, 2 * NR_RECS, NULL, 0));
-	CHECK(!lkst_log_load_files(paths, 3, &log, &err));
-	CHECK(!lkst_log_tasks(&log, &t, &err));
-	CHECK(t.nr == 3);
-	if (t.nr == 3) {
-		CHECK(t.ent[0].pid == 300 && t.ent[1].pid == 400 && t.ent[2].pid == 500);
-		CHECK_STR(t.ent[0].comm, "a300");
-		CHECK_STR(t.ent[1].comm, "a400");
-		CHECK_STR(t.ent[2].comm, "b500");
+	CHECK((log = lkst_log_load_files(paths, 3, &err)));
+	CHECK(!lkst_log_tasks(log, t, &err));
+	CHECK(lkst_tasks_nr(t) == 3);
+	if (lkst_tasks_nr(t) == 3) {
+		CHECK(lkst_tasks_get(t, 0)->pid == 300 && lkst_tasks_get(t, 1)->pid == 400 && lkst_tasks_get(t, 2)->pid == 500);
+		CHECK_STR(lkst_tasks_get(t, 0)->comm, "a300");
+		CHECK_STR(lkst_tasks_get(t, 1)->comm, "a400");
+		CHECK_STR(lkst_tasks_get(t, 2)->comm, "b500");
 	}
-	lkst_tasks_free(&t);
-	CHECK(log.sections[0].info.nr_records == 3 * NR_RECS);
-	lkst_log_free(&log);
+	t = renew(t);
+	CHECK(lkst_log_get_section(log, 0)->info.nr_records == 3 * NR_RECS);
+	lkst_log_free(log);
 
 	/* Only a later file has names: the set has them. */
-	CHECK(!lkst_log_load_files(paths + 1, 2, &log, &err));
-	CHECK(!lkst_log_tasks(&log, &t, &err) && t.nr == 2);
-	lkst_tasks_free(&t);
-	lkst_log_free(&log);
+	CHECK((log = lkst_log_load_files(paths + 1, 2, &err)));
+	CHECK(!lkst_log_tasks(log, t, &err) && lkst_tasks_nr(t) == 2);
+	lkst_tasks_free(t);
+	lkst_log_free(log);
 }
 
 int main(void)

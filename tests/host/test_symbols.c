@@ -417,7 +417,7 @@ static void test_log(void)
 	struct lkst_log_writer *w;
 	struct lkst_record recs[2];
 	struct lkst_symtab *st;
-	struct lkst_log log;
+	struct lkst_log *log;
 	struct lkst_err err;
 	char buf[128];
 	FILE *f;
@@ -440,26 +440,26 @@ static void test_log(void)
 	CHECK(lkst_symbols_save(w, &s, ksyms, &err) == 0);
 	CHECK(s.nr == 0);
 	CHECK(lkst_log_commit(w, &err) == 0);
-	CHECK(lkst_log_load(path, &log, &err) == 0);
-	st = lkst_symtab_from_log(&log, &err);
+	CHECK((log = lkst_log_load(path, &err)) != NULL);
+	st = lkst_symtab_from_log(log, &err);
 	CHECK(st != NULL);
 	CHECK(st && lkst_symtab_nr(st) == 4);
 	lkst_symtab_format(st, frames[2], buf, sizeof(buf));
 	CHECK_STR(buf, "stack_handle+0x10/0x80 [lkst_stack]");
 	lkst_symtab_free(st);
-	lkst_log_free(&log);
+	lkst_log_free(log);
 
 	/* No KSYM records: no section, and kallsyms is not even opened. */
 	CHECK((w = lkst_log_create(path, &h, &err)) != NULL);
 	CHECK(lkst_log_write_cpu(w, &c0, recs, &err) == 0);
 	CHECK(lkst_symbols_save(w, &s, "/nonexistent/kallsyms", &err) == 0);
 	CHECK(lkst_log_commit(w, &err) == 0);
-	CHECK(lkst_log_load(path, &log, &err) == 0);
-	st = lkst_symtab_from_log(&log, &err);
+	CHECK((log = lkst_log_load(path, &err)) != NULL);
+	st = lkst_symtab_from_log(log, &err);
 	CHECK(st != NULL);
 	CHECK(st && lkst_symtab_nr(st) == 0);
 	lkst_symtab_free(st);
-	lkst_log_free(&log);
+	lkst_log_free(log);
 
 	/* kallsyms unreadable: an error, the log itself still fine. */
 	CHECK(lkst_ksym_set_add(&s, frames[0]) == 0);
@@ -477,9 +477,9 @@ static void test_log(void)
 	CHECK(lkst_log_write_cpu(w, &c0, recs, &err) == 0);
 	CHECK(lkst_symbols_save(w, &s, ksyms, &err) == 0);
 	CHECK(lkst_log_commit(w, &err) == 0);
-	CHECK(lkst_log_load(path, &log, &err) == 0);
-	CHECK(lkst_log_meta(&log, LKST_META_SYMBOLS, &(size_t){ 0 }) == NULL);
-	lkst_log_free(&log);
+	CHECK((log = lkst_log_load(path, &err)) != NULL);
+	CHECK(lkst_log_meta(log, LKST_META_SYMBOLS, &(size_t){ 0 }) == NULL);
+	lkst_log_free(log);
 	lkst_ksym_set_free(&s);
 
 	/* A corrupt section in a log: lkbuf print's load refuses it. */
@@ -487,10 +487,10 @@ static void test_log(void)
 	CHECK(lkst_log_write_cpu(w, &c0, recs, &err) == 0);
 	CHECK(lkst_log_add_meta(w, LKST_META_SYMBOLS, "\1\0\0\0\1\0\0\0", 8, &err) == 0);
 	CHECK(lkst_log_commit(w, &err) == 0);
-	CHECK(lkst_log_load(path, &log, &err) == 0);
-	CHECK(lkst_symtab_from_log(&log, &err) == NULL);
+	CHECK((log = lkst_log_load(path, &err)) != NULL);
+	CHECK(lkst_symtab_from_log(log, &err) == NULL);
 	CHECK_HAS(err.msg, "kernel symbols");
-	lkst_log_free(&log);
+	lkst_log_free(log);
 
 	unlink(path);
 	unlink(ksyms);
