@@ -41,14 +41,22 @@ export BPFTRACE_KERNEL_SOURCE=/usr/src/lkst-headers BPFTRACE_KERNEL_BUILD=/usr/s
 # 16 MiB of perf ring per CPU, as ftrace's buffer in the suite.
 export BPFTRACE_PERF_RB_PAGES=4096
 
-# bpftrace -o OUT PROGRAM in the background on CPU 0, with this shell's
-# PID as $1 (the marker's); returns once its BEGIN probe ran (every probe
-# attached), 1 if it died or never did.  Compiling a program takes
-# bpftrace minutes under TCG: it starts once per configuration and
+# bpftrace PROGRAM in the background on CPU 0, its output in bt.out, with
+# this shell's PID as $1 (the marker's); returns once its BEGIN probe ran
+# (every probe attached), 1 if it died or never did.  Compiling a program
+# takes bpftrace minutes under TCG: it starts once per configuration and
 # repetition, and the marker splits its output by workload.
+# A program that prints every event writes with -o (bpftrace's way of
+# recording a trace, fully buffered: the events' flood flushes it); one
+# that prints only at the markers writes to standard output line by line
+# (-B line), as a -o file is never flushed until it fills, so its READY
+# and markers would never show.
 bt_start() {
 	rm -f bt.out bt.err
-	taskset 1 bpftrace -o bt.out "$1" $$ 2>bt.err &
+	case $1 in
+	*/twins.bt|*/bt-pass.bt) taskset 1 bpftrace -o bt.out "$1" $$ 2>bt.err & ;;
+	*) taskset 1 bpftrace -B line "$1" $$ >bt.out 2>bt.err & ;;
+	esac
 	BT_PID=$!
 	i=0
 	while ! grep -q '^READY$' bt.out 2>/dev/null; do
