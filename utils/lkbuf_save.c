@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "lkbuf_cmds.h"
-#include "lkst_symbols.h"
+#include "lkst_ksym.h"
 
 static void drain_buf_grow(struct lkbuf_drain_buf *b, size_t cap, unsigned int cpu)
 {
@@ -137,13 +137,13 @@ void lkbuf_collect_ksyms(const struct lkst_record *recs, size_t n)
 		lkst_die(LKST_EXIT_DEVICE, "out of memory collecting kernel addresses; free some memory");
 }
 
-/* The kernel symbols the saved records need (lkst_symbols.h), into w. */
+/* The kernel symbols the saved records need (lkst_ksym.h), into w. */
 void lkbuf_save_ksyms(struct lkst_log_writer *w)
 {
 	struct lkst_err err;
 
 	/* The records matter more: they are saved all the same. */
-	if (lkst_symbols_save(w, &saved_ksyms, "/proc/kallsyms", &err))
+	if (lkst_ksym_save(w, &saved_ksyms, "/proc/kallsyms", &err))
 		fprintf(stderr, "lkbuf: %s; the log is saved without kernel symbols\n",
 			err.msg);
 	lkst_ksym_set_free(&saved_ksyms);

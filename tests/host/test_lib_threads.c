@@ -195,7 +195,7 @@ static void check_warning(const char *dir)
 	lkst_set_msg_handler(on_msg, &rd);
 	for (i = 0; i < 2; i++) {
 		CHECK(lkst_ksym_set_add(&set, 0xffffffff81000000ull + i) == 0);
-		CHECK(lkst_symbols_save(w, &set, ksyms, &err) == 0);
+		CHECK(lkst_ksym_save(w, &set, ksyms, &err) == 0);
 	}
 	lkst_set_msg_handler(NULL, NULL);
 	CHECK(rd.warnings == 1);
