@@ -43,14 +43,19 @@ static int name_ok(const char *s)
 	return 1;
 }
 
-int lkst_ksym_kallsyms_read(FILE *in, struct lkst_ksym_kallsyms *ks, struct lkst_err *err)
+struct lkst_ksym_kallsyms *lkst_ksym_kallsyms_read(FILE *in, struct lkst_err *err)
 {
+	struct lkst_ksym_kallsyms *ks;
 	struct raw_sym *raw = NULL;
 	size_t nr = 0, cap = 0, i, j, lineno = 0;
 	char line[1024];
 	int all_zero = 1;
 
-	memset(ks, 0, sizeof(*ks));
+	ks = calloc(1, sizeof(*ks));
+	if (!ks) {
+		lkst_seterr(err, "out of memory reading the kernel symbols; free some memory");
+		return NULL;
+	}
 	while (fgets(line, sizeof(line), in)) {
 		char name[512], module[512], type;
 		unsigned long long addr;
@@ -116,7 +121,7 @@ int lkst_ksym_kallsyms_read(FILE *in, struct lkst_ksym_kallsyms *ks, struct lkst
 		for (i = 0; i < nr; i++)
 			free(raw[i].name);
 		free(raw);
-		return 0;
+		return ks;
 	}
 	qsort(raw, nr, sizeof(*raw), raw_cmp);
 	ks->sym = calloc(nr ? nr : 1, sizeof(*ks->sym));
@@ -142,7 +147,7 @@ int lkst_ksym_kallsyms_read(FILE *in, struct lkst_ksym_kallsyms *ks, struct lkst
 			k->size = raw[j].addr - raw[i].addr;
 	}
 	free(raw);
-	return 0;
+	return ks;
 bad:
 	lkst_seterr(err, "kernel symbols, line %zu: not \"ADDRESS TYPE NAME [MODULE]\"; is it a kallsyms file?",
 		    lineno);
@@ -154,17 +159,34 @@ fail:
 		free(raw[i].name);
 	free(raw);
 	lkst_ksym_kallsyms_free(ks);
-	return -1;
+	return NULL;
 }
 
 void lkst_ksym_kallsyms_free(struct lkst_ksym_kallsyms *ks)
 {
 	size_t i;
 
+	if (!ks)
+		return;
 	for (i = 0; ks->sym && i < ks->nr; i++)
 		free(ks->sym[i].name);
 	free(ks->sym);
-	memset(ks, 0, sizeof(*ks));
+	free(ks);
+}
+
+size_t lkst_ksym_kallsyms_nr(const struct lkst_ksym_kallsyms *ks)
+{
+	return ks->nr;
+}
+
+const struct lkst_ksym *lkst_ksym_kallsyms_get(const struct lkst_ksym_kallsyms *ks, size_t i)
+{
+	return i < ks->nr ? &ks->sym[i] : NULL;
+}
+
+int lkst_ksym_kallsyms_restricted(const struct lkst_ksym_kallsyms *ks)
+{
+	return ks->restricted;
 }
 
 /*
@@ -214,6 +236,20 @@ const struct lkst_ksym *lkst_ksym_kallsyms_find(const struct lkst_ksym_kallsyms 
 
 /* ---- Addresses ------------------------------------------------------------ */
 
+struct lkst_ksym_set *lkst_ksym_set_new(struct lkst_err *err)
+{
+	struct lkst_ksym_set *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		lkst_seterr(err, "out of memory collecting kernel addresses; free some memory");
+	return s;
+}
+
+size_t lkst_ksym_set_nr(const struct lkst_ksym_set *s)
+{
+	return s->nr;
+}
+
 int lkst_ksym_set_add(struct lkst_ksym_set *s, __u64 addr)
 {
 	if (s->nr == s->cap) {
@@ -250,11 +286,10 @@ int lkst_ksym_set_add_records(struct lkst_ksym_set *s,
 
 void lkst_ksym_set_free(struct lkst_ksym_set *s)
 {
-	int warned = s->warned;	/* once per set, however often it is emptied */
-
+	if (!s)
+		return;
 	free(s->addr);
-	memset(s, 0, sizeof(*s));
-	s->warned = warned;
+	free(s);
 }
 
 static int u64_cmp(const void *a, const void *b)
@@ -460,7 +495,7 @@ int lkst_ksym_table_format(const struct lkst_ksym_table *st, __u64 addr, char *b
 int lkst_ksym_save(struct lkst_log_writer *w, struct lkst_ksym_set *s,
 		      const char *kallsyms_path, struct lkst_err *err)
 {
-	struct lkst_ksym_kallsyms ks;
+	struct lkst_ksym_kallsyms *ks;
 	void *blob;
 	size_t len;
 	FILE *in;
@@ -472,13 +507,17 @@ int lkst_ksym_save(struct lkst_log_writer *w, struct lkst_ksym_set *s,
 	if (!in) {
 		lkst_seterr(err, "cannot open %s: %s; the stacks cannot be symbolized",
 			    kallsyms_path, strerror(errno));
+		s->nr = 0;
 		return -1;
 	}
-	ret = lkst_ksym_kallsyms_read(in, &ks, err);
+	ks = lkst_ksym_kallsyms_read(in, err);
 	fclose(in);
-	if (ret)
+	if (!ks) {
+		s->nr = 0;
 		return -1;
-	if (ks.restricted) {
+	}
+	if (ks->restricted) {
+		lkst_ksym_kallsyms_free(ks);
 		if (!s->warned)
 			lkst_msg(LKST_MSG_WARNING, 0,
 				 "%s shows no addresses (kptr_restrict); the log's kernel stacks are saved without symbols",
@@ -487,8 +526,8 @@ int lkst_ksym_save(struct lkst_log_writer *w, struct lkst_ksym_set *s,
 		s->nr = 0;
 		return 0;
 	}
-	ret = lkst_ksym_build(&ks, s, &blob, &len, err);
-	lkst_ksym_kallsyms_free(&ks);
+	ret = lkst_ksym_build(ks, s, &blob, &len, err);
+	lkst_ksym_kallsyms_free(ks);
 	s->nr = 0;
 	if (ret)
 		return -1;

@@ -64,30 +64,36 @@ struct lkst_ksym {
 	char *name;			/* "name" or "name [module]" */
 };
 
-/* The text symbols of a kallsyms file, sorted by address. */
-struct lkst_ksym_kallsyms {
-	size_t nr;
-	struct lkst_ksym *sym;
-	int restricted;			/* every address read as 0 */
-};
+/* The text symbols of a kallsyms file, sorted by address.  Opaque. */
+struct lkst_ksym_kallsyms;
 
 /*
- * Parses kallsyms text ("ADDR TYPE NAME[\t[MODULE]]" lines).  0, or -1
- * with err set for a malformed line (named) or no memory.
+ * Parses kallsyms text ("ADDR TYPE NAME[\t[MODULE]]" lines) into a new
+ * table; NULL with err set for a malformed line (named) or no memory.
  */
-int lkst_ksym_kallsyms_read(FILE *in, struct lkst_ksym_kallsyms *ks, struct lkst_err *err);
+struct lkst_ksym_kallsyms *lkst_ksym_kallsyms_read(FILE *in, struct lkst_err *err);
+/* Frees ks (NULL: nothing). */
 void lkst_ksym_kallsyms_free(struct lkst_ksym_kallsyms *ks);
+/* How many text symbols ks holds (0 when restricted). */
+size_t lkst_ksym_kallsyms_nr(const struct lkst_ksym_kallsyms *ks);
+/* Symbol i of ks, by address (i < lkst_ksym_kallsyms_nr()). */
+const struct lkst_ksym *lkst_ksym_kallsyms_get(const struct lkst_ksym_kallsyms *ks, size_t i);
+/* Whether every address read as 0 (kptr_restrict): then it holds none. */
+int lkst_ksym_kallsyms_restricted(const struct lkst_ksym_kallsyms *ks);
 /* The text symbol covering addr, or NULL. */
 const struct lkst_ksym *lkst_ksym_kallsyms_find(const struct lkst_ksym_kallsyms *ks, __u64 addr);
 
 /* ---- Addresses to symbolize --------------------------------------------- */
 
-struct lkst_ksym_set {
-	__u64 *addr;
-	size_t nr, cap;
-	int warned;			/* told of a restricted kallsyms once */
-};
+/*
+ * The KSYM addresses of the records a log saves.  Opaque:
+ * lkst_ksym_set_new(), the adders, lkst_ksym_save() (which empties it),
+ * lkst_ksym_set_free().
+ */
+struct lkst_ksym_set;
 
+/* An empty set; NULL with err set when out of memory. */
+struct lkst_ksym_set *lkst_ksym_set_new(struct lkst_err *err);
 /*
  * Adds the KSYM arguments (of the active event table) of n records; 0, or
  * -1 when out of memory.
@@ -95,6 +101,9 @@ struct lkst_ksym_set {
 int lkst_ksym_set_add_records(struct lkst_ksym_set *s,
 			      const struct lkst_record *recs, size_t n);
 int lkst_ksym_set_add(struct lkst_ksym_set *s, __u64 addr);
+/* Addresses added since it was last emptied (duplicates counted). */
+size_t lkst_ksym_set_nr(const struct lkst_ksym_set *s);
+/* Frees s (NULL: nothing). */
 void lkst_ksym_set_free(struct lkst_ksym_set *s);
 
 /* ---- The section -------------------------------------------------------- */
@@ -130,9 +139,10 @@ int lkst_ksym_table_format(const struct lkst_ksym_table *st, __u64 addr, char *b
 
 /*
  * Adds the symbols of s's addresses, read from kallsyms_path, to the log
- * being written, and empties s.  Nothing when s is empty; a warning on
- * stderr (once per process) and nothing when the addresses are hidden.
- * 0, or -1 with err set (kallsyms unreadable or malformed, no memory).
+ * being written, and empties s (whatever the outcome).  Nothing when s is
+ * empty; a warning to the message handler (once per set, however often it
+ * is emptied) and nothing when the addresses are hidden.  0, or -1 with
+ * err set (kallsyms unreadable or malformed, no memory).
  */
 int lkst_ksym_save(struct lkst_log_writer *w, struct lkst_ksym_set *s,
 		      const char *kallsyms_path, struct lkst_err *err);

@@ -38,62 +38,62 @@ static FILE *mem(const char *text)
 	return fmemopen((void *)text, strlen(text), "r");
 }
 
-static int parse(const char *text, struct lkst_ksym_kallsyms *ks, struct lkst_err *err)
+static int parse(const char *text, struct lkst_ksym_kallsyms **ks, struct lkst_err *err)
 {
 	FILE *f = mem(text);
-	int ret = lkst_ksym_kallsyms_read(f, ks, err);
 
+	*ks = lkst_ksym_kallsyms_read(f, err);
 	fclose(f);
-	return ret;
+	return *ks ? 0 : -1;
 }
 
 static void test_kallsyms(void)
 {
-	struct lkst_ksym_kallsyms ks;
+	struct lkst_ksym_kallsyms *ks;
 	struct lkst_err err;
 	const struct lkst_ksym *k;
 
 	CHECK(parse(fixture, &ks, &err) == 0);
-	CHECK(!ks.restricted);
+	CHECK(!lkst_ksym_kallsyms_restricted(ks));
 	/* _stext (startup_64 an alias), helper, __pfx_vfs_read, vfs_read,
 	 * weak_fn, _etext, stack_handle, stack_init, other_fn */
-	CHECK(ks.nr == 9);
-	CHECK_STR(ks.sym[0].name, "_stext");
-	CHECK(ks.sym[0].size == 0x100);
-	CHECK_STR(ks.sym[1].name, "helper");
-	CHECK(ks.sym[1].size == 0x30);		/* to some_data, a D */
-	CHECK_STR(ks.sym[3].name, "vfs_read");
-	CHECK(ks.sym[3].size == 0x160);
-	CHECK_STR(ks.sym[4].name, "weak_fn");
-	CHECK(ks.sym[4].size == 0x30);		/* to rodata_thing */
-	CHECK_STR(ks.sym[6].name, "stack_handle [lkst_stack]");
-	CHECK(ks.sym[6].size == 0x80);
-	CHECK(ks.sym[7].size == 0x80);		/* to stack_data */
-	CHECK_STR(ks.sym[8].name, "other_fn [other]");
-	CHECK(ks.sym[8].size == 0);		/* the last: unknown */
+	CHECK(lkst_ksym_kallsyms_nr(ks) == 9);
+	CHECK_STR(lkst_ksym_kallsyms_get(ks, 0)->name, "_stext");
+	CHECK(lkst_ksym_kallsyms_get(ks, 0)->size == 0x100);
+	CHECK_STR(lkst_ksym_kallsyms_get(ks, 1)->name, "helper");
+	CHECK(lkst_ksym_kallsyms_get(ks, 1)->size == 0x30);		/* to some_data, a D */
+	CHECK_STR(lkst_ksym_kallsyms_get(ks, 3)->name, "vfs_read");
+	CHECK(lkst_ksym_kallsyms_get(ks, 3)->size == 0x160);
+	CHECK_STR(lkst_ksym_kallsyms_get(ks, 4)->name, "weak_fn");
+	CHECK(lkst_ksym_kallsyms_get(ks, 4)->size == 0x30);		/* to rodata_thing */
+	CHECK_STR(lkst_ksym_kallsyms_get(ks, 6)->name, "stack_handle [lkst_stack]");
+	CHECK(lkst_ksym_kallsyms_get(ks, 6)->size == 0x80);
+	CHECK(lkst_ksym_kallsyms_get(ks, 7)->size == 0x80);		/* to stack_data */
+	CHECK_STR(lkst_ksym_kallsyms_get(ks, 8)->name, "other_fn [other]");
+	CHECK(lkst_ksym_kallsyms_get(ks, 8)->size == 0);		/* the last: unknown */
 
-	CHECK(lkst_ksym_kallsyms_find(&ks, 0xffffffff80ffffffULL) == NULL);
-	k = lkst_ksym_kallsyms_find(&ks, 0xffffffff81000210ULL);
+	CHECK(lkst_ksym_kallsyms_find(ks, 0xffffffff80ffffffULL) == NULL);
+	k = lkst_ksym_kallsyms_find(ks, 0xffffffff81000210ULL);
 	CHECK(k && !strcmp(k->name, "vfs_read"));
-	k = lkst_ksym_kallsyms_find(&ks, 0xffffffff8100036fULL);
+	k = lkst_ksym_kallsyms_find(ks, 0xffffffff8100036fULL);
 	CHECK(k && !strcmp(k->name, "vfs_read"));
-	k = lkst_ksym_kallsyms_find(&ks, 0xffffffff81000370ULL);
+	k = lkst_ksym_kallsyms_find(ks, 0xffffffff81000370ULL);
 	CHECK(k && !strcmp(k->name, "weak_fn"));
 	/* helper ends where some_data starts: data is no text symbol. */
-	CHECK(lkst_ksym_kallsyms_find(&ks, 0xffffffff81000130ULL) == NULL);
-	CHECK(lkst_ksym_kallsyms_find(&ks, 0xffffffffc0002000ULL) != NULL);
-	CHECK(lkst_ksym_kallsyms_find(&ks, 0xffffffffc0002001ULL) == NULL);
-	lkst_ksym_kallsyms_free(&ks);
+	CHECK(lkst_ksym_kallsyms_find(ks, 0xffffffff81000130ULL) == NULL);
+	CHECK(lkst_ksym_kallsyms_find(ks, 0xffffffffc0002000ULL) != NULL);
+	CHECK(lkst_ksym_kallsyms_find(ks, 0xffffffffc0002001ULL) == NULL);
+	lkst_ksym_kallsyms_free(ks);
 
 	/* kptr_restrict: every address 0. */
 	CHECK(parse("0000000000000000 T _stext\n0000000000000000 t helper\n", &ks, &err) == 0);
-	CHECK(ks.restricted);
-	CHECK(ks.nr == 0);
-	lkst_ksym_kallsyms_free(&ks);
+	CHECK(lkst_ksym_kallsyms_restricted(ks));
+	CHECK(lkst_ksym_kallsyms_nr(ks) == 0);
+	lkst_ksym_kallsyms_free(ks);
 
 	CHECK(parse("", &ks, &err) == 0);
-	CHECK(ks.nr == 0 && !ks.restricted);
-	lkst_ksym_kallsyms_free(&ks);
+	CHECK(lkst_ksym_kallsyms_nr(ks) == 0 && !lkst_ksym_kallsyms_restricted(ks));
+	lkst_ksym_kallsyms_free(ks);
 }
 
 static void test_kallsyms_bad(void)
@@ -109,14 +109,14 @@ static void test_kallsyms_bad(void)
 		"ffffffff81000000 T f\x01o\n",
 	};
 	char longline[2048];
-	struct lkst_ksym_kallsyms ks;
+	struct lkst_ksym_kallsyms *ks;
 	struct lkst_err err;
 	unsigned int i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		CHECK(parse(bad[i], &ks, &err) == -1);
 		CHECK_HAS(err.msg, "kernel symbols, line");
-		CHECK(ks.sym == NULL && ks.nr == 0);
+		CHECK(ks == NULL);
 	}
 	CHECK(parse("ffffffff81000000 T ok\nffffffff81000010 T\n", &ks, &err) == -1);
 	CHECK_HAS(err.msg, "line 2");
@@ -155,8 +155,8 @@ static const __u64 frames[7] = {
 static void build_blob(void **blob, size_t *len)
 {
 	struct lkst_record recs[3];
-	struct lkst_ksym_set s = { 0 };
-	struct lkst_ksym_kallsyms ks;
+	struct lkst_ksym_set *s = lkst_ksym_set_new(&(struct lkst_err){ 0 });
+	struct lkst_ksym_kallsyms *ks;
 	struct lkst_err err;
 
 	stack_rec(&recs[0], LKST_EV_IPC_PIPE_READ, 0, 7, frames);
@@ -164,12 +164,12 @@ static void build_blob(void **blob, size_t *len)
 	memset(&recs[2], 0, sizeof(recs[2]));
 	recs[2].event = LKST_EV_SYSCALL_ENTRY;	/* no KSYM arguments */
 	recs[2].arg[0] = 0xffffffff81000210ULL;
-	CHECK(lkst_ksym_set_add_records(&s, recs, 3) == 0);
-	CHECK(s.nr == 7);
+	CHECK(lkst_ksym_set_add_records(s, recs, 3) == 0);
+	CHECK(lkst_ksym_set_nr(s) == 7);
 	CHECK(parse(fixture, &ks, &err) == 0);
-	CHECK(lkst_ksym_build(&ks, &s, blob, len, &err) == 0);
-	lkst_ksym_kallsyms_free(&ks);
-	lkst_ksym_set_free(&s);
+	CHECK(lkst_ksym_build(ks, s, blob, len, &err) == 0);
+	lkst_ksym_kallsyms_free(ks);
+	lkst_ksym_set_free(s);
 }
 
 static void test_build_and_lookup(void)
@@ -226,17 +226,17 @@ static void test_build_and_lookup(void)
 
 	/* Nothing to symbolize, or nothing covered: no section. */
 	{
-		struct lkst_ksym_set s = { 0 };
-		struct lkst_ksym_kallsyms ks;
+		struct lkst_ksym_set *s = lkst_ksym_set_new(&(struct lkst_err){ 0 });
+		struct lkst_ksym_kallsyms *ks;
 
 		CHECK(parse(fixture, &ks, &err) == 0);
-		CHECK(lkst_ksym_build(&ks, &s, &blob, &len, &err) == 0);
+		CHECK(lkst_ksym_build(ks, s, &blob, &len, &err) == 0);
 		CHECK(blob == NULL && len == 0);
-		CHECK(lkst_ksym_set_add(&s, 0x1234) == 0);
-		CHECK(lkst_ksym_build(&ks, &s, &blob, &len, &err) == 0);
+		CHECK(lkst_ksym_set_add(s, 0x1234) == 0);
+		CHECK(lkst_ksym_build(ks, s, &blob, &len, &err) == 0);
 		CHECK(blob == NULL && len == 0);
-		lkst_ksym_kallsyms_free(&ks);
-		lkst_ksym_set_free(&s);
+		lkst_ksym_kallsyms_free(ks);
+		lkst_ksym_set_free(s);
 	}
 }
 
@@ -412,7 +412,7 @@ static void test_log(void)
 {
 	char dir[] = "/tmp/lkst_test_symbols.XXXXXX", path[300], ksyms[300];
 	struct lkst_log_cpu c0 = { .cpu = 0, .nr_records = 2 };
-	struct lkst_ksym_set s = { 0 };
+	struct lkst_ksym_set *s = lkst_ksym_set_new(&(struct lkst_err){ 0 });
 	struct lkst_log_header h;
 	struct lkst_log_writer *w;
 	struct lkst_record recs[2];
@@ -436,9 +436,9 @@ static void test_log(void)
 	h.nr_cpus = 1;
 	CHECK((w = lkst_log_create(path, &h, &err)) != NULL);
 	CHECK(lkst_log_write_cpu(w, &c0, recs, &err) == 0);
-	CHECK(lkst_ksym_set_add_records(&s, recs, 2) == 0);
-	CHECK(lkst_ksym_save(w, &s, ksyms, &err) == 0);
-	CHECK(s.nr == 0);
+	CHECK(lkst_ksym_set_add_records(s, recs, 2) == 0);
+	CHECK(lkst_ksym_save(w, s, ksyms, &err) == 0);
+	CHECK(lkst_ksym_set_nr(s) == 0);
 	CHECK(lkst_log_commit(w, &err) == 0);
 	CHECK((log = lkst_log_load(path, &err)) != NULL);
 	st = lkst_ksym_table_from_log(log, &err);
@@ -452,7 +452,7 @@ static void test_log(void)
 	/* No KSYM records: no section, and kallsyms is not even opened. */
 	CHECK((w = lkst_log_create(path, &h, &err)) != NULL);
 	CHECK(lkst_log_write_cpu(w, &c0, recs, &err) == 0);
-	CHECK(lkst_ksym_save(w, &s, "/nonexistent/kallsyms", &err) == 0);
+	CHECK(lkst_ksym_save(w, s, "/nonexistent/kallsyms", &err) == 0);
 	CHECK(lkst_log_commit(w, &err) == 0);
 	CHECK((log = lkst_log_load(path, &err)) != NULL);
 	st = lkst_ksym_table_from_log(log, &err);
@@ -462,25 +462,27 @@ static void test_log(void)
 	lkst_log_free(log);
 
 	/* kallsyms unreadable: an error, the log itself still fine. */
-	CHECK(lkst_ksym_set_add(&s, frames[0]) == 0);
+	CHECK(lkst_ksym_set_add(s, frames[0]) == 0);
 	CHECK((w = lkst_log_create(path, &h, &err)) != NULL);
 	CHECK(lkst_log_write_cpu(w, &c0, recs, &err) == 0);
-	CHECK(lkst_ksym_save(w, &s, "/nonexistent/kallsyms", &err) == -1);
+	CHECK(lkst_ksym_save(w, s, "/nonexistent/kallsyms", &err) == -1);
 	CHECK_HAS(err.msg, "cannot open /nonexistent/kallsyms");
 	CHECK(lkst_log_commit(w, &err) == 0);
 
 	/* Hidden addresses: a warning, no section. */
+	CHECK(lkst_ksym_set_nr(s) == 0);	/* emptied by the failure too */
+	CHECK(lkst_ksym_set_add(s, frames[0]) == 0);
 	f = fopen(ksyms, "w");
 	fputs("0000000000000000 T _stext\n0000000000000000 T vfs_read\n", f);
 	fclose(f);
 	CHECK((w = lkst_log_create(path, &h, &err)) != NULL);
 	CHECK(lkst_log_write_cpu(w, &c0, recs, &err) == 0);
-	CHECK(lkst_ksym_save(w, &s, ksyms, &err) == 0);
+	CHECK(lkst_ksym_save(w, s, ksyms, &err) == 0);
 	CHECK(lkst_log_commit(w, &err) == 0);
 	CHECK((log = lkst_log_load(path, &err)) != NULL);
 	CHECK(lkst_log_meta(log, LKST_META_SYMBOLS, &(size_t){ 0 }) == NULL);
 	lkst_log_free(log);
-	lkst_ksym_set_free(&s);
+	lkst_ksym_set_free(s);
 
 	/* A corrupt section in a log: lkbuf print's load refuses it. */
 	CHECK((w = lkst_log_create(path, &h, &err)) != NULL);
