@@ -39,7 +39,7 @@ static void refuse_same_file(const char *file, const char *vmcore)
 }
 
 /* The buffers of every CPU that has blocks, in CPU order; returns how many. */
-static unsigned int extract_cpus(const struct lkst_vmcore *vc, struct lkst_vmcore_cpu *cpus)
+static unsigned int extract_cpus(const struct lkst_vmcore *vc, struct lkst_vmcore_cpu **cpus)
 {
 	struct lkst_err err;
 	unsigned int cpu, n = 0;
@@ -49,8 +49,10 @@ static unsigned int extract_cpus(const struct lkst_vmcore *vc, struct lkst_vmcor
 		ret = lkst_vmcore_read_cpu(vc, cpu, &cpus[n], &err);
 		if (ret)
 			die_vmcore(ret, &err);
-		if (cpus[n].nr_blocks)
+		if (lkst_vmcore_cpu_nr_blocks(cpus[n]))
 			n++;
+		else
+			lkst_vmcore_cpu_free(cpus[n]);
 	}
 	return n;
 }
@@ -74,19 +76,21 @@ static void vmcore_log_header(const struct lkst_vmcore *vc, unsigned int nr_cpus
 }
 
 static void report_extract(const char *file, const struct lkst_vmcore *vc,
-			   const struct lkst_vmcore_cpu *cpus, unsigned int n)
+			   struct lkst_vmcore_cpu *const *cpus, unsigned int n)
 {
 	unsigned long long records = 0, overwritten = 0, dropped = 0, lost = 0;
 	unsigned long long missing = 0, emptying = 0;
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		records += cpus[i].info.nr_records;
-		overwritten += cpus[i].info.overwritten;
-		dropped += cpus[i].info.dropped;
-		lost += cpus[i].info.lost;
-		missing += cpus[i].missing_pages;
-		emptying += cpus[i].emptying_pages;
+		const struct lkst_log_cpu *info = lkst_vmcore_cpu_info(cpus[i]);
+
+		records += info->nr_records;
+		overwritten += info->overwritten;
+		dropped += info->dropped;
+		lost += info->lost;
+		missing += lkst_vmcore_cpu_missing_pages(cpus[i]);
+		emptying += lkst_vmcore_cpu_emptying_pages(cpus[i]);
 	}
 	fprintf(stderr, "lkbuf: extracted %llu records of %u CPUs to %s; %llu overwritten, %llu dropped since boot\n",
 		records, n, file, overwritten, dropped);
@@ -111,7 +115,7 @@ static void extract_vmcore(const char *vmcore, const char *vmlinux, const char *
 	char source[PATH_MAX + 64];
 	struct lkst_log_header header;
 	struct lkst_log_writer *writer;
-	struct lkst_vmcore_cpu *cpus;
+	struct lkst_vmcore_cpu **cpus;
 	struct lkst_vmcore *vc;
 	struct lkst_err err;
 	unsigned int n, i;
@@ -132,13 +136,14 @@ static void extract_vmcore(const char *vmcore, const char *vmlinux, const char *
 	if (lkst_log_add_boot_of(writer, &header, 1, &err))
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 	for (i = 0; i < n; i++)
-		if (lkst_log_write_cpu_seqs(writer, &cpus[i].info, cpus[i].records,
-					    cpus[i].seqs, &err))
+		if (lkst_log_write_cpu_seqs(writer, lkst_vmcore_cpu_info(cpus[i]),
+					    lkst_vmcore_cpu_records(cpus[i]),
+					    lkst_vmcore_cpu_seqs(cpus[i]), &err))
 			lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 	lkbuf_commit_log(writer);
 	report_extract(file, vc, cpus, n);
 	for (i = 0; i < n; i++)
-		lkst_vmcore_cpu_free(&cpus[i]);
+		lkst_vmcore_cpu_free(cpus[i]);
 	free(cpus);
 	lkst_vmcore_close(vc);
 }

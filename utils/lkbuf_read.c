@@ -14,7 +14,7 @@
 
 static char *file, *cpu_arg;
 static int previous, release, zstd;
-static struct lkst_filter *cpus;	/* -c, parsed; NULL without it */
+static struct lkst_select *cpus;	/* -c, parsed; NULL without it */
 
 static struct poptOption read_options[] = {
 	{ "file", 'f', POPT_ARG_STRING, &file, 0,
@@ -117,7 +117,7 @@ static void read_current(const struct lkst_cmd *cmd)
 	int fd = cmd->fd;
 
 	if (cpus)
-		list = lkst_filter_cpu_list(cpus, &nr);
+		list = lkst_select_cpu_list(cpus, &nr);
 	if (cpu_arg) {
 		for (i = 0; i < nr; i++) {
 			lkbuf_check_cpu(cmd, list[i]);
@@ -156,7 +156,7 @@ static void read_current(const struct lkst_cmd *cmd)
 	save_tasks(writer);
 	commit_and_report(writer, &totals, "", "since boot", "were overwritten");
 	free(wanted);
-	lkst_filter_free(cpus);
+	lkst_select_free(cpus);
 }
 
 /*
@@ -221,8 +221,8 @@ static void check_read(struct lkst_cmd *cmd)
 		lkst_die(LKST_EXIT_USAGE, "read --previous-boot saves every CPU the previous boot had; leave out -c");
 	if (release && !previous)
 		lkst_die(LKST_EXIT_USAGE, "--release frees the previous boot's trace; give it with --previous-boot");
-	if (cpu_arg && (!(cpus = lkst_filter_new(&err)) ||
-			lkst_filter_cpus(cpus, cpu_arg, &err)))
+	if (cpu_arg && (!(cpus = lkst_select_new(&err)) ||
+			lkst_select_cpus(cpus, cpu_arg, &err)))
 		lkst_die(LKST_EXIT_USAGE, "read -c: %s", err.msg);
 }
 

@@ -19,7 +19,7 @@
 
 #include "lkbuf_cmds.h"
 #include "lkbuf_record.h"
-#include "lkst_filter_expr.h"
+#include "lkst_pred.h"
 
 #define FILTER_MODULE	"lkst_filter"
 
@@ -68,7 +68,7 @@ void lkbuf_session_check(const struct lkbuf_session_opts *o)
 		const char *text = o->events->filters[it->option];
 
 		for (ev = 0; text && ev < LKST_NR_EVENT_IDS; ev++) {
-			if (!it->sel[ev] || !lkst_filter_compile(text, ev, prog, &pos, &err))
+			if (!it->sel[ev] || !lkst_pred_compile(text, ev, prog, &pos, &err))
 				continue;
 			fprintf(stderr, "%s: filter for %s: %s\n  %s\n  %*s^\n", lkst_progname,
 				lkst_event_by_id(ev)->mnemonic, err.msg, text, (int)pos, "");
@@ -154,7 +154,7 @@ static void install_filters(struct lkst_maskset_desc *desc, const char *filter[]
 		} else if (ret != -ENOENT) {
 			lkst_die_errno(-ret, "reading a predicate of the filter handler");
 		}
-		if (lkst_filter_compile(filter[ev], ev, &prog, &pos, &err))
+		if (lkst_pred_compile(filter[ev], ev, &prog, &pos, &err))
 			lkst_die(LKST_EXIT_USAGE, "filter: %s", err.msg);	/* checked before */
 		prog.target = desc->handler[ev];
 		s.installed[ev] = 1;

@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "lkbuf_cmds.h"
-#include "lkst_symbols.h"
+#include "lkst_ksym.h"
 
 static void drain_buf_grow(struct lkbuf_drain_buf *b, size_t cap, unsigned int cpu)
 {
@@ -128,25 +128,34 @@ struct lkst_log_writer *lkbuf_create_log(const char *path, const struct lkst_log
 	return w;
 }
 
-/* KSYM arguments of the records saved so far, symbolized at the commit. */
-static struct lkst_ksym_set saved_ksyms;
+/*
+ * KSYM arguments of the records saved so far, symbolized at the commit;
+ * one set for the process, so that a restricted kallsyms is told once
+ * however many files a recording rotates through.
+ */
+static struct lkst_ksym_set *saved_ksyms;
 
 void lkbuf_collect_ksyms(const struct lkst_record *recs, size_t n)
 {
-	if (lkst_ksym_set_add_records(&saved_ksyms, recs, n))
+	struct lkst_err err;
+
+	if (!saved_ksyms && !(saved_ksyms = lkst_ksym_set_new(&err)))
+		lkst_die(LKST_EXIT_DEVICE, "%s", err.msg);
+	if (lkst_ksym_set_add_records(saved_ksyms, recs, n))
 		lkst_die(LKST_EXIT_DEVICE, "out of memory collecting kernel addresses; free some memory");
 }
 
-/* The kernel symbols the saved records need (lkst_symbols.h), into w. */
+/* The kernel symbols the saved records need (lkst_ksym.h), into w. */
 void lkbuf_save_ksyms(struct lkst_log_writer *w)
 {
 	struct lkst_err err;
 
+	if (!saved_ksyms)
+		return;
 	/* The records matter more: they are saved all the same. */
-	if (lkst_symbols_save(w, &saved_ksyms, "/proc/kallsyms", &err))
+	if (lkst_ksym_save(w, saved_ksyms, "/proc/kallsyms", &err))
 		fprintf(stderr, "lkbuf: %s; the log is saved without kernel symbols\n",
 			err.msg);
-	lkst_ksym_set_free(&saved_ksyms);
 }
 
 void lkbuf_commit_log(struct lkst_log_writer *w)

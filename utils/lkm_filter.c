@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "lkm_cmds.h"
-#include "lkst_filter_expr.h"
+#include "lkst_pred.h"
 
 #define FILTER_MODULE "lkst_filter"
 
@@ -137,7 +137,7 @@ static void check_filter(struct lkst_cmd *cmd)
 	new_prog = malloc(sizeof(*new_prog));
 	if (!new_prog)
 		lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
-	if (lkst_filter_compile(args[1], event, new_prog, &pos, &err))
+	if (lkst_pred_compile(args[1], event, new_prog, &pos, &err))
 		die_expression(args[1], pos, &err);
 }
 

@@ -21,13 +21,15 @@
  *                      commands, time window and CPUs, iterators over
  *                      its records merged in time order)
  *   lkst_format.h      argument decoding and typed fields, text and CSV
- *                      formatters, command names of pids, record filters
+ *                      formatters, command names of pids, record selection
  *                      (events, pids, commands, time windows), masksets
- *   lkst_symbols.h     kernel symbols saved with a log
+ *   lkst_ksym.h        kernel symbols: saved with a log, read from
+ *                      /proc/kallsyms (lkst_ksym_*)
  *   lkst_export.h      CTF 1.8 and Chrome trace JSON exporters
  *   lkst_drain.h       ordering what LKST_IOC_BUFFER_DRAIN returned
  *   lkst_vmcore.h      lkst's buffers out of a kdump vmcore
- *   lkst_filter_expr.h lkst_filter predicates compiled (lkst_filter.h)
+ *   lkst_pred.h        predicates compiled for the lkst_filter handler
+ *                      (lkst_filter.h), as lkm filter and --where take them
  *   lkst_sysnames.h    system call and errno names, flags of a few
  *                      system call arguments (from the kernel's tables)
  *
@@ -64,11 +66,11 @@
 #include "lkst_log.h"
 #include "lkst_logio.h"
 #include "lkst_format.h"
-#include "lkst_symbols.h"
+#include "lkst_ksym.h"
 #include "lkst_export.h"
 #include "lkst_drain.h"
 #include "lkst_vmcore.h"
-#include "lkst_filter_expr.h"
+#include "lkst_pred.h"
 #include "lkst_sysnames.h"
 #include "lkst_logboot.h"
 

@@ -135,7 +135,7 @@ int kx_tasks_build(struct kx_tasks *t, struct lkst_trace *trace, struct lkst_err
 	size_t i;
 
 	memset(t, 0, sizeof(*t));
-	t->syms = lkst_symtab_from_log(lkst_trace_log(trace), err);
+	t->syms = lkst_ksym_table_from_log(lkst_trace_log(trace), err);
 	if (!t->syms)
 		return -1;
 	it = lkst_trace_iter_new(trace, LKST_ITER_ALL, err);
@@ -184,7 +184,7 @@ void kx_tasks_free(struct kx_tasks *t)
 {
 	free(t->ent);
 	free(t->slot);
-	lkst_symtab_free(t->syms);
+	lkst_ksym_table_free(t->syms);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -255,10 +255,10 @@ unsigned int kx_report_state(__u64 state)
 
 void kx_irq_name(const struct kx_tasks *t, __u64 handler, char *buf, size_t len)
 {
-	const struct lkst_sym_entry *e = lkst_symtab_find(t->syms, handler);
+	const struct lkst_ksym_entry *e = lkst_ksym_table_find(t->syms, handler);
 
 	if (e)
-		snprintf(buf, len, "%s", lkst_symtab_name(t->syms, e));
+		snprintf(buf, len, "%s", lkst_ksym_table_name(t->syms, e));
 	else
 		snprintf(buf, len, "0x%llx", (unsigned long long)handler);
 }

@@ -13,7 +13,7 @@
 #define LKST_EXPORT_KERNEL_H
 
 #include "lkst_export_int.h"
-#include "lkst_symbols.h"
+#include "lkst_ksym.h"
 
 #define KX_COMM_LEN	(16 * 4 + 1)	/* an escaped command name */
 #define KX_PRIO_UNKNOWN	(-1000)
@@ -36,7 +36,7 @@ struct kx_tasks {
 	__u32 *slot;			/* open addressing by pid: index + 1 */
 	size_t nr_slots;
 	__u32 nr_named;			/* tasks with .named set */
-	struct lkst_symtab *syms;	/* the log's kernel symbols (IRQ names) */
+	struct lkst_ksym_table *syms;	/* the log's kernel symbols (IRQ names) */
 };
 
 /*

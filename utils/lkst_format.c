@@ -14,7 +14,7 @@
 
 #include "lkst_format.h"
 #include "lkst_format_int.h"
-#include "lkst_symbols.h"
+#include "lkst_ksym.h"
 
 /* ---- Argument decoding -------------------------------------------- */
 
@@ -181,7 +181,7 @@ static void format_ksym(const struct lkst_format_opts *opts, unsigned long long 
 {
 	char sym[201];
 
-	if (lkst_symtab_format(opts->symbols, value, sym, sizeof(sym)))
+	if (lkst_ksym_table_format(opts->symbols, value, sym, sizeof(sym)))
 		snprintf(buf, len, "%s", sym);
 	else
 		snprintf(buf, len, "0x%llx", value);

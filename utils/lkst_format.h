@@ -16,7 +16,7 @@ extern "C" {
 #endif
 
 struct lkst_comm_map;
-struct lkst_symtab;
+struct lkst_ksym_table;
 
 struct lkst_format_opts {
 	int csv;		/* -C: CSV instead of text */
@@ -32,12 +32,12 @@ struct lkst_format_opts {
 	long long realtime_offset_ns;
 	const struct lkst_comm_map *comms;
 	/*
-	 * Kernel symbols (lkst_symbols.h), or NULL: without -r, a KSYM
+	 * Kernel symbols (lkst_ksym.h), or NULL: without -r, a KSYM
 	 * argument shows as "name+0xOFF/0xSIZE" (text and CSV) when one
 	 * covers it, else as hex; a STACKPOS as "EVENT frames 0-4 of 12";
 	 * the unused frame slots of a stack's last record are left out.
 	 */
-	const struct lkst_symtab *symbols;
+	const struct lkst_ksym_table *symbols;
 	/*
 	 * Text only: a STACK_KERNEL or STACK_USER record shows as one line per
 	 * frame under its event, "    kernel #N  FRAME" / "    user   #N  FRAME".
@@ -147,7 +147,7 @@ void lkst_comm_map_save(struct lkst_comm_map *m, __u32 pid, const char comm[16])
 const char *lkst_comm_map_name(const struct lkst_comm_map *m, __u32 pid,
 			       unsigned int cpu);
 
-/* ---- Record filters (lkbuf print -e -p -n -t -c) ------------------ */
+/* ---- Record selection (lkbuf print -e -p -n -t -c) ---------------- */
 
 /*
  * One meaning in every tool (lkbuf print and the visualizers):
@@ -157,19 +157,22 @@ const char *lkst_comm_map_name(const struct lkst_comm_map *m, __u32 pid,
  *   -t START,END   a window, see lkst_parse_window()
  *   -c CPU,...     CPU numbers, decimal or 0x hex
  *
- * A filter is an opaque handle: lkst_filter_new(), the parsers below add
- * to it, lkst_filter_match() applies it, lkst_filter_free() frees it.
+ * A selection is an opaque handle: lkst_select_new(), the parsers below
+ * add to it, lkst_select_match() applies it, lkst_select_free() frees it.
+ * It is what the trace reader's lkst_trace_select() makes of a struct
+ * lkst_trace_select (the same lists as text, lkst_logio.h); a program
+ * holding records of its own may use one directly.
  */
-struct lkst_filter;
+struct lkst_select;
 
-/* A filter that passes every record; NULL with err set when out of memory. */
-struct lkst_filter *lkst_filter_new(struct lkst_err *err);
+/* A selection that passes every record; NULL with err set when out of memory. */
+struct lkst_select *lkst_select_new(struct lkst_err *err);
 
 /* Each parses a comma-separated list; 0, or -1 with err set. */
-int lkst_filter_events(struct lkst_filter *f, const char *list, struct lkst_err *err);
-int lkst_filter_pids(struct lkst_filter *f, const char *list, struct lkst_err *err);
-int lkst_filter_comms(struct lkst_filter *f, const char *list, struct lkst_err *err);
-int lkst_filter_cpus(struct lkst_filter *f, const char *list, struct lkst_err *err);
+int lkst_select_events(struct lkst_select *f, const char *list, struct lkst_err *err);
+int lkst_select_pids(struct lkst_select *f, const char *list, struct lkst_err *err);
+int lkst_select_comms(struct lkst_select *f, const char *list, struct lkst_err *err);
+int lkst_select_cpus(struct lkst_select *f, const char *list, struct lkst_err *err);
 
 /*
  * "START,END", inclusive, as trace-clock nanoseconds; either side may be
@@ -191,35 +194,35 @@ int lkst_parse_window(const char *range, const struct lkst_clock_anchor *anchor,
 /* "12.5": seconds with up to 9 decimals, as ns; 0, or -1 if it is not. */
 int lkst_parse_seconds(const char *s, unsigned long long *ns);
 /* lkst_parse_window() into f; anchor may be NULL (seconds only). */
-int lkst_filter_window(struct lkst_filter *f, const char *range,
+int lkst_select_window(struct lkst_select *f, const char *range,
 		       const struct lkst_clock_anchor *anchor, struct lkst_err *err);
-/* lkst_filter_window(f, range, NULL, err): seconds of the trace clock. */
-int lkst_filter_time(struct lkst_filter *f, const char *range, struct lkst_err *err);
+/* lkst_select_window(f, range, NULL, err): seconds of the trace clock. */
+int lkst_select_time(struct lkst_select *f, const char *range, struct lkst_err *err);
 
 /* Whether a command name (as printed) matches a -n pattern (see above). */
 int lkst_comm_match(const char *pattern, const char *name);
 /* Whether f's -n names match name (NULL: no), f's -p pids hold pid. */
-int lkst_filter_comm_wanted(const struct lkst_filter *f, const char *name);
-int lkst_filter_pid_wanted(const struct lkst_filter *f, unsigned long long pid);
+int lkst_select_comm_wanted(const struct lkst_select *f, const char *name);
+int lkst_select_pid_wanted(const struct lkst_select *f, unsigned long long pid);
 
 /*
- * Whether a record passes every filter given.  The pid filter also matches
+ * Whether a record passes every list given.  The pid list also matches
  * the prev/next pid of a PROCESS_CONTEXTSWITCH and the target pid of a
- * PROCESS_WAKEUP; the comm filter the record's own pid's name in comms and
- * those events' comm argument; the CPU filter the CPU that recorded it.
+ * PROCESS_WAKEUP; the comm list the record's own pid's name in comms and
+ * those events' comm argument; the CPU list the CPU that recorded it.
  */
-int lkst_filter_match(const struct lkst_filter *f, const struct lkst_record *rec,
+int lkst_select_match(const struct lkst_select *f, const struct lkst_record *rec,
 		      unsigned int cpu, const struct lkst_comm_map *comms);
 /* Frees f (NULL: nothing). */
-void lkst_filter_free(struct lkst_filter *f);
+void lkst_select_free(struct lkst_select *f);
 
 /*
  * What the lists hold, in the order given (a CPU range expanded): *nr
  * items, none when the list was not given.
  */
-const __u32 *lkst_filter_pid_list(const struct lkst_filter *f, size_t *nr);
-const char *const *lkst_filter_comm_list(const struct lkst_filter *f, size_t *nr);
-const __u32 *lkst_filter_cpu_list(const struct lkst_filter *f, size_t *nr);
+const __u32 *lkst_select_pid_list(const struct lkst_select *f, size_t *nr);
+const char *const *lkst_select_comm_list(const struct lkst_select *f, size_t *nr);
+const __u32 *lkst_select_cpu_list(const struct lkst_select *f, size_t *nr);
 
 const char *lkst_context_name(unsigned int context);
 

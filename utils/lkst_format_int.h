@@ -2,7 +2,7 @@
 /*
  * What the formatter's files (lkst_format.c, lkst_format_record.c) share
  * and the library does not export (hidden: not in liblkst.so's symbols);
- * the record filter's layout (lkst_select.c, the trace reader's).
+ * the record selection's layout (lkst_select.c, the trace reader's).
  */
 #ifndef LKST_FORMAT_INT_H
 #define LKST_FORMAT_INT_H
@@ -13,8 +13,8 @@
 
 #define LKST_HIDDEN __attribute__((visibility("hidden")))
 
-/* struct lkst_filter, opaque to callers (lkst_format.h). */
-struct lkst_filter {
+/* struct lkst_select, opaque to callers (lkst_format.h). */
+struct lkst_select {
 	int by_event;
 	unsigned char event[LKST_NR_EVENT_IDS];
 	__u32 *pids;			/* -p */
@@ -28,7 +28,7 @@ struct lkst_filter {
 };
 
 /* Frees what f holds and empties it (it passes every record again). */
-LKST_HIDDEN void lkst_filter_reset(struct lkst_filter *f);
+LKST_HIDDEN void lkst_select_reset(struct lkst_select *f);
 
 LKST_HIDDEN extern const char lkst_fmt_hex_digits[];
 /* Bytes escaped printable into buf. */

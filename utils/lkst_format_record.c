@@ -13,7 +13,7 @@
 
 #include "lkst_format.h"
 #include "lkst_format_int.h"
-#include "lkst_symbols.h"
+#include "lkst_ksym.h"
 
 /* ---- Buffered output ------------------------------------------------ */
 

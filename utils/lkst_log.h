@@ -23,7 +23,7 @@
  * event, dynamic probes included), so that a log decodes by its own
  * table on any machine; where it came from (LKST_META_SOURCE); and the
  * kernel symbols its stack records need (LKST_META_SYMBOLS,
- * lkst_symbols.h); the names of the tasks that ran (LKST_META_TASKS);
+ * lkst_ksym.h); the names of the tasks that ran (LKST_META_TASKS);
  * the boot the records belong to (LKST_META_BOOT).
  * A reader skips types it does not know (lkst_logload.c's parse_meta()
  * keeps them unread), so a section added later leaves older readers
@@ -82,7 +82,7 @@ struct lkst_log_header {
 /* Metadata section types. */
 #define LKST_META_EVENTS	1	/* struct lkst_log_events + events */
 #define LKST_META_SOURCE	2	/* text: where the records came from */
-#define LKST_META_SYMBOLS	3	/* kernel symbols, lkst_symbols.h */
+#define LKST_META_SYMBOLS	3	/* kernel symbols, lkst_ksym.h */
 #define LKST_META_TASKS		4	/* struct lkst_log_tasks + tasks */
 #define LKST_META_BOOT		5	/* struct lkst_log_boot */
 

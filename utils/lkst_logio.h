@@ -285,7 +285,7 @@ const struct lkst_record *lkst_log_merge_next(struct lkst_log_merge *m,
  */
 struct lkst_trace;
 struct lkst_trace_iter;
-struct lkst_symtab;
+struct lkst_ksym_table;
 struct lkst_comm_map;
 
 /* lkst_trace_open() flags. */
@@ -319,7 +319,7 @@ void lkst_trace_use_events(const struct lkst_trace *t);
 
 const struct lkst_log *lkst_trace_log(const struct lkst_trace *t);
 /* The saved kernel symbols (LKST_TRACE_SYMBOLS), else NULL. */
-const struct lkst_symtab *lkst_trace_symbols(const struct lkst_trace *t);
+const struct lkst_ksym_table *lkst_trace_symbols(const struct lkst_trace *t);
 /* Records in all sections, selected or not. */
 unsigned long long lkst_trace_nr_records(const struct lkst_trace *t);
 /* The log header's clock anchor; CLOCK_REALTIME minus trace time. */

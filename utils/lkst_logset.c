@@ -18,7 +18,7 @@
 
 #include "lkst_logio.h"
 #include "lkst_logio_int.h"
-#include "lkst_symbols_int.h"
+#include "lkst_ksym_int.h"
 
 /* Boot times (realtime minus trace clock) of one boot differ by NTP's slew. */
 #define BOOT_SLACK_NS	2000000000ll
@@ -87,8 +87,8 @@ static int compare_refs(const void *a, const void *b)
 static int merge_symbols(const struct lkst_log *const *logs, unsigned int n, void **blob,
 			 size_t *len, struct lkst_err *err)
 {
-	struct lkst_symtab **tabs = calloc(n, sizeof(*tabs));
-	struct lkst_sym_entry *ent;
+	struct lkst_ksym_table **tabs = calloc(n, sizeof(*tabs));
+	struct lkst_ksym_entry *ent;
 	struct sym_ref *refs = NULL;
 	size_t nr = 0, strsize = 0, i, k, out = 0, soff = 0, l;
 	unsigned char *b = NULL;
@@ -101,7 +101,7 @@ static int merge_symbols(const struct lkst_log *const *logs, unsigned int n, voi
 	if (!tabs)
 		goto oom;
 	for (f = 0; f < n; f++) {
-		tabs[f] = lkst_symtab_from_log(logs[f], err);
+		tabs[f] = lkst_ksym_table_from_log(logs[f], err);
 		if (!tabs[f])
 			goto out;
 		nr += tabs[f]->nr;
@@ -112,7 +112,7 @@ static int merge_symbols(const struct lkst_log *const *logs, unsigned int n, voi
 		goto out;
 	}
 	refs = malloc(nr * sizeof(*refs));
-	b = malloc(LKST_SYM_HEAD_SIZE + nr * sizeof(*ent) + strsize);
+	b = malloc(LKST_KSYM_HEAD_SIZE + nr * sizeof(*ent) + strsize);
 	if (!refs || !b)
 		goto oom;
 	for (f = 0, k = 0; f < n; f++) {
@@ -124,7 +124,7 @@ static int merge_symbols(const struct lkst_log *const *logs, unsigned int n, voi
 		}
 	}
 	qsort(refs, nr, sizeof(*refs), compare_refs);
-	ent = (struct lkst_sym_entry *)(b + LKST_SYM_HEAD_SIZE);
+	ent = (struct lkst_ksym_entry *)(b + LKST_KSYM_HEAD_SIZE);
 	for (k = 0; k < nr; k++) {
 		if (out && refs[k].addr == ent[out - 1].addr)
 			continue;
@@ -141,7 +141,7 @@ static int merge_symbols(const struct lkst_log *const *logs, unsigned int n, voi
 	}
 	/* The string table right after the entries kept, in the same order. */
 	{
-		unsigned char *str = b + LKST_SYM_HEAD_SIZE + out * sizeof(*ent);
+		unsigned char *str = b + LKST_KSYM_HEAD_SIZE + out * sizeof(*ent);
 		size_t pos = 0;
 
 		for (k = 0; k < nr; k++) {
@@ -157,7 +157,7 @@ static int merge_symbols(const struct lkst_log *const *logs, unsigned int n, voi
 	head[0] = out;
 	head[1] = soff;
 	memcpy(b, head, sizeof(head));
-	*len = LKST_SYM_HEAD_SIZE + out * sizeof(*ent) + soff;
+	*len = LKST_KSYM_HEAD_SIZE + out * sizeof(*ent) + soff;
 	*blob = b;
 	b = NULL;
 	ret = 0;
@@ -166,7 +166,7 @@ oom:
 	lkst_seterr(err, "out of memory; free some memory");
 out:
 	for (f = 0; tabs && f < n; f++)
-		lkst_symtab_free(tabs[f]);
+		lkst_ksym_table_free(tabs[f]);
 	free(tabs);
 	free(refs);
 	free(b);

@@ -12,7 +12,7 @@
 
 #include "lkst_format.h"
 #include "lkst_format_int.h"
-#include "lkst_symbols.h"
+#include "lkst_ksym.h"
 
 /* ---- Maskset text --------------------------------------------------- */
 

@@ -11,14 +11,14 @@
 #include "lkst_format_int.h"
 #include "lkst_logio.h"
 #include "lkst_logio_int.h"
-#include "lkst_symbols.h"
+#include "lkst_ksym.h"
 #include "lkst_where.h"
 
 struct lkst_trace {
 	struct lkst_log log;		/* owned, when opened here */
 	const struct lkst_log *use;	/* the log read: &log or the caller's */
-	struct lkst_symtab *symbols;	/* NULL: not asked for */
-	struct lkst_filter filter;
+	struct lkst_ksym_table *symbols;	/* NULL: not asked for */
+	struct lkst_select sel;
 	struct lkst_where *where;	/* --where, or NULL */
 	int selecting;
 	/*
@@ -108,7 +108,7 @@ struct lkst_trace *lkst_trace_open_files(const char *const *paths, unsigned int 
 	trace_activate(t);
 	if (flags & LKST_TRACE_SYMBOLS) {
 		/* lkbuf's message: the file, then what is wrong with its symbols. */
-		t->symbols = lkst_symtab_from_log(&t->log, &e);
+		t->symbols = lkst_ksym_table_from_log(&t->log, &e);
 		if (!t->symbols) {
 			lkst_seterr(err, "%s: %s", path, e.msg);
 			goto fail;
@@ -138,9 +138,9 @@ void lkst_trace_close(struct lkst_trace *t)
 	/* Not left active, freed, on this thread. */
 	if (lkst_events_tagged(t->tag))
 		lkst_events_use_builtin();
-	lkst_filter_reset(&t->filter);
+	lkst_select_reset(&t->sel);
 	lkst_where_free(t->where);
-	lkst_symtab_free(t->symbols);
+	lkst_ksym_table_free(t->symbols);
 	if (t->use == &t->log)
 		logio_release(&t->log);
 	free(t->own_events);
@@ -152,7 +152,7 @@ const struct lkst_log *lkst_trace_log(const struct lkst_trace *t)
 	return t->use;
 }
 
-const struct lkst_symtab *lkst_trace_symbols(const struct lkst_trace *t)
+const struct lkst_ksym_table *lkst_trace_symbols(const struct lkst_trace *t)
 {
 	return t->symbols;
 }
@@ -188,19 +188,19 @@ int lkst_trace_select(struct lkst_trace *t, const struct lkst_trace_select *sel,
 		      struct lkst_err *err)
 {
 	struct lkst_clock_anchor anchor = lkst_trace_anchor(t);
-	struct lkst_filter *f = &t->filter;
+	struct lkst_select *f = &t->sel;
 	unsigned int i;
 
 	trace_activate(t);	/* events are named by the trace's table */
-	lkst_filter_reset(f);
+	lkst_select_reset(f);
 	lkst_where_free(t->where);
 	t->where = NULL;
 	t->selecting = 0;
-	if ((sel->events && lkst_filter_events(f, sel->events, err)) ||
-	    (sel->pids && lkst_filter_pids(f, sel->pids, err)) ||
-	    (sel->comms && lkst_filter_comms(f, sel->comms, err)) ||
-	    (sel->window && lkst_filter_window(f, sel->window, &anchor, err)) ||
-	    (sel->cpus && lkst_filter_cpus(f, sel->cpus, err)))
+	if ((sel->events && lkst_select_events(f, sel->events, err)) ||
+	    (sel->pids && lkst_select_pids(f, sel->pids, err)) ||
+	    (sel->comms && lkst_select_comms(f, sel->comms, err)) ||
+	    (sel->window && lkst_select_window(f, sel->window, &anchor, err)) ||
+	    (sel->cpus && lkst_select_cpus(f, sel->cpus, err)))
 		return -1;
 	if (sel->where && !(t->where = lkst_where_new(sel->where, err)))
 		return -1;
@@ -251,7 +251,7 @@ struct lkst_trace_iter *lkst_trace_iter_new(struct lkst_trace *t, unsigned int f
 	trace_activate(t);
 	it->t = t;
 	it->all = !!(flags & LKST_ITER_ALL);
-	if ((flags & LKST_ITER_COMMS) || t->filter.nr_comms || lkst_where_needs_comm(t->where)) {
+	if ((flags & LKST_ITER_COMMS) || t->sel.nr_comms || lkst_where_needs_comm(t->where)) {
 		it->comms = lkst_comm_map_new();
 		if (!it->comms) {
 			free(it);
@@ -326,7 +326,7 @@ int lkst_trace_next(struct lkst_trace_iter *it, struct lkst_trace_rec *out)
 		/* LKST_ITER_ALL: every record, the selection aside. */
 		if (it->all)
 			goto hand_on;
-		if (it->t->selecting && !lkst_filter_match(&it->t->filter, rec, cpu, it->comms))
+		if (it->t->selecting && !lkst_select_match(&it->t->sel, rec, cpu, it->comms))
 			continue;
 		if (it->t->where &&
 		    !lkst_where_match(it->t->where, rec, cpu,

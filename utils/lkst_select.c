@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Which records a tool shows: command names of pids learned in time order
- * (struct lkst_comm_map) and the record filters of -e -p -n -t -c.
+ * (struct lkst_comm_map) and the record selection of -e -p -n -t -c
+ * (struct lkst_select).
  */
 #include <ctype.h>
 #include <stdint.h>
@@ -13,7 +14,7 @@
 
 #include "lkst_format.h"
 #include "lkst_format_int.h"
-#include "lkst_symbols.h"
+#include "lkst_ksym.h"
 
 /* ---- Command names of pids ------------------------------------------ */
 
@@ -132,12 +133,12 @@ const char *lkst_comm_map_name(const struct lkst_comm_map *m, __u32 pid,
 	return s->key ? s->name : NULL;
 }
 
-/* ---- Record filters ------------------------------------------------- */
+/* ---- Record selection ----------------------------------------------- */
 
 /* Calls fn for each comma-separated item (empty items are errors). */
 static int each_item(const char *list, const char *what,
-		     int (*fn)(struct lkst_filter *, const char *, struct lkst_err *),
-		     struct lkst_filter *f, struct lkst_err *err)
+		     int (*fn)(struct lkst_select *, const char *, struct lkst_err *),
+		     struct lkst_select *f, struct lkst_err *err)
 {
 	char *copy, *item, *save = NULL;
 	int ret = 0;
@@ -160,7 +161,7 @@ static int each_item(const char *list, const char *what,
 	return ret;
 }
 
-int lkst_filter_events(struct lkst_filter *f, const char *list, struct lkst_err *err)
+int lkst_select_events(struct lkst_select *f, const char *list, struct lkst_err *err)
 {
 	f->by_event = 1;
 	return lkst_parse_event_list(list, f->event, err) < 0 ? -1 : 0;
@@ -188,17 +189,17 @@ static int add_u32(__u32 **list, size_t *n, const char *item, uint32_t max,
 	return 0;
 }
 
-static int add_pid(struct lkst_filter *f, const char *item, struct lkst_err *err)
+static int add_pid(struct lkst_select *f, const char *item, struct lkst_err *err)
 {
 	return add_u32(&f->pids, &f->nr_pids, item, UINT32_MAX, "pid", err);
 }
 
-int lkst_filter_pids(struct lkst_filter *f, const char *list, struct lkst_err *err)
+int lkst_select_pids(struct lkst_select *f, const char *list, struct lkst_err *err)
 {
 	return each_item(list, "pid", add_pid, f, err);
 }
 
-static int add_comm(struct lkst_filter *f, const char *item, struct lkst_err *err)
+static int add_comm(struct lkst_select *f, const char *item, struct lkst_err *err)
 {
 	char **comms;
 
@@ -219,7 +220,7 @@ static int add_comm(struct lkst_filter *f, const char *item, struct lkst_err *er
 	return 0;
 }
 
-int lkst_filter_comms(struct lkst_filter *f, const char *list, struct lkst_err *err)
+int lkst_select_comms(struct lkst_select *f, const char *list, struct lkst_err *err)
 {
 	return each_item(list, "command name", add_comm, f, err);
 }
@@ -227,7 +228,7 @@ int lkst_filter_comms(struct lkst_filter *f, const char *list, struct lkst_err *
 #define CPU_FILTER_MAX	65535u
 
 /* A CPU, or a range FIRST-LAST of them (0-3), as the kernel's cpu lists. */
-static int add_cpu(struct lkst_filter *f, const char *item, struct lkst_err *err)
+static int add_cpu(struct lkst_select *f, const char *item, struct lkst_err *err)
 {
 	const char *dash = strchr(item, '-');
 	uint32_t first, last, cpu;
@@ -253,7 +254,7 @@ static int add_cpu(struct lkst_filter *f, const char *item, struct lkst_err *err
 	return 0;
 }
 
-int lkst_filter_cpus(struct lkst_filter *f, const char *list, struct lkst_err *err)
+int lkst_select_cpus(struct lkst_select *f, const char *list, struct lkst_err *err)
 {
 	return each_item(list, "CPU", add_cpu, f, err);
 }
@@ -437,7 +438,7 @@ int lkst_parse_window(const char *range, const struct lkst_clock_anchor *anchor,
 	return 0;
 }
 
-int lkst_filter_window(struct lkst_filter *f, const char *range,
+int lkst_select_window(struct lkst_select *f, const char *range,
 		       const struct lkst_clock_anchor *anchor, struct lkst_err *err)
 {
 	if (lkst_parse_window(range, anchor, &f->start_ns, &f->end_ns, err))
@@ -446,12 +447,12 @@ int lkst_filter_window(struct lkst_filter *f, const char *range,
 	return 0;
 }
 
-int lkst_filter_time(struct lkst_filter *f, const char *range, struct lkst_err *err)
+int lkst_select_time(struct lkst_select *f, const char *range, struct lkst_err *err)
 {
-	return lkst_filter_window(f, range, NULL, err);
+	return lkst_select_window(f, range, NULL, err);
 }
 
-int lkst_filter_pid_wanted(const struct lkst_filter *f, unsigned long long pid)
+int lkst_select_pid_wanted(const struct lkst_select *f, unsigned long long pid)
 {
 	size_t i;
 
@@ -470,7 +471,7 @@ int lkst_comm_match(const char *pattern, const char *name)
 	return !strcmp(pattern, name);
 }
 
-int lkst_filter_comm_wanted(const struct lkst_filter *f, const char *name)
+int lkst_select_comm_wanted(const struct lkst_select *f, const char *name)
 {
 	size_t i;
 
@@ -480,7 +481,7 @@ int lkst_filter_comm_wanted(const struct lkst_filter *f, const char *name)
 	return 0;
 }
 
-static int cpu_wanted(const struct lkst_filter *f, unsigned int cpu)
+static int cpu_wanted(const struct lkst_select *f, unsigned int cpu)
 {
 	size_t i;
 
@@ -490,7 +491,7 @@ static int cpu_wanted(const struct lkst_filter *f, unsigned int cpu)
 	return 0;
 }
 
-int lkst_filter_match(const struct lkst_filter *f, const struct lkst_record *rec,
+int lkst_select_match(const struct lkst_select *f, const struct lkst_record *rec,
 		      unsigned int cpu, const struct lkst_comm_map *comms)
 {
 	int is_switch = rec->event == LKST_EV_PROCESS_CONTEXTSWITCH;
@@ -502,34 +503,34 @@ int lkst_filter_match(const struct lkst_filter *f, const struct lkst_record *rec
 		return 0;
 	if (f->nr_cpus && !cpu_wanted(f, cpu))
 		return 0;
-	if (f->nr_pids && !lkst_filter_pid_wanted(f, rec->pid) &&
-	    !(is_switch && (lkst_filter_pid_wanted(f, rec->arg[0]) ||
-			    lkst_filter_pid_wanted(f, rec->arg[1]))) &&
-	    !(is_wakeup && lkst_filter_pid_wanted(f, rec->arg[0])))
+	if (f->nr_pids && !lkst_select_pid_wanted(f, rec->pid) &&
+	    !(is_switch && (lkst_select_pid_wanted(f, rec->arg[0]) ||
+			    lkst_select_pid_wanted(f, rec->arg[1]))) &&
+	    !(is_wakeup && lkst_select_pid_wanted(f, rec->arg[0])))
 		return 0;
 	if (f->nr_comms) {
 		char name[COMM_TEXT_LEN];
 
-		if (comms && lkst_filter_comm_wanted(f, lkst_comm_map_name(comms, rec->pid, cpu)))
+		if (comms && lkst_select_comm_wanted(f, lkst_comm_map_name(comms, rec->pid, cpu)))
 			return 1;
 		if (!is_switch && !is_wakeup)
 			return 0;
 		lkst_format_comm(rec->arg[4], rec->arg[5], name, sizeof(name));
-		return lkst_filter_comm_wanted(f, name);
+		return lkst_select_comm_wanted(f, name);
 	}
 	return 1;
 }
 
-struct lkst_filter *lkst_filter_new(struct lkst_err *err)
+struct lkst_select *lkst_select_new(struct lkst_err *err)
 {
-	struct lkst_filter *f = calloc(1, sizeof(*f));
+	struct lkst_select *f = calloc(1, sizeof(*f));
 
 	if (!f)
 		lkst_seterr(err, "out of memory; free some memory");
 	return f;
 }
 
-void lkst_filter_reset(struct lkst_filter *f)
+void lkst_select_reset(struct lkst_select *f)
 {
 	size_t i;
 
@@ -541,27 +542,27 @@ void lkst_filter_reset(struct lkst_filter *f)
 	memset(f, 0, sizeof(*f));
 }
 
-void lkst_filter_free(struct lkst_filter *f)
+void lkst_select_free(struct lkst_select *f)
 {
 	if (!f)
 		return;
-	lkst_filter_reset(f);
+	lkst_select_reset(f);
 	free(f);
 }
 
-const __u32 *lkst_filter_pid_list(const struct lkst_filter *f, size_t *nr)
+const __u32 *lkst_select_pid_list(const struct lkst_select *f, size_t *nr)
 {
 	*nr = f->nr_pids;
 	return f->pids;
 }
 
-const char *const *lkst_filter_comm_list(const struct lkst_filter *f, size_t *nr)
+const char *const *lkst_select_comm_list(const struct lkst_select *f, size_t *nr)
 {
 	*nr = f->nr_comms;
 	return (const char *const *)f->comms;
 }
 
-const __u32 *lkst_filter_cpu_list(const struct lkst_filter *f, size_t *nr)
+const __u32 *lkst_select_cpu_list(const struct lkst_select *f, size_t *nr)
 {
 	*nr = f->nr_cpus;
 	return f->cpus;

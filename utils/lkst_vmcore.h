@@ -82,23 +82,34 @@ int lkst_vmcore_read_phys(const struct lkst_vmcore *vc, __u64 paddr,
 			  void *buf, size_t len);
 
 /*
- * One CPU's buffer, as `lkbuf read` saves it: info is the log section
- * (written: the number after the newest record found; overwritten and
- * dropped: the kernel's counters), records and seqs in order.
+ * One CPU's buffer, as `lkbuf read` saves it: a handle that owns its
+ * records.  Opaque: lkst_vmcore_read_cpu(), the accessors below,
+ * lkst_vmcore_cpu_free().
  */
-struct lkst_vmcore_cpu {
-	struct lkst_log_cpu info;
-	struct lkst_record *records;
-	__u64 *seqs;
-	size_t cap;
-	unsigned int nr_blocks;		/* 0: the CPU has no buffer */
-	__u64 missing_pages;		/* not in the dump: read as unused */
-	__u64 emptying_pages;		/* a writer was emptying them */
-};
+struct lkst_vmcore_cpu;
 
+/*
+ * Reads CPU cpu's buffer into a new *out: 0 (a CPU without a buffer too:
+ * no blocks, no records), or LKST_VMCORE_BAD or LKST_VMCORE_NOMEM with err
+ * set and *out NULL.
+ */
 int lkst_vmcore_read_cpu(const struct lkst_vmcore *vc, unsigned int cpu,
-			 struct lkst_vmcore_cpu *out, struct lkst_err *err);
+			 struct lkst_vmcore_cpu **out, struct lkst_err *err);
+/* Frees c (NULL: nothing). */
 void lkst_vmcore_cpu_free(struct lkst_vmcore_cpu *c);
+/*
+ * The log section (written: the number after the newest record found;
+ * overwritten and dropped: the kernel's counters; nr_records of them).
+ */
+const struct lkst_log_cpu *lkst_vmcore_cpu_info(const struct lkst_vmcore_cpu *c);
+/* The records and their sequence numbers, in order (info's nr_records). */
+const struct lkst_record *lkst_vmcore_cpu_records(const struct lkst_vmcore_cpu *c);
+const __u64 *lkst_vmcore_cpu_seqs(const struct lkst_vmcore_cpu *c);
+/* Blocks of the buffer; 0: the CPU has no buffer. */
+unsigned int lkst_vmcore_cpu_nr_blocks(const struct lkst_vmcore_cpu *c);
+/* Pages not in the dump (read as unused), pages a writer was emptying. */
+__u64 lkst_vmcore_cpu_missing_pages(const struct lkst_vmcore_cpu *c);
+__u64 lkst_vmcore_cpu_emptying_pages(const struct lkst_vmcore_cpu *c);
 
 /*
  * The layout of x86_64's struct lkst_cpu_buffer and struct lkst_block

@@ -247,22 +247,30 @@ static int cpu_failed(unsigned int cpu, int ret, struct lkst_err *err)
 }
 
 int lkst_vmcore_read_cpu(const struct lkst_vmcore *vc, unsigned int cpu,
-			 struct lkst_vmcore_cpu *out, struct lkst_err *err)
+			 struct lkst_vmcore_cpu **cpup, struct lkst_err *err)
 {
 	unsigned char cb[LKST_X86_CB_SIZE];
+	struct lkst_vmcore_cpu *out;
 	char what[64];
 	u64 offset;
 	int ret;
 
-	memset(out, 0, sizeof(*out));
-	out->info.cpu = cpu;
+	*cpup = NULL;
 	if (cpu >= vc->nr_cpu_ids) {
 		lkst_seterr(err, "cpu %u does not exist; the vmcore's CPUs are 0..%u", cpu,
 			    vc->nr_cpu_ids - 1);
 		return LKST_VMCORE_BAD;
 	}
-	if (!cpu_possible(vc, cpu))
+	out = calloc(1, sizeof(*out));
+	if (!out) {
+		lkst_seterr(err, "out of memory; free some memory");
+		return LKST_VMCORE_NOMEM;
+	}
+	out->info.cpu = cpu;
+	if (!cpu_possible(vc, cpu)) {
+		*cpup = out;
 		return 0;
+	}
 	snprintf(what, sizeof(what), "__per_cpu_offset[%u]", cpu);
 	ret = lkst_vc_kernel_read(vc, vc->per_cpu_offset + 8ULL * cpu, &offset, sizeof(offset), what, err);
 	snprintf(what, sizeof(what), "its struct lkst_cpu_buffer");
@@ -272,14 +280,46 @@ int lkst_vmcore_read_cpu(const struct lkst_vmcore *vc, unsigned int cpu,
 		ret = read_buffer(vc, cb, out, err);
 	if (ret)
 		lkst_vmcore_cpu_free(out);
+	else
+		*cpup = out;
 	return cpu_failed(cpu, ret, err);
 }
 
 void lkst_vmcore_cpu_free(struct lkst_vmcore_cpu *c)
 {
+	if (!c)
+		return;
 	free(c->records);
 	free(c->seqs);
-	c->records = NULL;
-	c->seqs = NULL;
-	c->cap = 0;
+	free(c);
+}
+
+const struct lkst_log_cpu *lkst_vmcore_cpu_info(const struct lkst_vmcore_cpu *c)
+{
+	return &c->info;
+}
+
+const struct lkst_record *lkst_vmcore_cpu_records(const struct lkst_vmcore_cpu *c)
+{
+	return c->records;
+}
+
+const __u64 *lkst_vmcore_cpu_seqs(const struct lkst_vmcore_cpu *c)
+{
+	return c->seqs;
+}
+
+unsigned int lkst_vmcore_cpu_nr_blocks(const struct lkst_vmcore_cpu *c)
+{
+	return c->nr_blocks;
+}
+
+__u64 lkst_vmcore_cpu_missing_pages(const struct lkst_vmcore_cpu *c)
+{
+	return c->missing_pages;
+}
+
+__u64 lkst_vmcore_cpu_emptying_pages(const struct lkst_vmcore_cpu *c)
+{
+	return c->emptying_pages;
 }

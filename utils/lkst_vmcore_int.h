@@ -99,4 +99,15 @@ LKST_VC_HIDDEN int lkst_vc_virt_read(const struct lkst_vmcore *vc, u64 va,
 				     void *buf, size_t len, const char *what,
 				     struct lkst_err *err);
 
+/* One CPU's buffer read (lkst_vmcore_cpu.c), a handle to callers. */
+struct lkst_vmcore_cpu {
+	struct lkst_log_cpu info;
+	struct lkst_record *records;
+	__u64 *seqs;
+	size_t cap;
+	unsigned int nr_blocks;		/* 0: the CPU has no buffer */
+	__u64 missing_pages;		/* not in the dump: read as unused */
+	__u64 emptying_pages;		/* a writer was emptying them */
+};
+
 #endif /* LKST_VMCORE_INT_H */

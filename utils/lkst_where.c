@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lkst_filter_expr.h"
+#include "lkst_pred.h"
 #include "lkst_where.h"
 
 struct where_prog {
@@ -90,7 +90,7 @@ struct lkst_where *lkst_where_new(const char *text, struct lkst_err *err)
 	}
 	/* Only signedness depends on the event: an error is any event's. */
 	for (ev = 0; ev < LKST_NR_EVENT_IDS; ev++) {
-		if (lkst_filter_compile(text, ev, prog, &errpos, err)) {
+		if (lkst_pred_compile(text, ev, prog, &errpos, err)) {
 			char msg[sizeof(err->msg)];
 
 			snprintf(msg, sizeof(msg), "%s", err->msg);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * --where EXPR of lkbuf print, convert and report: lkm filter's expression
- * language (lkst_filter_expr.h) applied to the records of a log.  The
+ * language (lkst_pred.h) applied to the records of a log.  The
  * expression is compiled per event, as lkm filter compiles it for the
  * kernel (arguments signed as that event's table says), and run by the
  * kernel's own evaluator, lkst_filter_eval() of lkst_filter.h, over fields

@@ -11,7 +11,7 @@
 #include "lkst_format.h"
 #include "lkst_logio.h"
 #include "lkst_logzst.h"
-#include "lkst_symbols.h"
+#include "lkst_ksym.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	struct lkst_log_merge *merge;
 	unsigned int prev_cpu = 0;
 	unsigned long long total = 0, merged = 0;
-	struct lkst_symtab *symbols;
+	struct lkst_ksym_table *symbols;
 	struct lkst_log *log;
 	struct lkst_err err;
 	unsigned int s, mode;
@@ -61,7 +61,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	lkst_outbuf_init(out, null);
 	opts.comms = comms;
 	/* Kernel symbols: validated strictly, refused ones print as hex. */
-	symbols = lkst_symtab_from_log(log, &err);
+	symbols = lkst_ksym_table_from_log(log, &err);
 	opts.symbols = symbols;
 	opts.realtime_offset_ns = (long long)(lkst_log_get_header(log)->anchor_realtime_ns -
 					      lkst_log_get_header(log)->anchor_trace_ns);
@@ -103,7 +103,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	lkst_comm_map_free(comms);
 	if (null)
 		fclose(null);
-	lkst_symtab_free(symbols);
+	lkst_ksym_table_free(symbols);
 	lkst_log_free(log);
 	return 0;
 }

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host tests of lkst_filter predicates: lkm's compiler
- * (utils/lkst_filter_expr.c) together with the evaluator and the program
+ * (utils/lkst_pred.c) together with the evaluator and the program
  * check the kernel handler runs (handlers/lkst_filter.h).
  */
 #include <stdint.h>
 #include <string.h>
 
 #include "check.h"
-#include "lkst_filter_expr.h"
+#include "lkst_pred.h"
 
 /* The fields of one event: arguments, then the task and CPU. */
 static void fields_of(uint64_t f[LKST_FF_NR], const uint64_t args[6],
@@ -40,7 +40,7 @@ static int eval(const char *text, unsigned int event, const uint64_t *f)
 	struct lkst_err err;
 	size_t pos;
 
-	if (lkst_filter_compile(text, event, &prog, &pos, &err))
+	if (lkst_pred_compile(text, event, &prog, &pos, &err))
 		return -1;
 	if (lkst_filter_check(prog.insns, prog.nr_insns) < 0)
 		return -2;
@@ -54,7 +54,7 @@ static long error_at(const char *text, const char *msg_part)
 	struct lkst_err err;
 	size_t pos;
 
-	if (!lkst_filter_compile(text, LKST_EV_SYSCALL_ENTRY, &prog, &pos, &err))
+	if (!lkst_pred_compile(text, LKST_EV_SYSCALL_ENTRY, &prog, &pos, &err))
 		return -1;
 	CHECK_HAS(err.msg, msg_part);
 	return (long)pos;
@@ -154,7 +154,7 @@ static void test_errors(void)
 	longexpr[0] = '\0';
 	for (i = 0; i < 16; i++)
 		strcat(longexpr, i ? " && cpu == 1" : "cpu == 1");
-	CHECK(lkst_filter_compile(longexpr, 0x30, &prog, &pos, &err) == 0 &&
+	CHECK(lkst_pred_compile(longexpr, 0x30, &prog, &pos, &err) == 0 &&
 	      prog.nr_insns == 31);
 	strcat(longexpr, " && cpu == 1");
 	CHECK(error_at(longexpr, "too long") > 0);

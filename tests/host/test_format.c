@@ -491,12 +491,12 @@ static void test_human_format(void)
 }
 
 /* f emptied for the next case: freed, and a new one (parsers add to it). */
-static struct lkst_filter *renew(struct lkst_filter *f)
+static struct lkst_select *renew(struct lkst_select *f)
 {
 	struct lkst_err err;
 
-	lkst_filter_free(f);
-	f = lkst_filter_new(&err);
+	lkst_select_free(f);
+	f = lkst_select_new(&err);
 	CHECK(f != NULL);
 	return f;
 }
@@ -506,90 +506,90 @@ static void test_filters(void)
 	struct lkst_record x = exit_record(), w = wakeup_record();
 	struct lkst_record sw = switch_record(10, 5, 6, "sshd");
 	struct lkst_comm_map *m = lkst_comm_map_new();
-	struct lkst_filter *f;
+	struct lkst_select *f;
 	const char *const *names;
 	const __u32 *list;
 	size_t nr;
 	struct lkst_err err;
 
-	f = lkst_filter_new(&err);
+	f = lkst_select_new(&err);
 	CHECK(f != NULL);
-	CHECK(lkst_filter_match(f, &x, 0, NULL));
-	CHECK(lkst_filter_pid_list(f, &nr) == NULL && nr == 0);
-	CHECK(lkst_filter_comm_list(f, &nr) == NULL && nr == 0);
-	CHECK(lkst_filter_cpu_list(f, &nr) == NULL && nr == 0);
+	CHECK(lkst_select_match(f, &x, 0, NULL));
+	CHECK(lkst_select_pid_list(f, &nr) == NULL && nr == 0);
+	CHECK(lkst_select_comm_list(f, &nr) == NULL && nr == 0);
+	CHECK(lkst_select_cpu_list(f, &nr) == NULL && nr == 0);
 	/* Events: IDs, mnemonics, categories. */
-	CHECK(lkst_filter_events(f, "process,0x31", &err) == 0);
-	CHECK(lkst_filter_match(f, &x, 0, NULL));
-	CHECK(lkst_filter_match(f, &w, 0, NULL));
+	CHECK(lkst_select_events(f, "process,0x31", &err) == 0);
+	CHECK(lkst_select_match(f, &x, 0, NULL));
+	CHECK(lkst_select_match(f, &w, 0, NULL));
 	x.event = LKST_EV_SYSCALL_ENTRY;
-	CHECK(!lkst_filter_match(f, &x, 0, NULL));
+	CHECK(!lkst_select_match(f, &x, 0, NULL));
 	x.event = LKST_EV_SYSCALL_EXIT;
 	f = renew(f);
-	CHECK(lkst_filter_events(f, "syscall_entry", &err) == 0);
-	CHECK(!lkst_filter_match(f, &x, 0, NULL));
+	CHECK(lkst_select_events(f, "syscall_entry", &err) == 0);
+	CHECK(!lkst_select_match(f, &x, 0, NULL));
 	f = renew(f);
-	CHECK(lkst_filter_events(f, "NOPE", &err) == -1);
+	CHECK(lkst_select_events(f, "NOPE", &err) == -1);
 	CHECK_HAS(err.msg, "unknown event or category 'NOPE'");
 	f = renew(f);
-	CHECK(lkst_filter_events(f, "1,,2", &err) == -1);
+	CHECK(lkst_select_events(f, "1,,2", &err) == -1);
 	CHECK_HAS(err.msg, "no empty items");
 	f = renew(f);
-	CHECK(lkst_filter_events(f, "0x99", &err) == -1);
+	CHECK(lkst_select_events(f, "0x99", &err) == -1);
 	f = renew(f);
 
 	/* Pids: own pid, and the pids a switch or wakeup names. */
-	CHECK(lkst_filter_pids(f, "6,43", &err) == 0);
-	CHECK(!lkst_filter_match(f, &x, 0, NULL));	/* pid 7 */
-	CHECK(lkst_filter_match(f, &w, 0, NULL));	/* wakes 43 */
-	CHECK(lkst_filter_match(f, &sw, 0, NULL));	/* switches to 6 */
+	CHECK(lkst_select_pids(f, "6,43", &err) == 0);
+	CHECK(!lkst_select_match(f, &x, 0, NULL));	/* pid 7 */
+	CHECK(lkst_select_match(f, &w, 0, NULL));	/* wakes 43 */
+	CHECK(lkst_select_match(f, &sw, 0, NULL));	/* switches to 6 */
 	x.pid = 6;
-	CHECK(lkst_filter_match(f, &x, 0, NULL));
+	CHECK(lkst_select_match(f, &x, 0, NULL));
 	x.pid = 7;
 	x.arg[0] = 43;				/* not a pid argument */
-	CHECK(!lkst_filter_match(f, &x, 0, NULL));
+	CHECK(!lkst_select_match(f, &x, 0, NULL));
 	f = renew(f);
-	CHECK(lkst_filter_pids(f, "12x", &err) == -1);
+	CHECK(lkst_select_pids(f, "12x", &err) == -1);
 	CHECK_HAS(err.msg, "bad pid '12x'");
 	f = renew(f);
-	CHECK(lkst_filter_pids(f, "", &err) == -1);
+	CHECK(lkst_select_pids(f, "", &err) == -1);
 	f = renew(f);
 
 	/* Time window, inclusive, in seconds. */
-	CHECK(lkst_filter_time(f, "1.000000123,", &err) == 0);
-	CHECK(lkst_filter_match(f, &w, 0, NULL));	/* 1000000123 ns */
-	CHECK(!lkst_filter_match(f, &x, 0, NULL));	/* 5 ns */
+	CHECK(lkst_select_time(f, "1.000000123,", &err) == 0);
+	CHECK(lkst_select_match(f, &w, 0, NULL));	/* 1000000123 ns */
+	CHECK(!lkst_select_match(f, &x, 0, NULL));	/* 5 ns */
 	f = renew(f);
-	CHECK(lkst_filter_time(f, ",0.000000005", &err) == 0);
-	CHECK(lkst_filter_match(f, &x, 0, NULL));
-	CHECK(!lkst_filter_match(f, &w, 0, NULL));
+	CHECK(lkst_select_time(f, ",0.000000005", &err) == 0);
+	CHECK(lkst_select_match(f, &x, 0, NULL));
+	CHECK(!lkst_select_match(f, &w, 0, NULL));
 	f = renew(f);
-	CHECK(lkst_filter_time(f, ",", &err) == 0);
-	CHECK(lkst_filter_match(f, &w, 0, NULL));
+	CHECK(lkst_select_time(f, ",", &err) == 0);
+	CHECK(lkst_select_match(f, &w, 0, NULL));
 	f = renew(f);
-	CHECK(lkst_filter_time(f, "2,1", &err) == -1);
+	CHECK(lkst_select_time(f, "2,1", &err) == -1);
 	CHECK_HAS(err.msg, "ends before it starts");
-	CHECK(lkst_filter_time(f, "1", &err) == -1);
+	CHECK(lkst_select_time(f, "1", &err) == -1);
 	CHECK_HAS(err.msg, "give START,END");
-	CHECK(lkst_filter_time(f, "1.,2", &err) == -1);
-	CHECK(lkst_filter_time(f, "-1,2", &err) == -1);
-	CHECK(lkst_filter_time(f, "0.0000000001,2", &err) == -1);
-	CHECK(lkst_filter_time(f, "99999999999999999999,", &err) == -1);
+	CHECK(lkst_select_time(f, "1.,2", &err) == -1);
+	CHECK(lkst_select_time(f, "-1,2", &err) == -1);
+	CHECK(lkst_select_time(f, "0.0000000001,2", &err) == -1);
+	CHECK(lkst_select_time(f, "99999999999999999999,", &err) == -1);
 	f = renew(f);
 
 	/* Command names: the record's pid's name so far, or the comm argument. */
-	CHECK(lkst_filter_comms(f, "bash,sshd", &err) == 0);
-	CHECK(!lkst_filter_match(f, &x, 0, m));	/* pid 7 unknown */
-	CHECK(lkst_filter_match(f, &w, 0, m));	/* wakes bash */
+	CHECK(lkst_select_comms(f, "bash,sshd", &err) == 0);
+	CHECK(!lkst_select_match(f, &x, 0, m));	/* pid 7 unknown */
+	CHECK(lkst_select_match(f, &w, 0, m));	/* wakes bash */
 	lkst_comm_map_learn(m, &w, 0);
 	x.pid = 43;
-	CHECK(lkst_filter_match(f, &x, 0, m));	/* 43 is bash now */
-	CHECK(lkst_filter_match(f, &sw, 0, m));	/* to sshd */
+	CHECK(lkst_select_match(f, &x, 0, m));	/* 43 is bash now */
+	CHECK(lkst_select_match(f, &sw, 0, m));	/* to sshd */
 	f = renew(f);
-	CHECK(lkst_filter_comms(f, "bas", &err) == 0);	/* exact */
-	CHECK(!lkst_filter_match(f, &x, 0, m));
+	CHECK(lkst_select_comms(f, "bas", &err) == 0);	/* exact */
+	CHECK(!lkst_select_match(f, &x, 0, m));
 	f = renew(f);
-	CHECK(lkst_filter_comms(f, "a,", &err) == -1);
+	CHECK(lkst_select_comms(f, "a,", &err) == -1);
 	f = renew(f);
 
 	/* Command names: PREFIX* matches a prefix, anything else exactly. */
@@ -601,53 +601,53 @@ static void test_filters(void)
 	CHECK(!lkst_comm_match("ba*", "b"));
 	CHECK(lkst_comm_match("*", "anything"));
 	CHECK(lkst_comm_match("a\\x09*", "a\\x09b"));	/* escaped as printed */
-	CHECK(lkst_filter_comms(f, "zsh,ba*", &err) == 0);
-	names = lkst_filter_comm_list(f, &nr);
+	CHECK(lkst_select_comms(f, "zsh,ba*", &err) == 0);
+	names = lkst_select_comm_list(f, &nr);
 	CHECK(nr == 2 && !strcmp(names[0], "zsh") && !strcmp(names[1], "ba*"));
-	CHECK(lkst_filter_comm_wanted(f, "bash"));
-	CHECK(lkst_filter_comm_wanted(f, "zsh"));
-	CHECK(!lkst_filter_comm_wanted(f, "zsh2"));
-	CHECK(!lkst_filter_comm_wanted(f, NULL));
-	CHECK(lkst_filter_match(f, &x, 0, m));	/* 43 is bash */
-	CHECK(!lkst_filter_match(f, &sw, 0, m));	/* sshd */
+	CHECK(lkst_select_comm_wanted(f, "bash"));
+	CHECK(lkst_select_comm_wanted(f, "zsh"));
+	CHECK(!lkst_select_comm_wanted(f, "zsh2"));
+	CHECK(!lkst_select_comm_wanted(f, NULL));
+	CHECK(lkst_select_match(f, &x, 0, m));	/* 43 is bash */
+	CHECK(!lkst_select_match(f, &sw, 0, m));	/* sshd */
 	f = renew(f);
 
 	/* Pids: decimal or hex, the same parser in every tool. */
-	CHECK(lkst_filter_pids(f, "0x2b", &err) == 0);
-	CHECK(lkst_filter_pids(f, "7", &err) == 0);	/* a second list adds */
-	list = lkst_filter_pid_list(f, &nr);
+	CHECK(lkst_select_pids(f, "0x2b", &err) == 0);
+	CHECK(lkst_select_pids(f, "7", &err) == 0);	/* a second list adds */
+	list = lkst_select_pid_list(f, &nr);
 	CHECK(nr == 2 && list[0] == 43 && list[1] == 7);
-	CHECK(lkst_filter_pid_wanted(f, 43));
-	CHECK(!lkst_filter_pid_wanted(f, 42));
+	CHECK(lkst_select_pid_wanted(f, 43));
+	CHECK(!lkst_select_pid_wanted(f, 42));
 	f = renew(f);
 
 	/* CPUs: the CPU that recorded the record. */
-	CHECK(lkst_filter_cpus(f, "1,0x3", &err) == 0);
-	list = lkst_filter_cpu_list(f, &nr);
+	CHECK(lkst_select_cpus(f, "1,0x3", &err) == 0);
+	list = lkst_select_cpu_list(f, &nr);
 	CHECK(nr == 2 && list[0] == 1 && list[1] == 3);
-	CHECK(!lkst_filter_match(f, &x, 0, NULL));
-	CHECK(lkst_filter_match(f, &x, 1, NULL));
-	CHECK(lkst_filter_match(f, &x, 3, NULL));
-	CHECK(!lkst_filter_match(f, &x, 2, NULL));
+	CHECK(!lkst_select_match(f, &x, 0, NULL));
+	CHECK(lkst_select_match(f, &x, 1, NULL));
+	CHECK(lkst_select_match(f, &x, 3, NULL));
+	CHECK(!lkst_select_match(f, &x, 2, NULL));
 	f = renew(f);
-	CHECK(lkst_filter_cpus(f, "0-2,6", &err) == 0);		/* a range expanded */
-	list = lkst_filter_cpu_list(f, &nr);
+	CHECK(lkst_select_cpus(f, "0-2,6", &err) == 0);		/* a range expanded */
+	list = lkst_select_cpu_list(f, &nr);
 	CHECK(nr == 4 && list[0] == 0 && list[2] == 2 && list[3] == 6);
 	f = renew(f);
-	CHECK(lkst_filter_cpus(f, "1,x", &err) == -1);
+	CHECK(lkst_select_cpus(f, "1,x", &err) == -1);
 	CHECK_HAS(err.msg, "bad CPU 'x'");
 	f = renew(f);
-	CHECK(lkst_filter_cpus(f, "65536", &err) == -1);
+	CHECK(lkst_select_cpus(f, "65536", &err) == -1);
 	f = renew(f);
-	CHECK(lkst_filter_cpus(f, "1,", &err) == -1);
+	CHECK(lkst_select_cpus(f, "1,", &err) == -1);
 	f = renew(f);
 
 	/* Filters combine with AND. */
-	CHECK(lkst_filter_comms(f, "bash", &err) == 0);
-	CHECK(lkst_filter_events(f, "process", &err) == 0);
-	CHECK(!lkst_filter_match(f, &x, 0, m));	/* bash, but a syscall */
-	CHECK(lkst_filter_match(f, &w, 0, m));
-	lkst_filter_free(f);
+	CHECK(lkst_select_comms(f, "bash", &err) == 0);
+	CHECK(lkst_select_events(f, "process", &err) == 0);
+	CHECK(!lkst_select_match(f, &x, 0, m));	/* bash, but a syscall */
+	CHECK(lkst_select_match(f, &w, 0, m));
+	lkst_select_free(f);
 	lkst_comm_map_free(m);
 }
 

@@ -94,10 +94,10 @@ f 644 usr/include/lkst/lkst_logio.h
 f 644 usr/include/lkst/lkst_log.h
 f 644 usr/include/lkst/lkst_format.h
 f 644 usr/include/lkst/lkst_drain.h
-f 644 usr/include/lkst/lkst_symbols.h
+f 644 usr/include/lkst/lkst_ksym.h
 f 644 usr/include/lkst/lkst_export.h
 f 644 usr/include/lkst/lkst_vmcore.h
-f 644 usr/include/lkst/lkst_filter_expr.h
+f 644 usr/include/lkst/lkst_pred.h
 f 644 usr/include/lkst/lkst_sysnames.h
 f 644 usr/include/lkst/lkst_logboot.h
 f 644 usr/include/lkst/lkst_filter.h
@@ -204,7 +204,7 @@ int main(int argc, char **argv)
 {
 	struct lkst_format_opts opts = { .csv = 1 };
 	const struct lkst_record *rec;
-	struct lkst_symtab *symbols = NULL;
+	struct lkst_ksym_table *symbols = NULL;
 	struct lkst_log_merge *merge = NULL;
 	struct lkst_outbuf *out;
 	struct lkst_log *log;
@@ -214,7 +214,7 @@ int main(int argc, char **argv)
 	if (argc != 2)
 		return 2;
 	if (!(log = lkst_log_load(argv[1], &err)) || lkst_log_use_events(log, &err) ||
-	    !(symbols = lkst_symtab_from_log(log, &err)) ||
+	    !(symbols = lkst_ksym_table_from_log(log, &err)) ||
 	    !(merge = lkst_log_merge_new(log, &err))) {
 		fprintf(stderr, "csvdump: %s\n", err.msg);
 		return 1;
@@ -229,7 +229,7 @@ int main(int argc, char **argv)
 	lkst_outbuf_flush(out);
 	lkst_outbuf_free(out);
 	lkst_log_merge_free(merge);
-	lkst_symtab_free(symbols);
+	lkst_ksym_table_free(symbols);
 	lkst_log_free(log);
 	return fflush(stdout) || ferror(stdout);
 }

@@ -173,7 +173,7 @@ static void on_msg(void *arg, enum lkst_msg_kind kind, unsigned int percent, con
 static void check_warning(const char *dir)
 {
 	char ksyms[4200], path[4200];
-	struct lkst_ksym_set set = { 0 };
+	struct lkst_ksym_set *set = lkst_ksym_set_new(&(struct lkst_err){ 0 });
 	struct lkst_log_header h;
 	struct lkst_log_writer *w;
 	struct reader rd = { 0 };
@@ -194,13 +194,13 @@ static void check_warning(const char *dir)
 	CHECK((w = lkst_log_create(path, &h, &err)) != NULL);
 	lkst_set_msg_handler(on_msg, &rd);
 	for (i = 0; i < 2; i++) {
-		CHECK(lkst_ksym_set_add(&set, 0xffffffff81000000ull + i) == 0);
-		CHECK(lkst_symbols_save(w, &set, ksyms, &err) == 0);
+		CHECK(lkst_ksym_set_add(set, 0xffffffff81000000ull + i) == 0);
+		CHECK(lkst_ksym_save(w, set, ksyms, &err) == 0);
 	}
 	lkst_set_msg_handler(NULL, NULL);
 	CHECK(rd.warnings == 1);
 	CHECK_HAS(rd.warning, "kptr_restrict");
-	lkst_ksym_set_free(&set);
+	lkst_ksym_set_free(set);
 	lkst_log_abort(w);
 	unlink(ksyms);
 }

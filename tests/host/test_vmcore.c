@@ -531,13 +531,13 @@ static int same_records(const struct lkst_vmcore_cpu *c, const struct expect *e,
 	u32 nr_args;
 	u64 i, j = 0;
 
-	for (i = 0; i < c->info.nr_records; i++) {
-		gen_record(cpu, c->seqs[i], &r, &nr_args);
-		if (memcmp(&r, &c->records[i], sizeof(r)))
+	for (i = 0; i < lkst_vmcore_cpu_info(c)->nr_records; i++) {
+		gen_record(cpu, lkst_vmcore_cpu_seqs(c)[i], &r, &nr_args);
+		if (memcmp(&r, &lkst_vmcore_cpu_records(c)[i], sizeof(r)))
 			return 0;
-		while (j < e->nr && e->seqs[j] < c->seqs[i])
+		while (j < e->nr && e->seqs[j] < lkst_vmcore_cpu_seqs(c)[i])
 			j++;
-		if (j == e->nr || e->seqs[j] != c->seqs[i])
+		if (j == e->nr || e->seqs[j] != lkst_vmcore_cpu_seqs(c)[i])
 			return 0;
 	}
 	return 1;
@@ -548,7 +548,7 @@ static void test_extract(void)
 	struct variant v = { 0 };
 	struct buf core, lin;
 	struct lkst_vmcore *vc;
-	struct lkst_vmcore_cpu c;
+	struct lkst_vmcore_cpu *c = NULL;
 	struct lkst_err err;
 
 	build(&v, &core, &lin);
@@ -561,27 +561,30 @@ static void test_extract(void)
 	CHECK(lkst_vmcore_cut_bytes(vc) == 0);
 
 	CHECK(lkst_vmcore_read_cpu(vc, 0, &c, &err) == 0);
-	CHECK(c.nr_blocks == 1 && c.missing_pages == 1 && c.emptying_pages == 0);
-	CHECK(c.info.nr_records == CPU0_RECORDS && c.info.written == CPU0_RECORDS);
-	CHECK(c.info.seq_start == 0 && c.info.seq_end == CPU0_RECORDS && c.info.lost == 0);
-	CHECK(c.info.overwritten == 0 && c.info.dropped == 0);
-	CHECK(same_records(&c, &want[0], 0) && c.info.nr_records == want[0].nr);
-	lkst_vmcore_cpu_free(&c);
+	CHECK(lkst_vmcore_cpu_nr_blocks(c) == 1 && lkst_vmcore_cpu_missing_pages(c) == 1 && lkst_vmcore_cpu_emptying_pages(c) == 0);
+	CHECK(lkst_vmcore_cpu_info(c)->nr_records == CPU0_RECORDS && lkst_vmcore_cpu_info(c)->written == CPU0_RECORDS);
+	CHECK(lkst_vmcore_cpu_info(c)->seq_start == 0 && lkst_vmcore_cpu_info(c)->seq_end == CPU0_RECORDS && lkst_vmcore_cpu_info(c)->lost == 0);
+	CHECK(lkst_vmcore_cpu_info(c)->overwritten == 0 && lkst_vmcore_cpu_info(c)->dropped == 0);
+	CHECK(same_records(c, &want[0], 0) && lkst_vmcore_cpu_info(c)->nr_records == want[0].nr);
+	lkst_vmcore_cpu_free(c);
 
 	CHECK(lkst_vmcore_read_cpu(vc, 1, &c, &err) == 0);
-	CHECK(c.nr_blocks == 2 && c.missing_pages == 0);
-	CHECK(c.info.written == CPU1_RECORDS && want[1].next_seq == CPU1_RECORDS);
-	CHECK(c.info.nr_records == want[1].nr && same_records(&c, &want[1], 1));
-	CHECK(c.info.seq_end == CPU1_RECORDS && c.info.seq_start == want[1].seqs[0]);
-	CHECK(c.info.lost == 0 && c.seqs[c.info.nr_records - 1] == CPU1_RECORDS - 1);
-	CHECK(c.info.overwritten == local64_read(&cbs[1]->overwritten) + 5);
-	CHECK(c.info.overwritten - 5 + c.info.nr_records == CPU1_RECORDS);
-	CHECK(c.info.dropped == 7);
-	lkst_vmcore_cpu_free(&c);
+	CHECK(lkst_vmcore_cpu_nr_blocks(c) == 2 && lkst_vmcore_cpu_missing_pages(c) == 0);
+	CHECK(lkst_vmcore_cpu_info(c)->written == CPU1_RECORDS && want[1].next_seq == CPU1_RECORDS);
+	CHECK(lkst_vmcore_cpu_info(c)->nr_records == want[1].nr && same_records(c, &want[1], 1));
+	CHECK(lkst_vmcore_cpu_info(c)->seq_end == CPU1_RECORDS && lkst_vmcore_cpu_info(c)->seq_start == want[1].seqs[0]);
+	CHECK(lkst_vmcore_cpu_info(c)->lost == 0 && lkst_vmcore_cpu_seqs(c)[lkst_vmcore_cpu_info(c)->nr_records - 1] == CPU1_RECORDS - 1);
+	CHECK(lkst_vmcore_cpu_info(c)->overwritten == local64_read(&cbs[1]->overwritten) + 5);
+	CHECK(lkst_vmcore_cpu_info(c)->overwritten - 5 + lkst_vmcore_cpu_info(c)->nr_records == CPU1_RECORDS);
+	CHECK(lkst_vmcore_cpu_info(c)->dropped == 7);
+	lkst_vmcore_cpu_free(c);
 
-	CHECK(lkst_vmcore_read_cpu(vc, 2, &c, &err) == 0 && c.nr_blocks == 0);
-	CHECK(lkst_vmcore_read_cpu(vc, 3, &c, &err) == 0 && c.nr_blocks == 0);
-	CHECK(lkst_vmcore_read_cpu(vc, 4, &c, &err) == LKST_VMCORE_BAD);
+	CHECK(lkst_vmcore_read_cpu(vc, 2, &c, &err) == 0 && lkst_vmcore_cpu_nr_blocks(c) == 0);
+	lkst_vmcore_cpu_free(c);
+	CHECK(lkst_vmcore_read_cpu(vc, 3, &c, &err) == 0 && lkst_vmcore_cpu_nr_blocks(c) == 0);
+	CHECK(lkst_vmcore_cpu_info(c)->nr_records == 0);
+	lkst_vmcore_cpu_free(c);
+	CHECK(lkst_vmcore_read_cpu(vc, 4, &c, &err) == LKST_VMCORE_BAD && c == NULL);
 	CHECK_HAS(err.msg, "does not exist");
 	lkst_vmcore_close(vc);
 	free(core.p);
@@ -621,7 +624,7 @@ static void test_lost_page(int odd)
 	struct variant v = { 0 };
 	struct buf core, lin;
 	struct lkst_vmcore *vc;
-	struct lkst_vmcore_cpu c;
+	struct lkst_vmcore_cpu *c = NULL;
 	struct lkst_err err;
 
 	v.omit_used_page = !odd;
@@ -629,13 +632,13 @@ static void test_lost_page(int odd)
 	build(&v, &core, &lin);
 	CHECK(open_bufs(&vc, &core, &lin, &err) == 0);
 	CHECK(lkst_vmcore_read_cpu(vc, 1, &c, &err) == 0);
-	CHECK(c.missing_pages == (u64)!odd && c.emptying_pages == (u64)odd);
+	CHECK(lkst_vmcore_cpu_missing_pages(c) == (u64)!odd && lkst_vmcore_cpu_emptying_pages(c) == (u64)odd);
 	CHECK(median_page_records > 0);
-	CHECK(c.info.nr_records == want[1].nr - median_page_records);
-	CHECK(c.info.lost == median_page_records);
-	CHECK(c.info.seq_start == want[1].seqs[0] && c.info.seq_end == CPU1_RECORDS);
-	CHECK(same_records(&c, &want[1], 1));
-	lkst_vmcore_cpu_free(&c);
+	CHECK(lkst_vmcore_cpu_info(c)->nr_records == want[1].nr - median_page_records);
+	CHECK(lkst_vmcore_cpu_info(c)->lost == median_page_records);
+	CHECK(lkst_vmcore_cpu_info(c)->seq_start == want[1].seqs[0] && lkst_vmcore_cpu_info(c)->seq_end == CPU1_RECORDS);
+	CHECK(same_records(c, &want[1], 1));
+	lkst_vmcore_cpu_free(c);
 	lkst_vmcore_close(vc);
 	free(core.p);
 	free(lin.p);
@@ -646,7 +649,7 @@ static void expect_refused(const struct variant *v, unsigned int cpu, const char
 {
 	struct buf core, lin;
 	struct lkst_vmcore *vc;
-	struct lkst_vmcore_cpu c;
+	struct lkst_vmcore_cpu *c = NULL;
 	struct lkst_err err;
 	int ret;
 
@@ -654,6 +657,7 @@ static void expect_refused(const struct variant *v, unsigned int cpu, const char
 	ret = open_bufs(&vc, &core, &lin, &err);
 	if (!ret) {
 		ret = lkst_vmcore_read_cpu(vc, cpu, &c, &err);
+		lkst_vmcore_cpu_free(c);
 		lkst_vmcore_close(vc);
 	}
 	CHECK(ret == LKST_VMCORE_BAD);
@@ -706,7 +710,7 @@ static int open_and_read(const unsigned char *core, size_t core_len,
 {
 	struct lkst_vmcore_file cf = { core, core_len }, lf = { lin, lin_len };
 	struct lkst_vmcore *vc;
-	struct lkst_vmcore_cpu c;
+	struct lkst_vmcore_cpu *c = NULL;
 	struct lkst_err err;
 	unsigned int cpu;
 	int ret;
@@ -715,7 +719,7 @@ static int open_and_read(const unsigned char *core, size_t core_len,
 	ret = vc ? 0 : ret;
 	for (cpu = 0; !ret && cpu < lkst_vmcore_nr_cpu_ids(vc); cpu++) {
 		ret = lkst_vmcore_read_cpu(vc, cpu, &c, &err);
-		lkst_vmcore_cpu_free(&c);
+		lkst_vmcore_cpu_free(c);
 	}
 	lkst_vmcore_close(vc);
 	*bad_msgs += ret && !strstr(err.msg, "; ");

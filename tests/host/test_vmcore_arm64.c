@@ -397,9 +397,9 @@ static int same_records(const struct lkst_vmcore_cpu *c, unsigned int cpu)
 	u32 nr_args;
 	u64 i;
 
-	for (i = 0; i < c->info.nr_records; i++) {
-		gen_record(cpu, c->seqs[i], &r, &nr_args);
-		if (memcmp(&r, &c->records[i], sizeof(r)) || c->seqs[i] != want_first[cpu] + i)
+	for (i = 0; i < lkst_vmcore_cpu_info(c)->nr_records; i++) {
+		gen_record(cpu, lkst_vmcore_cpu_seqs(c)[i], &r, &nr_args);
+		if (memcmp(&r, &lkst_vmcore_cpu_records(c)[i], sizeof(r)) || lkst_vmcore_cpu_seqs(c)[i] != want_first[cpu] + i)
 			return 0;
 	}
 	return 1;
@@ -410,7 +410,7 @@ static void test_extract(unsigned int bits)
 	struct variant v = { 0 };
 	struct buf core, lin;
 	struct lkst_vmcore *vc;
-	struct lkst_vmcore_cpu c;
+	struct lkst_vmcore_cpu *c = NULL;
 	struct lkst_err err;
 	u64 pa = 0;
 
@@ -420,16 +420,16 @@ static void test_extract(unsigned int bits)
 		CHECK_STR(lkst_vmcore_release(vc), RELEASE);
 		CHECK(lkst_vmcore_nr_cpu_ids(vc) == NR_CPUS && vc->va_bits == bits);
 		CHECK(lkst_vmcore_read_cpu(vc, 0, &c, &err) == 0);
-		CHECK(c.nr_blocks == 1 && c.missing_pages == 0);
-		CHECK(c.info.nr_records == RECORDS_0 && c.info.written == RECORDS_0);
-		CHECK(c.info.lost == 0 && same_records(&c, 0));
-		lkst_vmcore_cpu_free(&c);
+		CHECK(lkst_vmcore_cpu_nr_blocks(c) == 1 && lkst_vmcore_cpu_missing_pages(c) == 0);
+		CHECK(lkst_vmcore_cpu_info(c)->nr_records == RECORDS_0 && lkst_vmcore_cpu_info(c)->written == RECORDS_0);
+		CHECK(lkst_vmcore_cpu_info(c)->lost == 0 && same_records(c, 0));
+		lkst_vmcore_cpu_free(c);
 		CHECK(lkst_vmcore_read_cpu(vc, 1, &c, &err) == 0);
-		CHECK(c.nr_blocks == 2 && c.info.written == RECORDS_1);
-		CHECK(c.info.nr_records == want_nr[1] && same_records(&c, 1));
-		CHECK(c.info.seq_end == RECORDS_1 && c.info.lost == 0 && c.info.dropped == 3);
-		CHECK(c.info.overwritten + c.info.nr_records == RECORDS_1);
-		lkst_vmcore_cpu_free(&c);
+		CHECK(lkst_vmcore_cpu_nr_blocks(c) == 2 && lkst_vmcore_cpu_info(c)->written == RECORDS_1);
+		CHECK(lkst_vmcore_cpu_info(c)->nr_records == want_nr[1] && same_records(c, 1));
+		CHECK(lkst_vmcore_cpu_info(c)->seq_end == RECORDS_1 && lkst_vmcore_cpu_info(c)->lost == 0 && lkst_vmcore_cpu_info(c)->dropped == 3);
+		CHECK(lkst_vmcore_cpu_info(c)->overwritten + lkst_vmcore_cpu_info(c)->nr_records == RECORDS_1);
+		lkst_vmcore_cpu_free(c);
 		/* A 4 KiB page, a 2 MiB block, a 1 GiB block of the linear map. */
 		CHECK(lkst_vmcore_virt_to_phys(vc, vmalloc_va(0x100123), &pa, &err) == 0 &&
 		      pa == 0x50000000ULL + 8 * 0x2000 + 0x123);

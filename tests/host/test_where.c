@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "lkst_filter_expr.h"
+#include "lkst_pred.h"
 #include "lkst_where.h"
 
 /* What lkst_filter_field() reads in the kernel for one event. */
@@ -48,7 +48,7 @@ static int kernel_verdict(const char *text, const struct lkst_record *r,
 	struct lkst_err err;
 	size_t pos;
 
-	if (lkst_filter_compile(text, r->event, &prog, &pos, &err))
+	if (lkst_pred_compile(text, r->event, &prog, &pos, &err))
 		return -1;
 	kernel_of(&k, r, cpu, comm);
 	return lkst_filter_eval(prog.insns, prog.nr_insns, kernel_field, &k);

@@ -36,16 +36,16 @@ poptContext viz_parse_options(const char *progname, int argc, char **argv,
 	if (!v->log_file == !v->csv_file)
 		lkst_die(LKST_EXIT_USAGE, "give one of -f LOG or --csv-file CSV; run %s --help",
 			 lkst_progname);
-	if (!(v->select = lkst_filter_new(&err)) ||
-	    (v->pids && lkst_filter_pids(v->select, v->pids, &err)) ||
-	    (v->comms && lkst_filter_comms(v->select, v->comms, &err)))
+	if (!(v->select = lkst_select_new(&err)) ||
+	    (v->pids && lkst_select_pids(v->select, v->pids, &err)) ||
+	    (v->comms && lkst_select_comms(v->select, v->comms, &err)))
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 	return ctx;
 }
 
 void viz_options_free(poptContext ctx, struct viz_options *v)
 {
-	lkst_filter_free(v->select);
+	lkst_select_free(v->select);
 	poptFreeContext(ctx);
 }
 

@@ -30,7 +30,7 @@ struct viz_options {
 	char *script;
 	int summary;
 	int width;
-	struct lkst_filter *select;	/* -p and -n */
+	struct lkst_select *select;	/* -p and -n */
 };
 
 /*
@@ -83,7 +83,7 @@ void *viz_xcalloc(size_t n, size_t size);
  * options (dies on a bad one or a positional argument), checks that
  * exactly one of -f and --csv-file is given, and parses -p and -n into
  * v->select (lkst_format.h: the parser and matcher of lkbuf print; test
- * with lkst_filter_pid_wanted() and lkst_filter_comm_wanted()).  Free
+ * with lkst_select_pid_wanted() and lkst_select_comm_wanted()).  Free
  * with viz_options_free().
  */
 poptContext viz_parse_options(const char *progname, int argc, char **argv,

@@ -116,7 +116,7 @@ static int name_event(const void *event, void *ctx, struct lkst_err *err)
 {
 	const struct ps_event *e = event;
 	struct namer *n = ctx;
-	const struct lkst_filter *sel = n->o->v.select;
+	const struct lkst_select *sel = n->o->v.select;
 	size_t i, nr_pids, nr_comms;
 
 	(void)err;
@@ -124,10 +124,10 @@ static int name_event(const void *event, void *ctx, struct lkst_err *err)
 		return 0;
 	i = pid_index(n->f, e->pid);
 	if (i == SIZE_MAX) {
-		lkst_filter_pid_list(sel, &nr_pids);
-		lkst_filter_comm_list(sel, &nr_comms);
-		if (!nr_comms || !lkst_filter_comm_wanted(sel, e->comm) ||
-		    (nr_pids && !lkst_filter_pid_wanted(sel, e->pid)))
+		lkst_select_pid_list(sel, &nr_pids);
+		lkst_select_comm_list(sel, &nr_comms);
+		if (!nr_comms || !lkst_select_comm_wanted(sel, e->comm) ||
+		    (nr_pids && !lkst_select_pid_wanted(sel, e->pid)))
 			return 0;
 		add_pid(n, e->pid);
 		i = n->f->nr_pids - 1;
@@ -150,8 +150,8 @@ static int select_pids(const struct options *o, struct frame *f, struct lkst_err
 	const __u32 *pids;
 	int rc;
 
-	pids = lkst_filter_pid_list(o->v.select, &nr_pids);
-	lkst_filter_comm_list(o->v.select, &nr_comms);
+	pids = lkst_select_pid_list(o->v.select, &nr_pids);
+	lkst_select_comm_list(o->v.select, &nr_comms);
 	f->names[0] = '\0';
 	if (!nr_pids && !nr_comms)
 		return 1;

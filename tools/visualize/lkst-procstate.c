@@ -67,11 +67,11 @@ static int selected(const struct ps_task *t, const struct options *o)
 
 	if (t->pid == 0 && !o->idle)
 		return 0;
-	lkst_filter_pid_list(o->v.select, &nr_pids);
-	lkst_filter_comm_list(o->v.select, &nr_comms);
-	if (nr_pids && !lkst_filter_pid_wanted(o->v.select, t->pid))
+	lkst_select_pid_list(o->v.select, &nr_pids);
+	lkst_select_comm_list(o->v.select, &nr_comms);
+	if (nr_pids && !lkst_select_pid_wanted(o->v.select, t->pid))
 		return 0;
-	return !nr_comms || lkst_filter_comm_wanted(o->v.select, t->comm);
+	return !nr_comms || lkst_select_comm_wanted(o->v.select, t->comm);
 }
 
 static int compare_lanes(const void *a, const void *b)

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Compiles lkst_filter predicates, as lkm filter takes them, into the
- * postfix programs of handlers/lkst_filter.h.  Pure: unit tested on the
- * host.
+ * The predicate compiler (lkst_pred_*): predicates for the lkst_filter
+ * handler, as lkm filter and --where take them, compiled into the postfix
+ * programs of handlers/lkst_filter.h.  Pure: unit tested on the host.
  *
  *   expr    := and ('||' and)*
  *   and     := unary ('&&' unary)*
@@ -15,8 +15,8 @@
  * Arguments the event table calls signed (decimal, return value, system
  * call number) and negative numbers compare as signed 64-bit values.
  */
-#ifndef LKST_FILTER_EXPR_H
-#define LKST_FILTER_EXPR_H
+#ifndef LKST_PRED_H
+#define LKST_PRED_H
 
 #include <stddef.h>
 #include "lkst_filter.h"
@@ -31,7 +31,7 @@ extern "C" {
  * @text for event @event.  Returns 0, or -1 with @err set and *@errpos the
  * byte offset in @text where the problem is.
  */
-int lkst_filter_compile(const char *text, unsigned int event,
+int lkst_pred_compile(const char *text, unsigned int event,
 			struct lkst_filter_prog *prog, size_t *errpos,
 			struct lkst_err *err);
 
@@ -39,4 +39,4 @@ int lkst_filter_compile(const char *text, unsigned int event,
 }
 #endif
 
-#endif /* LKST_FILTER_EXPR_H */
+#endif /* LKST_PRED_H */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * lkst_filter expressions to programs: a recursive-descent parser that
- * emits postfix instructions as it goes.  See lkst_filter_expr.h.
+ * emits postfix instructions as it goes.  See lkst_pred.h.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "lkst_filter_expr.h"
+#include "lkst_pred.h"
 
 struct parser {
 	const char *text;
@@ -273,7 +273,7 @@ static int parse_or(struct parser *ps)
 	return 0;
 }
 
-int lkst_filter_compile(const char *text, unsigned int event,
+int lkst_pred_compile(const char *text, unsigned int event,
 			struct lkst_filter_prog *prog, size_t *errpos,
 			struct lkst_err *err)
 {

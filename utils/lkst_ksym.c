@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* Kernel symbols saved with a log: see lkst_symbols.h. */
+/* Kernel symbols saved with a log: see lkst_ksym.h. */
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "lkst_logio.h"
-#include "lkst_symbols_int.h"
+#include "lkst_ksym_int.h"
 
 /* ---- /proc/kallsyms ---------------------------------------------------- */
 
@@ -43,14 +43,19 @@ static int name_ok(const char *s)
 	return 1;
 }
 
-int lkst_kallsyms_read(FILE *in, struct lkst_kallsyms *ks, struct lkst_err *err)
+struct lkst_ksym_kallsyms *lkst_ksym_kallsyms_read(FILE *in, struct lkst_err *err)
 {
+	struct lkst_ksym_kallsyms *ks;
 	struct raw_sym *raw = NULL;
 	size_t nr = 0, cap = 0, i, j, lineno = 0;
 	char line[1024];
 	int all_zero = 1;
 
-	memset(ks, 0, sizeof(*ks));
+	ks = calloc(1, sizeof(*ks));
+	if (!ks) {
+		lkst_seterr(err, "out of memory reading the kernel symbols; free some memory");
+		return NULL;
+	}
 	while (fgets(line, sizeof(line), in)) {
 		char name[512], module[512], type;
 		unsigned long long addr;
@@ -116,7 +121,7 @@ int lkst_kallsyms_read(FILE *in, struct lkst_kallsyms *ks, struct lkst_err *err)
 		for (i = 0; i < nr; i++)
 			free(raw[i].name);
 		free(raw);
-		return 0;
+		return ks;
 	}
 	qsort(raw, nr, sizeof(*raw), raw_cmp);
 	ks->sym = calloc(nr ? nr : 1, sizeof(*ks->sym));
@@ -142,7 +147,7 @@ int lkst_kallsyms_read(FILE *in, struct lkst_kallsyms *ks, struct lkst_err *err)
 			k->size = raw[j].addr - raw[i].addr;
 	}
 	free(raw);
-	return 0;
+	return ks;
 bad:
 	lkst_seterr(err, "kernel symbols, line %zu: not \"ADDRESS TYPE NAME [MODULE]\"; is it a kallsyms file?",
 		    lineno);
@@ -153,18 +158,35 @@ fail:
 	for (i = 0; i < nr; i++)
 		free(raw[i].name);
 	free(raw);
-	lkst_kallsyms_free(ks);
-	return -1;
+	lkst_ksym_kallsyms_free(ks);
+	return NULL;
 }
 
-void lkst_kallsyms_free(struct lkst_kallsyms *ks)
+void lkst_ksym_kallsyms_free(struct lkst_ksym_kallsyms *ks)
 {
 	size_t i;
 
+	if (!ks)
+		return;
 	for (i = 0; ks->sym && i < ks->nr; i++)
 		free(ks->sym[i].name);
 	free(ks->sym);
-	memset(ks, 0, sizeof(*ks));
+	free(ks);
+}
+
+size_t lkst_ksym_kallsyms_nr(const struct lkst_ksym_kallsyms *ks)
+{
+	return ks->nr;
+}
+
+const struct lkst_ksym *lkst_ksym_kallsyms_get(const struct lkst_ksym_kallsyms *ks, size_t i)
+{
+	return i < ks->nr ? &ks->sym[i] : NULL;
+}
+
+int lkst_ksym_kallsyms_restricted(const struct lkst_ksym_kallsyms *ks)
+{
+	return ks->restricted;
 }
 
 /*
@@ -173,7 +195,7 @@ void lkst_kallsyms_free(struct lkst_kallsyms *ks)
  * addr when the size is unknown, 0) holds addr, or -1.
  */
 _Static_assert(offsetof(struct lkst_ksym, addr) == 0, "addr leads struct lkst_ksym");
-_Static_assert(offsetof(struct lkst_sym_entry, addr) == 0, "addr leads struct lkst_sym_entry");
+_Static_assert(offsetof(struct lkst_ksym_entry, addr) == 0, "addr leads struct lkst_ksym_entry");
 
 static long find_sorted(const void *table, size_t nr, size_t stride, __u64 addr,
 			__u64 (*size_of)(const void *entry))
@@ -205,7 +227,7 @@ static __u64 ksym_size(const void *e)
 	return ((const struct lkst_ksym *)e)->size;
 }
 
-const struct lkst_ksym *lkst_kallsyms_find(const struct lkst_kallsyms *ks, __u64 addr)
+const struct lkst_ksym *lkst_ksym_kallsyms_find(const struct lkst_ksym_kallsyms *ks, __u64 addr)
 {
 	long i = find_sorted(ks->sym, ks->nr, sizeof(*ks->sym), addr, ksym_size);
 
@@ -213,6 +235,20 @@ const struct lkst_ksym *lkst_kallsyms_find(const struct lkst_kallsyms *ks, __u64
 }
 
 /* ---- Addresses ------------------------------------------------------------ */
+
+struct lkst_ksym_set *lkst_ksym_set_new(struct lkst_err *err)
+{
+	struct lkst_ksym_set *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		lkst_seterr(err, "out of memory collecting kernel addresses; free some memory");
+	return s;
+}
+
+size_t lkst_ksym_set_nr(const struct lkst_ksym_set *s)
+{
+	return s->nr;
+}
 
 int lkst_ksym_set_add(struct lkst_ksym_set *s, __u64 addr)
 {
@@ -250,11 +286,10 @@ int lkst_ksym_set_add_records(struct lkst_ksym_set *s,
 
 void lkst_ksym_set_free(struct lkst_ksym_set *s)
 {
-	int warned = s->warned;	/* once per set, however often it is emptied */
-
+	if (!s)
+		return;
 	free(s->addr);
-	memset(s, 0, sizeof(*s));
-	s->warned = warned;
+	free(s);
 }
 
 static int u64_cmp(const void *a, const void *b)
@@ -266,12 +301,12 @@ static int u64_cmp(const void *a, const void *b)
 
 /* ---- The section ----------------------------------------------------------- */
 
-int lkst_symbols_build(const struct lkst_kallsyms *ks, struct lkst_ksym_set *s,
+int lkst_ksym_build(const struct lkst_ksym_kallsyms *ks, struct lkst_ksym_set *s,
 		       void **blob, size_t *len, struct lkst_err *err)
 {
 	const struct lkst_ksym **used;
 	size_t i, nr = 0, strtab = 0, off;
-	struct lkst_sym_entry e;
+	struct lkst_ksym_entry e;
 	__u32 head[2];
 	char *out;
 
@@ -287,7 +322,7 @@ int lkst_symbols_build(const struct lkst_kallsyms *ks, struct lkst_ksym_set *s,
 	}
 	/* Addresses are sorted, so the symbols come in order too. */
 	for (i = 0; i < s->nr; i++) {
-		const struct lkst_ksym *k = lkst_kallsyms_find(ks, s->addr[i]);
+		const struct lkst_ksym *k = lkst_ksym_kallsyms_find(ks, s->addr[i]);
 
 		if (k && (!nr || used[nr - 1] != k)) {
 			used[nr++] = k;
@@ -298,7 +333,7 @@ int lkst_symbols_build(const struct lkst_kallsyms *ks, struct lkst_ksym_set *s,
 		free(used);
 		return 0;
 	}
-	*len = LKST_SYM_HEAD_SIZE + nr * sizeof(e) + strtab;
+	*len = LKST_KSYM_HEAD_SIZE + nr * sizeof(e) + strtab;
 	out = malloc(*len);
 	if (!out) {
 		free(used);
@@ -316,8 +351,8 @@ int lkst_symbols_build(const struct lkst_kallsyms *ks, struct lkst_ksym_set *s,
 		e.addr = used[i]->addr;
 		e.size = used[i]->size;
 		e.name = off;
-		memcpy(out + LKST_SYM_HEAD_SIZE + i * sizeof(e), &e, sizeof(e));
-		memcpy(out + LKST_SYM_HEAD_SIZE + nr * sizeof(e) + off, used[i]->name, l);
+		memcpy(out + LKST_KSYM_HEAD_SIZE + i * sizeof(e), &e, sizeof(e));
+		memcpy(out + LKST_KSYM_HEAD_SIZE + nr * sizeof(e) + off, used[i]->name, l);
 		off += l;
 	}
 	free(used);
@@ -326,16 +361,16 @@ int lkst_symbols_build(const struct lkst_kallsyms *ks, struct lkst_ksym_set *s,
 }
 
 /* Fills st (zeroed) from the section blob: 0, or -1 with err set. */
-static int symtab_load(const void *blob, size_t len, struct lkst_symtab *st,
+static int symtab_load(const void *blob, size_t len, struct lkst_ksym_table *st,
 		       struct lkst_err *err)
 {
 	const unsigned char *p = blob;
 	__u32 head[2];
 	size_t i, nr, strtab_size;
 
-	if (len < LKST_SYM_HEAD_SIZE) {
+	if (len < LKST_KSYM_HEAD_SIZE) {
 		lkst_seterr(err, "kernel symbols: %zu bytes, shorter than their %d-byte head",
-			    len, LKST_SYM_HEAD_SIZE);
+			    len, LKST_KSYM_HEAD_SIZE);
 		return -1;
 	}
 	memcpy(head, p, sizeof(head));
@@ -345,8 +380,8 @@ static int symtab_load(const void *blob, size_t len, struct lkst_symtab *st,
 		lkst_seterr(err, "kernel symbols: the table is empty");
 		return -1;
 	}
-	if (nr > (len - LKST_SYM_HEAD_SIZE) / sizeof(struct lkst_sym_entry) ||
-	    strtab_size != len - LKST_SYM_HEAD_SIZE - nr * sizeof(struct lkst_sym_entry)) {
+	if (nr > (len - LKST_KSYM_HEAD_SIZE) / sizeof(struct lkst_ksym_entry) ||
+	    strtab_size != len - LKST_KSYM_HEAD_SIZE - nr * sizeof(struct lkst_ksym_entry)) {
 		lkst_seterr(err, "kernel symbols: %zu entries and %zu bytes of names do not make the %zu bytes of the section",
 			    nr, strtab_size, len);
 		return -1;
@@ -361,12 +396,12 @@ static int symtab_load(const void *blob, size_t len, struct lkst_symtab *st,
 		lkst_seterr(err, "out of memory loading %zu kernel symbols; free some memory", nr);
 		return -1;
 	}
-	memcpy(st->ent, p + LKST_SYM_HEAD_SIZE, nr * sizeof(*st->ent));
-	memcpy(st->strtab, p + LKST_SYM_HEAD_SIZE + nr * sizeof(*st->ent), strtab_size);
+	memcpy(st->ent, p + LKST_KSYM_HEAD_SIZE, nr * sizeof(*st->ent));
+	memcpy(st->strtab, p + LKST_KSYM_HEAD_SIZE + nr * sizeof(*st->ent), strtab_size);
 	st->nr = nr;
 	st->strtab_size = strtab_size;
 	for (i = 0; i < nr; i++) {
-		const struct lkst_sym_entry *e = &st->ent[i];
+		const struct lkst_ksym_entry *e = &st->ent[i];
 
 		if (e->name >= strtab_size || !name_ok(st->strtab + e->name)) {
 			lkst_seterr(err, "kernel symbols: entry %zu has a bad name (offset %u of %zu)",
@@ -389,22 +424,22 @@ bad:
 	return -1;
 }
 
-struct lkst_symtab *lkst_symtab_load(const void *blob, size_t len, struct lkst_err *err)
+struct lkst_ksym_table *lkst_ksym_table_load(const void *blob, size_t len, struct lkst_err *err)
 {
-	struct lkst_symtab *st = calloc(1, sizeof(*st));
+	struct lkst_ksym_table *st = calloc(1, sizeof(*st));
 
 	if (!st) {
 		lkst_seterr(err, "out of memory loading kernel symbols; free some memory");
 		return NULL;
 	}
 	if (symtab_load(blob, len, st, err)) {
-		lkst_symtab_free(st);
+		lkst_ksym_table_free(st);
 		return NULL;
 	}
 	return st;
 }
 
-void lkst_symtab_free(struct lkst_symtab *st)
+void lkst_ksym_table_free(struct lkst_ksym_table *st)
 {
 	if (!st)
 		return;
@@ -413,31 +448,31 @@ void lkst_symtab_free(struct lkst_symtab *st)
 	free(st);
 }
 
-size_t lkst_symtab_nr(const struct lkst_symtab *st)
+size_t lkst_ksym_table_nr(const struct lkst_ksym_table *st)
 {
 	return st->nr;
 }
 
-const char *lkst_symtab_name(const struct lkst_symtab *st, const struct lkst_sym_entry *e)
+const char *lkst_ksym_table_name(const struct lkst_ksym_table *st, const struct lkst_ksym_entry *e)
 {
 	return e->name < st->strtab_size ? st->strtab + e->name : "";
 }
 
 static __u64 sym_entry_size(const void *e)
 {
-	return ((const struct lkst_sym_entry *)e)->size;
+	return ((const struct lkst_ksym_entry *)e)->size;
 }
 
-const struct lkst_sym_entry *lkst_symtab_find(const struct lkst_symtab *st, __u64 addr)
+const struct lkst_ksym_entry *lkst_ksym_table_find(const struct lkst_ksym_table *st, __u64 addr)
 {
 	long i = find_sorted(st->ent, st->nr, sizeof(*st->ent), addr, sym_entry_size);
 
 	return i < 0 ? NULL : &st->ent[i];
 }
 
-int lkst_symtab_format(const struct lkst_symtab *st, __u64 addr, char *buf, size_t len)
+int lkst_ksym_table_format(const struct lkst_ksym_table *st, __u64 addr, char *buf, size_t len)
 {
-	const struct lkst_sym_entry *e = st ? lkst_symtab_find(st, addr) : NULL;
+	const struct lkst_ksym_entry *e = st ? lkst_ksym_table_find(st, addr) : NULL;
 	const char *name, *module;
 	char size[32] = "";
 
@@ -457,10 +492,10 @@ int lkst_symtab_format(const struct lkst_symtab *st, __u64 addr, char *buf, size
 
 /* ---- lkbuf ---------------------------------------------------------------- */
 
-int lkst_symbols_save(struct lkst_log_writer *w, struct lkst_ksym_set *s,
+int lkst_ksym_save(struct lkst_log_writer *w, struct lkst_ksym_set *s,
 		      const char *kallsyms_path, struct lkst_err *err)
 {
-	struct lkst_kallsyms ks;
+	struct lkst_ksym_kallsyms *ks;
 	void *blob;
 	size_t len;
 	FILE *in;
@@ -472,13 +507,17 @@ int lkst_symbols_save(struct lkst_log_writer *w, struct lkst_ksym_set *s,
 	if (!in) {
 		lkst_seterr(err, "cannot open %s: %s; the stacks cannot be symbolized",
 			    kallsyms_path, strerror(errno));
+		s->nr = 0;
 		return -1;
 	}
-	ret = lkst_kallsyms_read(in, &ks, err);
+	ks = lkst_ksym_kallsyms_read(in, err);
 	fclose(in);
-	if (ret)
+	if (!ks) {
+		s->nr = 0;
 		return -1;
-	if (ks.restricted) {
+	}
+	if (ks->restricted) {
+		lkst_ksym_kallsyms_free(ks);
 		if (!s->warned)
 			lkst_msg(LKST_MSG_WARNING, 0,
 				 "%s shows no addresses (kptr_restrict); the log's kernel stacks are saved without symbols",
@@ -487,8 +526,8 @@ int lkst_symbols_save(struct lkst_log_writer *w, struct lkst_ksym_set *s,
 		s->nr = 0;
 		return 0;
 	}
-	ret = lkst_symbols_build(&ks, s, &blob, &len, err);
-	lkst_kallsyms_free(&ks);
+	ret = lkst_ksym_build(ks, s, &blob, &len, err);
+	lkst_ksym_kallsyms_free(ks);
 	s->nr = 0;
 	if (ret)
 		return -1;
@@ -498,14 +537,14 @@ int lkst_symbols_save(struct lkst_log_writer *w, struct lkst_ksym_set *s,
 	return ret;
 }
 
-struct lkst_symtab *lkst_symtab_from_log(const struct lkst_log *log, struct lkst_err *err)
+struct lkst_ksym_table *lkst_ksym_table_from_log(const struct lkst_log *log, struct lkst_err *err)
 {
 	size_t len;
 	const void *blob = lkst_log_meta(log, LKST_META_SYMBOLS, &len);
-	struct lkst_symtab *st;
+	struct lkst_ksym_table *st;
 
 	if (blob)
-		return lkst_symtab_load(blob, len, err);
+		return lkst_ksym_table_load(blob, len, err);
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		lkst_seterr(err, "out of memory; free some memory");
