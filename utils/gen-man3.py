@@ -101,11 +101,23 @@ def esc(s):
     return s
 
 
+def first_sentence(text):
+    """Up to the first full stop outside parentheses: a colon or a
+    semicolon ends no sentence ("Text forms: ..." is not a summary), nor
+    does the stop inside "(NULL is fine.)"."""
+    depth = 0
+    for i, c in enumerate(text):
+        if c == '(':
+            depth += 1
+        elif c == ')':
+            depth = max(depth - 1, 0)
+        elif c == '.' and depth == 0 and (i + 1 == len(text) or text[i + 1].isspace()):
+            return text[:i]
+    return text
+
+
 def summary(comment):
-    text = ' '.join(l for l in comment if l)
-    m = re.match(r'(.+?[.:;])(\s|$)', text)
-    s = m.group(1) if m else text
-    s = s.rstrip('.:;')
+    s = first_sentence(' '.join(l for l in comment if l)).rstrip('.:;')
     if len(s) > 100:
         s = s[:97].rsplit(' ', 1)[0] + '...'
     return s or 'liblkst function'
