@@ -216,20 +216,20 @@ int __init lkst_init(void)
 			 &lkst_nothing_handler);
 	RCU_INIT_POINTER(lkst_active, &lkst_masksets[LKST_MASKSET_RNOTHING]);
 
-	ret = lkst_buffers_init(lkst_boot_bufsize);
+	ret = lkc_buffers_init(lkst_boot_bufsize);
 	if (ret) {
 		pr_err("cannot allocate buffers (%d); tracing stays off\n", ret);
 		return ret;
 	}
 	register_die_notifier(&lkst_die_nb);
-	lkst_buffer_mode(&(struct lkst_buffer_mode){
+	lkc_ioc_buffer_mode(&(struct lkst_buffer_mode){
 		.cpu = LKST_ALL_CPUS, .mode = lkst_boot_mode });
 	if (lkst_boot_events && lkst_init_boot_events(lkst_boot_events))
 		lkst_boot_maskset = LKST_MASKSET_FIRST_USER;
 
 	mutex_lock(&lkst_mutex);
 	rcu_assign_pointer(lkst_active, &lkst_masksets[lkst_boot_maskset]);
-	lkst_sync_keys();
+	lkc_sync_keys();
 	mutex_unlock(&lkst_mutex);
 	/* A persistent region gives each CPU its share instead. */
 	if (lkst_persist_pages(0, &first_pages))
@@ -247,7 +247,7 @@ void lkst_exit(void)
 {
 	mutex_lock(&lkst_mutex);
 	rcu_assign_pointer(lkst_active, &lkst_masksets[LKST_MASKSET_RNOTHING]);
-	lkst_sync_keys();
+	lkc_sync_keys();
 	mutex_unlock(&lkst_mutex);
 	irq_work_sync(&lkst_sync_keys_irq_work);
 	cancel_work_sync(&lkst_sync_keys_work);

@@ -146,6 +146,21 @@ static int lkst_check_dynamic_name(const char *name)
 	return 0;
 }
 
+/**
+ * lkst_event_add_dynamic() - give a dynamic event (a probe's) a free ID
+ * @desc: its mnemonic, description, argument types and argument
+ *	descriptions; the other fields are ignored
+ *
+ * The event gets an ID in LKST_EV_PROBE_FIRST..LKST_EV_PROBE_LAST, which
+ * no maskset routes yet.  Fire it with lkst_hook_dispatch() under its
+ * key, as a hook does; remove it with lkst_event_remove_dynamic().
+ *
+ * Context: process context; sleeps (takes lkst_mutex).
+ * Return: the new event's ID; -EINVAL for a mnemonic that is not
+ * [A-Za-z][A-Za-z0-9_]* shorter than LKST_NAME_LEN, or an argument type
+ * of LKST_NR_ARG_TYPES or more; -EEXIST when an event has that mnemonic
+ * (in any case); -ENOSPC when every probe ID is taken.
+ */
 int lkst_event_add_dynamic(const struct lkst_event_desc *desc)
 {
 	struct lkst_dynamic_event *dyn;
@@ -189,6 +204,18 @@ unlock:
 }
 EXPORT_SYMBOL_NS_GPL(lkst_event_add_dynamic, LKST);
 
+/**
+ * lkst_event_remove_dynamic() - remove an event lkst_event_add_dynamic()
+ *	made
+ * @event: its ID
+ *
+ * Unroutes it from every maskset, turns its key off and returns once no
+ * dispatch can still route it; its ID may then be given again.  An ID
+ * outside LKST_EV_PROBE_FIRST..LKST_EV_PROBE_LAST is refused with a
+ * warning.
+ *
+ * Context: process context; sleeps (lkst_mutex, a grace period).
+ */
 void lkst_event_remove_dynamic(unsigned int event)
 {
 	unsigned int id;
@@ -201,7 +228,7 @@ void lkst_event_remove_dynamic(unsigned int event)
 		WRITE_ONCE(lkst_masksets[id].handler[event],
 			   LKST_HANDLER_NOTHING);
 	/* Its key goes off while it is still known; then nothing routes it. */
-	lkst_sync_keys();
+	lkc_sync_keys();
 	WRITE_ONCE(lkst_events_by_id[event], NULL);
 	mutex_unlock(&lkst_mutex);
 	/* A dispatch that read the old entry ends within a grace period. */

@@ -45,7 +45,7 @@ void lkst_exit(void);
 void lkst_dev_exit(void);
 void lkst_panic_dump_exit(void);
 void lkst_persist_exit(void);
-void lkst_buffers_exit(void);
+void lkc_buffers_exit(void);
 #else
 static inline void lkst_tracepoints_sync(void)
 {
@@ -89,8 +89,8 @@ extern struct lkst_handler lkst_nothing_handler;
 extern struct notifier_block lkst_die_nb;
 
 /* Bring every event's static key in line with the active maskset. */
-void lkst_sync_keys(void);
-/* How lkst_maskset_switch() defers lkst_sync_keys() to process context. */
+void lkc_sync_keys(void);
+/* How lkst_maskset_switch() defers lkc_sync_keys() to process context. */
 extern struct work_struct lkst_sync_keys_work;
 extern struct irq_work lkst_sync_keys_irq_work;
 
@@ -109,16 +109,16 @@ DECLARE_PER_CPU(struct lkst_cpu_buffer, lkst_cpu_buffers);
 bool lkst_event_known(unsigned int event);
 const struct lkst_event_info *lkst_event_info(unsigned int event);
 unsigned int lkst_nr_events(void);
-unsigned int lkst_active_maskset_id(void);
+unsigned int lkc_active_maskset_id(void);
 
-int lkst_maskset_read(struct lkst_maskset_desc *desc);
-int lkst_maskset_write(const struct lkst_maskset_desc *desc);
-int lkst_maskset_config(const struct lkst_maskset_entry *entry);
-int lkst_maskset_select(unsigned int id);
-void lkst_stop_recording(void);
-int lkst_maskset_delete(unsigned int id);
-int lkst_handler_info(struct lkst_handler_desc *desc);
-int lkst_handler_ctl(struct lkst_handler_ctl *ctl);
+int lkc_ioc_maskset_read(struct lkst_maskset_desc *desc);
+int lkc_ioc_maskset_write(const struct lkst_maskset_desc *desc);
+int lkc_ioc_maskset_config(const struct lkst_maskset_entry *entry);
+int lkc_ioc_maskset_set(unsigned int id);
+void lkc_stop_recording(void);
+int lkc_ioc_maskset_delete(unsigned int id);
+int lkc_ioc_handler_info(struct lkst_handler_desc *desc);
+int lkc_ioc_handler_ctl(struct lkst_handler_ctl *ctl);
 int lkst_event_stat(struct lkst_event_stat *stat);
 int lkst_event_desc(struct lkst_event_desc *desc);
 int lkst_describe_events(struct lkst_event_table *table);
@@ -149,17 +149,17 @@ static inline int lkst_probe_del(struct lkst_probe *req)
 }
 #endif
 
-int lkst_buffers_init(unsigned int block_size);
-int lkst_cpu_info(struct lkst_cpu_info *info);
-int lkst_block_info(struct lkst_block_info *info);
-int lkst_block_read(struct lkst_block_read *req);
-int lkst_block_create(struct lkst_block_create *req);
-int lkst_block_link(const struct lkst_block_link *req);
-int lkst_block_delete(const struct lkst_block_link *req);
-int lkst_block_jump(const struct lkst_block_link *req);
-int lkst_buffer_drain(struct lkst_buffer_drain *req);
-int lkst_buffer_mode(const struct lkst_buffer_mode *req);
-int lkst_buffer_resize(const struct lkst_buffer_resize *req);
+int lkc_buffers_init(unsigned int block_size);
+int lkc_ioc_cpu_info(struct lkst_cpu_info *info);
+int lkc_ioc_block_info(struct lkst_block_info *info);
+int lkc_ioc_block_read(struct lkst_block_read *req);
+int lkc_ioc_block_create(struct lkst_block_create *req);
+int lkc_ioc_block_link(const struct lkst_block_link *req);
+int lkc_ioc_block_delete(const struct lkst_block_delete *req);
+int lkc_ioc_block_jump(const struct lkst_block_jump *req);
+int lkc_ioc_buffer_drain(struct lkst_buffer_drain *req);
+int lkc_ioc_buffer_mode(const struct lkst_buffer_mode *req);
+int lkc_ioc_buffer_resize(const struct lkst_buffer_resize *req);
 
 extern struct lkst_clock_anchor lkst_saved_clock_anchor;
 void lkst_save_clock_anchor(void);
@@ -174,9 +174,9 @@ bool lkst_previous_counts(unsigned int cpu, u64 *overwritten, u64 *dropped);
 u64 lkst_previous_end(const struct lkst_block *blk);
 u64 lkst_previous_held(const struct lkst_block *blk);
 void lkst_previous_free(void);
-int lkst_previous_info_get(struct lkst_previous_info *info);
-int lkst_previous_drain(struct lkst_buffer_drain *req);
-int lkst_previous_release(void);
+int lkc_ioc_previous_info(struct lkst_previous_info *info);
+int lkc_ioc_previous_drain(struct lkst_buffer_drain *req);
+int lkc_ioc_previous_release(void);
 /* The region's format and its validation, also for KUnit. */
 void lkst_persist_format(void *region, u64 pages, u32 nr_cpus);
 void *lkst_persist_cpu_pages(void *region, unsigned int cpu, u32 *nr_pages);

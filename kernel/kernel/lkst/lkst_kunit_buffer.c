@@ -308,7 +308,7 @@ static void lkst_buf_jumps(struct kunit *test)
 	for (seq = 0; seq < 5; seq++)
 		KUNIT_ASSERT_TRUE(test, test_write(cb, seq, 2));
 	rcu_read_lock_sched();
-	KUNIT_EXPECT_EQ(test, lkst_buf_jump(cb, b), 0);
+	KUNIT_EXPECT_EQ(test, lkst_buf_jump_pos(cb, b), 0);
 	rcu_read_unlock_sched();
 	KUNIT_ASSERT_TRUE(test, test_write(cb, 5, 2));
 	KUNIT_ASSERT_EQ(test, lkst_page_read(lkst_block_page(b, 0), out,
@@ -317,11 +317,11 @@ static void lkst_buf_jumps(struct kunit *test)
 	/* Back to a's page 0, whose 5 records are lost, in STOP mode too. */
 	cb->mode = LKST_MODE_STOP;
 	rcu_read_lock_sched();
-	KUNIT_EXPECT_EQ(test, lkst_buf_jump(cb, a), 0);
+	KUNIT_EXPECT_EQ(test, lkst_buf_jump_pos(cb, a), 0);
 	KUNIT_ASSERT_TRUE(test, lkst_buf_reserve(cb, LKST_BREC_SIZE(0, 0),
 						 &held));
 	/* Not while a writer this one interrupted writes in the page. */
-	KUNIT_EXPECT_EQ(test, lkst_buf_jump(cb, a), -EBUSY);
+	KUNIT_EXPECT_EQ(test, lkst_buf_jump_pos(cb, a), -EBUSY);
 	rcu_read_unlock_sched();
 	KUNIT_EXPECT_EQ(test, local64_read(&cb->overwritten), 5);
 	rcu_read_lock_sched();
@@ -336,17 +336,17 @@ static void lkst_buf_control_rejects_bad_requests(struct kunit *test)
 	struct lkst_buffer_resize resize = { .size = LKST_BLOCK_MIN_SIZE - 1 };
 	struct lkst_buffer_drain drain = { .cpu = nr_cpu_ids };
 
-	KUNIT_EXPECT_EQ(test, lkst_buffer_mode(&mode), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_buffer_mode(&mode), -EINVAL);
 	mode.cpu = nr_cpu_ids;
 	mode.mode = LKST_MODE_OVERWRITE;
-	KUNIT_EXPECT_EQ(test, lkst_buffer_mode(&mode), -EINVAL);
-	KUNIT_EXPECT_EQ(test, lkst_buffer_resize(&resize), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_buffer_mode(&mode), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_buffer_resize(&resize), -EINVAL);
 	resize.size = LKST_BLOCK_MAX_SIZE + 1;
-	KUNIT_EXPECT_EQ(test, lkst_buffer_resize(&resize), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_buffer_resize(&resize), -EINVAL);
 	resize.size = LKST_BLOCK_MIN_SIZE;
 	resize.__pad = 1;
-	KUNIT_EXPECT_EQ(test, lkst_buffer_resize(&resize), -EINVAL);
-	KUNIT_EXPECT_EQ(test, lkst_buffer_drain(&drain), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_buffer_resize(&resize), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_buffer_drain(&drain), -EINVAL);
 }
 
 /*
@@ -422,7 +422,7 @@ static void lkst_persist_validates(struct kunit *test)
 #undef CHECK_COPY
 
 	/*
-	 * A share larger than a block can hold (lkst_block_info's u32 size),
+	 * A share larger than a block can hold (lkc_ioc_block_info's u32 size),
 	 * sealed with a good checksum: refused all the same.  Offsets of
 	 * struct lkst_persist_head: head_crc 12, head_pages 40,
 	 * pages_per_cpu 44.

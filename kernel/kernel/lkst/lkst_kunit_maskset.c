@@ -17,14 +17,14 @@ static unsigned int saved_active;
 
 static int lkst_ms_test_init(struct kunit *test)
 {
-	saved_active = lkst_active_maskset_id();
+	saved_active = lkc_active_maskset_id();
 	return 0;
 }
 
 static void lkst_ms_test_exit(struct kunit *test)
 {
-	lkst_maskset_select(saved_active);
-	lkst_maskset_delete(TEST_MASKSET);
+	lkc_ioc_maskset_set(saved_active);
+	lkc_ioc_maskset_delete(TEST_MASKSET);
 }
 
 static void test_desc_fill(struct lkst_maskset_desc *desc, unsigned int id,
@@ -50,20 +50,20 @@ static void lkst_ms_system_read_only(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, desc);
 	for (id = 0; id < LKST_MASKSET_FIRST_USER; id++) {
 		test_desc_fill(desc, id, LKST_HANDLER_DEFAULT);
-		KUNIT_EXPECT_EQ(test, lkst_maskset_write(desc), -EROFS);
+		KUNIT_EXPECT_EQ(test, lkc_ioc_maskset_write(desc), -EROFS);
 		entry.id = id;
-		KUNIT_EXPECT_EQ(test, lkst_maskset_config(&entry), -EROFS);
-		KUNIT_EXPECT_EQ(test, lkst_maskset_delete(id), -EROFS);
+		KUNIT_EXPECT_EQ(test, lkc_ioc_maskset_config(&entry), -EROFS);
+		KUNIT_EXPECT_EQ(test, lkc_ioc_maskset_delete(id), -EROFS);
 	}
 	desc->id = LKST_MASKSET_RDEFAULT;
-	KUNIT_ASSERT_EQ(test, lkst_maskset_read(desc), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_read(desc), 0);
 	KUNIT_EXPECT_TRUE(test, desc->flags & LKST_MS_SYSTEM);
 	KUNIT_EXPECT_EQ(test, desc->handler[LKST_EV_SYSCALL_ENTRY],
 			LKST_HANDLER_DEFAULT);
 	KUNIT_EXPECT_EQ(test, desc->handler[LKST_EV_PROCESS_WAKEUP],
 			LKST_HANDLER_DEFAULT);
 	desc->id = LKST_MASKSET_RNOTHING;
-	KUNIT_ASSERT_EQ(test, lkst_maskset_read(desc), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_read(desc), 0);
 	KUNIT_EXPECT_EQ(test, desc->handler[LKST_EV_SYSCALL_ENTRY],
 			LKST_HANDLER_NOTHING);
 }
@@ -76,29 +76,29 @@ static void lkst_ms_validates_routes(struct kunit *test)
 	desc = kunit_kzalloc(test, sizeof(*desc), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, desc);
 	test_desc_fill(desc, TEST_MASKSET, 77);	/* no such handler */
-	KUNIT_EXPECT_EQ(test, lkst_maskset_write(desc), -ENOENT);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_maskset_write(desc), -ENOENT);
 	test_desc_fill(desc, TEST_MASKSET, 0);
-	KUNIT_EXPECT_EQ(test, lkst_maskset_write(desc), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_maskset_write(desc), -EINVAL);
 	test_desc_fill(desc, TEST_MASKSET, LKST_HANDLER_DEFAULT);
 	desc->handler[0xff] = LKST_HANDLER_DEFAULT;	/* not an event */
-	KUNIT_EXPECT_EQ(test, lkst_maskset_write(desc), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_maskset_write(desc), -EINVAL);
 	desc->id = LKST_MAX_MASKSETS;
-	KUNIT_EXPECT_EQ(test, lkst_maskset_write(desc), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_maskset_write(desc), -EINVAL);
 
 	test_desc_fill(desc, TEST_MASKSET, LKST_HANDLER_DEFAULT);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_write(desc), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_write(desc), 0);
 	entry.event = LKST_NR_EVENT_IDS;
 	entry.handler = LKST_HANDLER_DEFAULT;
-	KUNIT_EXPECT_EQ(test, lkst_maskset_config(&entry), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_maskset_config(&entry), -EINVAL);
 	entry.event = LKST_EV_PROCESS_WAKEUP;
 	entry.handler = LKST_MAX_HANDLERS;
-	KUNIT_EXPECT_EQ(test, lkst_maskset_config(&entry), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_maskset_config(&entry), -EINVAL);
 	entry.handler = LKST_HANDLER_DEFAULT;
-	KUNIT_EXPECT_EQ(test, lkst_maskset_config(&entry), 0);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_maskset_config(&entry), 0);
 
 	memset(desc, 0, sizeof(*desc));
 	desc->id = TEST_MASKSET;
-	KUNIT_ASSERT_EQ(test, lkst_maskset_read(desc), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_read(desc), 0);
 	KUNIT_EXPECT_STREQ(test, desc->name, "kunit");
 	KUNIT_EXPECT_EQ(test, desc->handler[LKST_EV_PROCESS_WAKEUP],
 			LKST_HANDLER_DEFAULT);
@@ -113,21 +113,21 @@ static void lkst_ms_select_drives_keys(struct kunit *test)
 	desc = kunit_kzalloc(test, sizeof(*desc), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, desc);
 	test_desc_fill(desc, TEST_MASKSET, LKST_HANDLER_DEFAULT);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_write(desc), 0);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_select(TEST_MASKSET), 0);
-	KUNIT_EXPECT_EQ(test, lkst_active_maskset_id(), TEST_MASKSET);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_write(desc), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_set(TEST_MASKSET), 0);
+	KUNIT_EXPECT_EQ(test, lkc_active_maskset_id(), TEST_MASKSET);
 	KUNIT_EXPECT_TRUE(test, static_key_enabled(
 		&lkst_event_keys[LKST_EV_PROCESS_CONTEXTSWITCH]));
 	KUNIT_EXPECT_FALSE(test, static_key_enabled(
 		&lkst_event_keys[LKST_EV_SYSCALL_EXIT]));
-	KUNIT_EXPECT_EQ(test, lkst_maskset_delete(TEST_MASKSET), -EBUSY);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_maskset_delete(TEST_MASKSET), -EBUSY);
 
-	KUNIT_ASSERT_EQ(test, lkst_maskset_select(LKST_MASKSET_RNOTHING), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_set(LKST_MASKSET_RNOTHING), 0);
 	KUNIT_EXPECT_FALSE(test, static_key_enabled(
 		&lkst_event_keys[LKST_EV_PROCESS_CONTEXTSWITCH]));
-	KUNIT_EXPECT_EQ(test, lkst_maskset_delete(TEST_MASKSET), 0);
-	KUNIT_EXPECT_EQ(test, lkst_maskset_select(TEST_MASKSET), -ENOENT);
-	KUNIT_EXPECT_EQ(test, lkst_maskset_select(LKST_MAX_MASKSETS), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_maskset_delete(TEST_MASKSET), 0);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_maskset_set(TEST_MASKSET), -ENOENT);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_maskset_set(LKST_MAX_MASKSETS), -EINVAL);
 }
 
 static atomic_t test_handler_calls;
@@ -173,12 +173,12 @@ static void lkst_ms_handler_lifecycle(struct kunit *test)
 	KUNIT_EXPECT_GT(test, handler->id, LKST_HANDLER_DEFAULT);
 	KUNIT_EXPECT_LT(test, handler->id, LKST_HANDLER_NOTHING);
 	info.id = handler->id;
-	KUNIT_ASSERT_EQ(test, lkst_handler_info(&info), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_handler_info(&info), 0);
 	KUNIT_EXPECT_STREQ(test, info.name, "kunit");
 
 	test_desc_fill(desc, TEST_MASKSET, handler->id);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_write(desc), 0);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_select(TEST_MASKSET), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_write(desc), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_set(TEST_MASKSET), 0);
 	atomic_set(&test_handler_calls, 0);
 	lkst_hook_dispatch(LKST_EV_PROCESS_CONTEXTSWITCH, 0x1234, 0, 0, 0, 0, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&test_handler_calls), 1);
@@ -189,7 +189,7 @@ static void lkst_ms_handler_lifecycle(struct kunit *test)
 		&lkst_event_keys[LKST_EV_PROCESS_CONTEXTSWITCH]));
 	lkst_hook_dispatch(LKST_EV_PROCESS_CONTEXTSWITCH, 0x1234, 0, 0, 0, 0, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&test_handler_calls), 1);
-	KUNIT_EXPECT_EQ(test, lkst_handler_info(&info), -ENOENT);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_handler_info(&info), -ENOENT);
 }
 
 /* Counts hits as deltas: the real statistics are not the test's to reset. */
@@ -208,10 +208,10 @@ static void lkst_ms_counts_hits(struct kunit *test)
 	desc = kunit_kzalloc(test, sizeof(*desc), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, desc);
 	test_desc_fill(desc, TEST_MASKSET, LKST_HANDLER_NOTHING);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_write(desc), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_write(desc), 0);
 	entry.handler = handler->id;
-	KUNIT_ASSERT_EQ(test, lkst_maskset_config(&entry), 0);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_select(TEST_MASKSET), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_config(&entry), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_set(TEST_MASKSET), 0);
 
 	KUNIT_ASSERT_EQ(test, lkst_event_stat(&before), 0);
 	for (i = 0; i < 3; i++)	/* only this test marks while it runs */
@@ -222,7 +222,7 @@ static void lkst_ms_counts_hits(struct kunit *test)
 	stat.event = 0xff;
 	KUNIT_EXPECT_EQ(test, lkst_event_stat(&stat), -EINVAL);
 
-	KUNIT_ASSERT_EQ(test, lkst_maskset_select(saved_active), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_set(saved_active), 0);
 }
 
 static unsigned int test_pass_target;
@@ -263,10 +263,10 @@ static void lkst_ms_handler_pass_and_control(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, desc);
 	/* USER_MARK: only this test marks while it runs. */
 	test_desc_fill(desc, TEST_MASKSET, LKST_HANDLER_NOTHING);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_write(desc), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_write(desc), 0);
 	entry.handler = passer->id;
-	KUNIT_ASSERT_EQ(test, lkst_maskset_config(&entry), 0);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_select(TEST_MASKSET), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_config(&entry), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_set(TEST_MASKSET), 0);
 	atomic_set(&test_handler_calls, 0);
 
 	test_pass_target = counter->id;
@@ -281,20 +281,20 @@ static void lkst_ms_handler_pass_and_control(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, lkst_event_stat(&stat), 0);
 	KUNIT_EXPECT_EQ(test, stat.dropped - before.dropped, 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&test_handler_calls), 1);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_select(saved_active), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_set(saved_active), 0);
 
 	ctl.handler = counter->id;
-	KUNIT_EXPECT_EQ(test, lkst_handler_ctl(&ctl), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_handler_ctl(&ctl), -EOPNOTSUPP);
 	counter->control = test_control;
-	KUNIT_EXPECT_EQ(test, lkst_handler_ctl(&ctl), 42);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_handler_ctl(&ctl), 42);
 	ctl.__pad = 1;
-	KUNIT_EXPECT_EQ(test, lkst_handler_ctl(&ctl), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_handler_ctl(&ctl), -EINVAL);
 	ctl.__pad = 0;
 	ctl.handler = LKST_MAX_HANDLERS;
-	KUNIT_EXPECT_EQ(test, lkst_handler_ctl(&ctl), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_handler_ctl(&ctl), -EINVAL);
 	kunit_release_action(test, test_unregister, counter);
 	ctl.handler = counter->id;
-	KUNIT_EXPECT_EQ(test, lkst_handler_ctl(&ctl), -ENOENT);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_handler_ctl(&ctl), -ENOENT);
 }
 
 /*
@@ -342,9 +342,9 @@ static void lkst_ms_dispatch_copies_record(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, desc);
 	/* USER_MARK alone: nothing else lands in the buffer meanwhile. */
 	test_desc_fill(desc, TEST_MASKSET, LKST_HANDLER_NOTHING);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_write(desc), 0);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_config(&entry), 0);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_select(TEST_MASKSET), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_write(desc), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_config(&entry), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_set(TEST_MASKSET), 0);
 
 	preempt_disable();
 	cb = this_cpu_ptr(&lkst_cpu_buffers);
@@ -382,7 +382,7 @@ static void lkst_ms_dispatch_copies_record(struct kunit *test)
 				   out, &first);
 out:
 	preempt_enable();
-	KUNIT_ASSERT_EQ(test, lkst_maskset_select(saved_active), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_set(saved_active), 0);
 	if (stop_mode)
 		kunit_skip(test, "the buffer is in STOP mode");
 	KUNIT_ASSERT_GE(test, n, 5);
@@ -413,8 +413,8 @@ static void lkst_ms_record_event_refuses_bad_id(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, desc);
 	/* Nothing routed: nothing else lands in the buffer meanwhile. */
 	test_desc_fill(desc, TEST_MASKSET, LKST_HANDLER_NOTHING);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_write(desc), 0);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_select(TEST_MASKSET), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_write(desc), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_set(TEST_MASKSET), 0);
 	local_irq_save(flags);
 	cb = this_cpu_ptr(&lkst_cpu_buffers);
 	pos = local64_read(&cb->pos);
@@ -424,7 +424,7 @@ static void lkst_ms_record_event_refuses_bad_id(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, local64_read(&cb->pos), pos);
 	KUNIT_EXPECT_EQ(test, local64_read(&cb->dropped), dropped + 2);
 	local_irq_restore(flags);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_select(saved_active), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_set(saved_active), 0);
 }
 
 static void lkst_ms_dynamic_events(struct kunit *test)
@@ -474,19 +474,19 @@ static void lkst_ms_dynamic_events(struct kunit *test)
 
 	/* Routed in the active maskset, then removed: unrouted, key off. */
 	test_desc_fill(ms, TEST_MASKSET, LKST_HANDLER_NOTHING);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_write(ms), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_write(ms), 0);
 	entry.event = id;
-	KUNIT_ASSERT_EQ(test, lkst_maskset_config(&entry), 0);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_select(TEST_MASKSET), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_config(&entry), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_set(TEST_MASKSET), 0);
 	KUNIT_EXPECT_TRUE(test, static_key_enabled(&lkst_event_keys[id]));
 	lkst_event_remove_dynamic(id);
 	KUNIT_EXPECT_FALSE(test, static_key_enabled(&lkst_event_keys[id]));
 	ms->id = TEST_MASKSET;
-	KUNIT_ASSERT_EQ(test, lkst_maskset_read(ms), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_read(ms), 0);
 	KUNIT_EXPECT_EQ(test, ms->handler[id], LKST_HANDLER_NOTHING);
 	desc->id = id;
 	KUNIT_EXPECT_EQ(test, lkst_event_desc(desc), -ENOENT);
-	KUNIT_EXPECT_EQ(test, lkst_maskset_config(&entry), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_maskset_config(&entry), -EINVAL);
 
 	/* Every ID of the range once, then none is left. */
 	memset(desc, 0, sizeof(*desc));

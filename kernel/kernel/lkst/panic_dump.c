@@ -132,7 +132,7 @@ static int lkst_panic_notify(struct notifier_block *nb, unsigned long event,
 	if (!lkst_panic_dump_records)
 		return NOTIFY_DONE;
 	/* Other CPUs are stopped; stop recording here so the dump holds still. */
-	lkst_stop_recording();
+	lkc_stop_recording();
 	pr_emerg("lkst-dump: newest %u records per CPU, oldest first\n",
 		 lkst_panic_dump_records);
 	for_each_possible_cpu(cpu)

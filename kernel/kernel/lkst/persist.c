@@ -382,7 +382,7 @@ static int lkst_persist_panic(struct notifier_block *nb, unsigned long event,
 	struct lkst_persist_head *head = lkst_region;
 	unsigned int cpu;
 
-	lkst_stop_recording();
+	lkc_stop_recording();
 	for (cpu = 0; cpu < head->nr_cpus; cpu++) {
 		struct lkst_cpu_buffer *cb;
 

@@ -381,10 +381,21 @@ static bool lkst_kprobe_trapped(const struct kprobe *kp)
 }
 NOKPROBE_SYMBOL(lkst_kprobe_trapped);
 
-/*
+/**
+ * lkst_probe_stack() - the kernel stack of the dynamic probe whose event
+ *	is being handled
+ * @store: where the return addresses go, the probed address first
+ * @size: room in @store, in entries
+ *
  * A kprobe's own frames (its handler, an optimized probe's trampoline)
  * are not all unwindable, so the stack of a probe's event starts from the
  * probed function's registers: its first frame is the probed address.
+ *
+ * Context: a handler's handle(), preemption off (NMI included); a
+ * preemptible caller is refused with a warning.  Never sleeps.
+ * Return: the number of entries stored; 0 for an event that is not a
+ * dynamic probe's, for a refused caller, and always in lkst.ko (the
+ * module build: stack_trace_save_regs() is not exported).
  */
 unsigned int lkst_probe_stack(unsigned long *store, unsigned int size)
 {

@@ -24,7 +24,7 @@ static int __init lkst_module_init(void)
 	if (ret) {
 		/* Each step undoes only what was done. */
 		lkst_exit();
-		lkst_buffers_exit();
+		lkc_buffers_exit();
 		lkst_persist_exit();
 		lkst_panic_dump_exit();
 		lkst_clock_exit();
@@ -42,7 +42,7 @@ static void __exit lkst_module_exit(void)
 {
 	lkst_dev_exit();
 	lkst_exit();
-	lkst_buffers_exit();
+	lkc_buffers_exit();
 	lkst_persist_exit();
 	lkst_panic_dump_exit();
 	lkst_clock_exit();
