@@ -173,7 +173,7 @@ static int lkst_cpu_first_block(unsigned int cpu, unsigned int block_size)
 
 	if (lkc_cpu_has_blocks(cb))
 		return 0;	/* online before: keeps its blocks */
-	persist_pages = lkst_persist_pages(cpu, &nr_pages);
+	persist_pages = lkc_persist_pages(cpu, &nr_pages);
 	if (persist_pages) {
 		blk = kzalloc_node(sizeof(*blk), GFP_KERNEL, cpu_to_node(cpu));
 		if (!blk)
@@ -181,7 +181,7 @@ static int lkst_cpu_first_block(unsigned int cpu, unsigned int block_size)
 		blk->nr_pages = nr_pages;
 		blk->next = LKST_NO_NEXT;
 		blk->persistent = true;
-		blk->pages = persist_pages;	/* emptied by lkst_persist_init() */
+		blk->pages = persist_pages;	/* emptied by lkc_persist_init() */
 	} else {
 		blk = lkc_block_alloc(cpu, 0, block_size, LKST_NO_NEXT);
 		if (!blk)
@@ -221,7 +221,7 @@ int __init lkc_buffers_init(unsigned int block_size)
 	unsigned int cpu;
 	int ret = 0;
 
-	lkst_persist_init();
+	lkc_persist_init();
 	cpus_read_lock();
 	lkst_first_block_size = block_size;
 	for_each_online_cpu(cpu) {
@@ -348,7 +348,7 @@ int lkc_ioc_buffer_mode(const struct lkst_buffer_mode *req)
  * Removes the hotplug step and frees each block of each CPU.
  *
  * Context: module unload, once no probe can run (after
- * lkst_tracepoints_exit()); sleeps.
+ * lkc_tracepoints_exit()); sleeps.
  */
 void lkc_buffers_exit(void)
 {

@@ -93,7 +93,7 @@ int lkc_ioc_buffer_resize(const struct lkst_buffer_resize *req)
 	 * Persistent buffers are the reserve_mem region, whose size the next
 	 * boot finds them by: replacing them would end crash survival silently.
 	 */
-	if (lkst_persisting()) {
+	if (lkc_persisting()) {
 		ret = -EPERM;
 		goto free;
 	}

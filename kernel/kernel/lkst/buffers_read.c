@@ -229,7 +229,7 @@ int lkc_ioc_buffer_drain(struct lkst_buffer_drain *req)
 /**
  * lkc_ioc_previous_info() - describe the previous boot's records
  *	(LKST_IOC_PREVIOUS_INFO)
- * @info: filled in by lkst_previous_info(), under lkst_buf_mutex
+ * @info: filled in by lkc_previous_info(), under lkst_buf_mutex
  *
  * Context: process context; sleeps.
  * Return: 0, or -ENOENT when no previous boot's records were found.
@@ -239,7 +239,7 @@ int lkc_ioc_previous_info(struct lkst_previous_info *info)
 	int ret;
 
 	mutex_lock(&lkst_buf_mutex);
-	ret = lkst_previous_info(info);
+	ret = lkc_previous_info(info);
 	mutex_unlock(&lkst_buf_mutex);
 	return ret;
 }
@@ -268,16 +268,16 @@ int lkc_ioc_previous_drain(struct lkst_buffer_drain *req)
 	if (!rd)
 		return -ENOMEM;
 	mutex_lock(&lkst_buf_mutex);
-	blocks[0] = lkst_previous_block(req->cpu);
-	ret = blocks[0] ? 0 : lkst_previous_block(0) ? -EINVAL : -ENOENT;
+	blocks[0] = lkc_previous_block(req->cpu);
+	ret = blocks[0] ? 0 : lkc_previous_block(0) ? -EINVAL : -ENOENT;
 	if (!ret)
 		ret = lkst_drain_blocks(blocks, req, false, rd);
 	if (!ret) {
-		req->written = lkst_previous_end(blocks[0]);
-		if (!lkst_previous_counts(req->cpu, &req->overwritten,
-					  &req->dropped)) {
+		req->written = lkc_previous_end(blocks[0]);
+		if (!lkc_previous_counts(req->cpu, &req->overwritten,
+					 &req->dropped)) {
 			req->overwritten = req->written -
-					   lkst_previous_held(blocks[0]);
+					   lkc_previous_held(blocks[0]);
 			req->dropped = 0;
 		}
 	}
@@ -298,8 +298,8 @@ int lkc_ioc_previous_release(void)
 	int ret = 0;
 
 	mutex_lock(&lkst_buf_mutex);
-	if (lkst_previous_block(0))
-		lkst_previous_free();
+	if (lkc_previous_block(0))
+		lkc_previous_free();
 	else
 		ret = -ENOENT;
 	mutex_unlock(&lkst_buf_mutex);

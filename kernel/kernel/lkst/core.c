@@ -51,7 +51,7 @@ static DEFINE_PER_CPU(unsigned int, lkst_recursion);
 /* What `lkm stat` shows (struct lkst_event_counters, internal.h). */
 #ifdef MODULE
 /*
- * Allocated by lkst_init(): a module's static per-CPU data comes from a
+ * Allocated by lkc_init(): a module's static per-CPU data comes from a
  * small reserve (PERCPU_MODULE_RESERVE) that the handlers need too.
  */
 struct lkst_event_counters __percpu *lkst_counters_ptr;
@@ -88,7 +88,7 @@ static __always_inline bool lkst_cpu_may_record(void)
  */
 static DEFINE_PER_CPU(unsigned int, lkst_trap_nmi);
 
-unsigned int lkst_trap_enter(void)
+unsigned int lkc_trap_enter(void)
 {
 	unsigned int outer = this_cpu_read(lkst_trap_nmi);
 
@@ -96,7 +96,7 @@ unsigned int lkst_trap_enter(void)
 	return outer;
 }
 
-void lkst_trap_exit(unsigned int outer)
+void lkc_trap_exit(unsigned int outer)
 {
 	this_cpu_write(lkst_trap_nmi, outer);
 }
@@ -456,13 +456,13 @@ struct notifier_block lkst_die_nb = {
 	.notifier_call = lkst_die_notify,
 };
 
-int lkst_event_stat(struct lkst_event_stat *stat)
+int lkc_ioc_event_stat(struct lkst_event_stat *stat)
 {
 	unsigned int cpu;
 
 	unsigned int event;
 
-	if (!lkst_event_known(stat->event) || stat->__pad)
+	if (!lkc_event_known(stat->event) || stat->__pad)
 		return -EINVAL;
 	event = array_index_nospec(stat->event, LKST_NR_EVENT_IDS);
 	stat->hits = 0;
@@ -477,7 +477,7 @@ int lkst_event_stat(struct lkst_event_stat *stat)
 }
 
 /* Counts racing with the reset on other CPUs may survive it. */
-void lkst_event_stat_reset(void)
+void lkc_ioc_event_stat_reset(void)
 {
 	unsigned int cpu, event;
 

@@ -51,7 +51,7 @@ static long lkst_get_version(void __user *arg)
 		.abi_version = LKST_ABI_VERSION,
 		.record_size = sizeof(struct lkst_record),
 		.nr_event_ids = LKST_NR_EVENT_IDS,
-		.nr_events = lkst_nr_events(),
+		.nr_events = lkc_nr_events(),
 		.nr_cpu_ids = nr_cpu_ids,
 		.active_maskset = lkc_active_maskset_id(),
 		.clock = LKST_CLOCK_MONOTONIC,
@@ -168,19 +168,21 @@ static long lkst_dev_ioctl(struct file *file, unsigned int cmd,
 				       lkc_ioc_handler_ctl, false);
 	case LKST_IOC_EVENT_STAT:
 		return LKST_STRUCT_CMD(struct lkst_event_stat,
-				       lkst_event_stat, true);
+				       lkc_ioc_event_stat, true);
 	case LKST_IOC_EVENT_DESC:
 		return LKST_STRUCT_CMD(struct lkst_event_desc,
-				       lkst_event_desc, true);
+				       lkc_ioc_event_desc, true);
 	case LKST_IOC_EVENT_TABLE:
 		return LKST_STRUCT_CMD(struct lkst_event_table,
-				       lkst_describe_events, true);
+				       lkc_ioc_event_table, true);
 	case LKST_IOC_PROBE_ADD:
-		return LKST_STRUCT_CMD(struct lkst_probe, lkst_probe_add, false);
+		return LKST_STRUCT_CMD(struct lkst_probe, lkc_ioc_probe_add,
+				       false);
 	case LKST_IOC_PROBE_DEL:
-		return LKST_STRUCT_CMD(struct lkst_probe, lkst_probe_del, false);
+		return LKST_STRUCT_CMD(struct lkst_probe, lkc_ioc_probe_del,
+				       false);
 	case LKST_IOC_EVENT_STAT_RESET:
-		lkst_event_stat_reset();
+		lkc_ioc_event_stat_reset();
 		return 0;
 	case LKST_IOC_MARK:
 		return lkst_mark(argp);
@@ -241,15 +243,15 @@ static struct miscdevice lkst_miscdev = {
 	.mode = 0600,
 };
 
-int __init lkst_dev_init(void)
+int __init lkc_dev_init(void)
 {
 	return misc_register(&lkst_miscdev);
 }
 #ifdef MODULE
-void lkst_dev_exit(void)
+void lkc_dev_exit(void)
 {
 	misc_deregister(&lkst_miscdev);
 }
 #else
-device_initcall(lkst_dev_init);
+device_initcall(lkc_dev_init);
 #endif

@@ -213,14 +213,14 @@ static void lkst_ms_counts_hits(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_config(&entry), 0);
 	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_set(TEST_MASKSET), 0);
 
-	KUNIT_ASSERT_EQ(test, lkst_event_stat(&before), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_event_stat(&before), 0);
 	for (i = 0; i < 3; i++)	/* only this test marks while it runs */
 		lkst_hook_dispatch(LKST_EV_USER_MARK, i, 0, 0, 0, 0, 0);
-	KUNIT_ASSERT_EQ(test, lkst_event_stat(&stat), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_event_stat(&stat), 0);
 	KUNIT_EXPECT_EQ(test, stat.hits - before.hits, 3);
 	KUNIT_EXPECT_EQ(test, stat.dropped - before.dropped, 0);
 	stat.event = 0xff;
-	KUNIT_EXPECT_EQ(test, lkst_event_stat(&stat), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_event_stat(&stat), -EINVAL);
 
 	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_set(saved_active), 0);
 }
@@ -273,12 +273,12 @@ static void lkst_ms_handler_pass_and_control(struct kunit *test)
 	lkst_hook_dispatch(LKST_EV_USER_MARK, 0x1234, 0, 0, 0, 0, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&test_handler_calls), 1);
 
-	KUNIT_ASSERT_EQ(test, lkst_event_stat(&before), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_event_stat(&before), 0);
 	test_pass_target = passer->id;		/* refused: it passes on */
 	lkst_hook_dispatch(LKST_EV_USER_MARK, 0x1234, 0, 0, 0, 0, 0);
 	test_pass_target = LKST_HANDLER_NOTHING;	/* quietly nothing */
 	lkst_hook_dispatch(LKST_EV_USER_MARK, 0x1234, 0, 0, 0, 0, 0);
-	KUNIT_ASSERT_EQ(test, lkst_event_stat(&stat), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_event_stat(&stat), 0);
 	KUNIT_EXPECT_EQ(test, stat.dropped - before.dropped, 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&test_handler_calls), 1);
 	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_set(saved_active), 0);
@@ -461,14 +461,14 @@ static void lkst_ms_dynamic_events(struct kunit *test)
 
 	memset(desc, 0, sizeof(*desc));
 	desc->id = id;
-	KUNIT_ASSERT_EQ(test, lkst_event_desc(desc), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_event_desc(desc), 0);
 	KUNIT_EXPECT_STREQ(test, desc->mnemonic, "kunit_probe");
 	KUNIT_EXPECT_EQ(test, desc->category, LKST_CAT_PROBE);
 	KUNIT_EXPECT_EQ(test, desc->flags, LKST_EVENT_DYNAMIC);
 	KUNIT_EXPECT_EQ(test, desc->arg_type[0], LKST_ARG_HEX);
 	KUNIT_EXPECT_STREQ(test, desc->arg_desc[0], "ret");
 	desc->id = LKST_EV_SYSCALL_EXIT;
-	KUNIT_ASSERT_EQ(test, lkst_event_desc(desc), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_event_desc(desc), 0);
 	KUNIT_EXPECT_STREQ(test, desc->mnemonic, "SYSCALL_EXIT");
 	KUNIT_EXPECT_EQ(test, desc->flags, 0);
 
@@ -485,7 +485,7 @@ static void lkst_ms_dynamic_events(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_read(ms), 0);
 	KUNIT_EXPECT_EQ(test, ms->handler[id], LKST_HANDLER_NOTHING);
 	desc->id = id;
-	KUNIT_EXPECT_EQ(test, lkst_event_desc(desc), -ENOENT);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_event_desc(desc), -ENOENT);
 	KUNIT_EXPECT_EQ(test, lkc_ioc_maskset_config(&entry), -EINVAL);
 
 	/* Every ID of the range once, then none is left. */
@@ -543,84 +543,84 @@ static void lkst_probe_fetch_specs(struct kunit *test)
 		.size = 8, .type = LKST_ARG_COMM };
 	req->fetch[2] = (struct lkst_fetch){ .kind = LKST_FETCH_COMM2,
 		.size = 8, .type = LKST_ARG_COMM2 };
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), 0);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), 0);
 	req->fetch[0].index = 7;
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), -EINVAL);
 	req->fetch[0].index = 0;
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), -EINVAL);
 	req->fetch[0] = (struct lkst_fetch){ .kind = LKST_FETCH_REG,
 		.index = LKST_NR_REGS, .size = 8, .type = LKST_ARG_HEX };
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), -EINVAL);
 	req->fetch[0].index = KT_OTHER_REG;	/* another architecture's */
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), -EINVAL);
 	req->fetch[0].index = KT_REG;
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), 0);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), 0);
 	req->fetch[0].size = 3;
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), -EINVAL);
 	req->fetch[0].size = 8;
 	req->fetch[0].nr_deref = LKST_PROBE_MAX_DEREF + 1;
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), -EINVAL);
 	req->fetch[0].nr_deref = 1;
 	req->fetch[0].offset[1] = 8;	/* beyond nr_deref */
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), -EINVAL);
 	req->fetch[0].offset[1] = 0;
 	req->fetch[0].kind = LKST_FETCH_RETVAL;
 	req->fetch[0].index = 0;
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), -EINVAL);
 	req->flags = LKST_PROBE_RETURN;
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), 0);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), 0);
 	req->offset = 4;	/* a return probe sits on the entry */
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), -EINVAL);
 	req->offset = 0;
 	req->nr_args = 2;	/* COMM without its COMM2 */
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), -EINVAL);
 	req->fetch[2] = (struct lkst_fetch){ };
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), -EINVAL);
 	req->nr_args = 1;
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), -EINVAL);
 	req->fetch[1] = (struct lkst_fetch){ };
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), 0);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), 0);
 	req->fetch[0].type = LKST_ARG_COMM;
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), -EINVAL);
 
 	/* Text as kprobe_events writes it, and the values read. */
 	f = &req->fetch[0];
 	*f = (struct lkst_fetch){ .kind = LKST_FETCH_REG, .index = KT_REG,
 		.nr_deref = 2, .offset = { 8, 16 }, .size = 8,
 		.type = LKST_ARG_HEX, .name = "v" };
-	lkst_probe_format(f, text, sizeof(text));
+	lkc_probe_format(f, text, sizeof(text));
 	KUNIT_EXPECT_STREQ(test, text, "v=+16(+8(" KT_REG_NAME ")):x64");
 	KT_ARG1(regs) = (unsigned long)&outer;
-	KUNIT_EXPECT_EQ(test, lkst_probe_fetch(f, &regs, NULL),
+	KUNIT_EXPECT_EQ(test, lkc_probe_fetch(f, &regs, NULL),
 			0x11223344fffefdfcULL);
 	f->size = 4;
 	f->type = LKST_ARG_UDEC;
-	KUNIT_EXPECT_EQ(test, lkst_probe_fetch(f, &regs, NULL), 0xfffefdfcULL);
+	KUNIT_EXPECT_EQ(test, lkc_probe_fetch(f, &regs, NULL), 0xfffefdfcULL);
 	f->size = 2;
 	f->type = LKST_ARG_DEC;
-	KUNIT_EXPECT_EQ(test, lkst_probe_fetch(f, &regs, NULL), (u64)-516);
-	lkst_probe_format(f, text, sizeof(text));
+	KUNIT_EXPECT_EQ(test, lkc_probe_fetch(f, &regs, NULL), (u64)-516);
+	lkc_probe_format(f, text, sizeof(text));
 	KUNIT_EXPECT_STREQ(test, text, "v=+16(+8(" KT_REG_NAME ")):s16");
 	KT_ARG1(regs) = 0;	/* a load that faults gives 0 */
-	KUNIT_EXPECT_EQ(test, lkst_probe_fetch(f, &regs, NULL), 0);
+	KUNIT_EXPECT_EQ(test, lkc_probe_fetch(f, &regs, NULL), 0);
 	*f = (struct lkst_fetch){ .kind = LKST_FETCH_ARG, .index = 2,
 		.nr_deref = 1, .offset = { -8 }, .size = 8,
 		.type = LKST_ARG_UDEC };
 	KT_ARG2(regs) = (unsigned long)&outer.p;
-	KUNIT_EXPECT_EQ(test, lkst_probe_fetch(f, &regs, NULL), 0x55);
-	lkst_probe_format(f, text, sizeof(text));
+	KUNIT_EXPECT_EQ(test, lkc_probe_fetch(f, &regs, NULL), 0x55);
+	lkc_probe_format(f, text, sizeof(text));
 	KUNIT_EXPECT_STREQ(test, text, "-8($arg2):u64");
 	*f = (struct lkst_fetch){ .kind = LKST_FETCH_RETVAL, .size = 4,
 		.type = LKST_ARG_RETVAL };
 	KT_RET(regs) = 0xfffffff2;
-	KUNIT_EXPECT_EQ(test, (s64)lkst_probe_fetch(f, &regs, NULL), -14);
-	lkst_probe_format(f, text, sizeof(text));
+	KUNIT_EXPECT_EQ(test, (s64)lkc_probe_fetch(f, &regs, NULL), -14);
+	lkc_probe_format(f, text, sizeof(text));
 	KUNIT_EXPECT_STREQ(test, text, "$retval:errno");
 	*f = (struct lkst_fetch){ .kind = LKST_FETCH_COMM, .size = 8,
 		.type = LKST_ARG_COMM };
-	KUNIT_EXPECT_EQ(test, lkst_probe_fetch(f, &regs, NULL),
+	KUNIT_EXPECT_EQ(test, lkc_probe_fetch(f, &regs, NULL),
 			lkst_comm_arg(current->comm, 0));
-	lkst_probe_format(f, text, sizeof(text));
+	lkc_probe_format(f, text, sizeof(text));
 	KUNIT_EXPECT_STREQ(test, text, "$comm");
 }
 #endif

@@ -46,7 +46,7 @@ void lkc_sync_keys(void)
 	/* Handlers may switch the pointer without the mutex: load it once. */
 	ms = rcu_dereference_check(lkst_active, lockdep_is_held(&lkst_mutex));
 	for (event = 0; event < LKST_NR_EVENT_IDS; event++) {
-		if (!lkst_event_known(event))
+		if (!lkc_event_known(event))
 			continue;
 		want = lkst_routes_to_handler(ms, event);
 		if (want == static_key_enabled(&lkst_event_keys[event]))
@@ -65,7 +65,7 @@ void lkc_sync_keys(void)
 			static_branch_disable(&lkst_syscall_entry_key);
 	}
 	/* Without the patch, tracepoint probes follow the keys. */
-	lkst_tracepoints_sync();
+	lkc_tracepoints_sync();
 }
 
 static void lkst_sync_keys_work_fn(struct work_struct *work)
@@ -196,7 +196,7 @@ static int lkst_check_route(unsigned int event, unsigned int handler)
 		return -EINVAL;
 	if (handler == LKST_HANDLER_NOTHING)
 		return 0;
-	if (!lkst_event_known(event))
+	if (!lkc_event_known(event))
 		return -EINVAL;
 	handler = array_index_nospec(handler, LKST_MAX_HANDLERS);
 	if (!rcu_access_pointer(lkst_handlers[handler]))
