@@ -66,7 +66,7 @@ static void lkst_trigger_handle(struct lkst_handler *handler,
 	if (atomic_inc_return(&fired) > 1 && once)
 		return;
 	if (jump_block >= 0)
-		lkst_buffer_jump(jump_block);
+		lkst_jump_this_cpu(jump_block);
 	if (switch_maskset >= 0)
 		lkst_maskset_switch(switch_maskset);
 }

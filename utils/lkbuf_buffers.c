@@ -227,11 +227,15 @@ static int run_create(struct lkst_cmd *cmd)
 
 const struct lkst_verb_ops lkbuf_create_ops = { create_options, NULL, check_create, run_create, NULL };
 
-/* link, delete and jump: one request on a block, a struct lkst_block_link. */
+/*
+ * link, delete and jump: one request on a block, each in its own struct
+ * (struct lkst_block_link, _delete, _jump), of which verb fills which words.
+ */
 struct block_verb {
 	const char *verb, *what;
 	unsigned long ioctl;
-	int wants_next;
+	void *req;
+	__u32 *cpu, *block, *next;	/* next: NULL but for link */
 };
 
 #define BLOCK_OPTS							\
@@ -247,16 +251,18 @@ static struct poptOption link_options[] = {
 };
 
 static struct lkst_block_link link_req;
+static struct lkst_block_delete delete_req;
+static struct lkst_block_jump jump_req;
 
 static void check_block(struct lkst_cmd *cmd)
 {
 	const struct block_verb *b = cmd->data;
 
-	link_req.cpu = lkbuf_cpu_option(cpu_arg, b->verb);
-	link_req.block = block_option(block_arg, b->verb);
-	if (b->wants_next) {
+	*b->cpu = lkbuf_cpu_option(cpu_arg, b->verb);
+	*b->block = block_option(block_arg, b->verb);
+	if (b->next) {
 		lkst_require(next_arg, "--next NEXT", b->verb);
-		link_req.next = next_option(next_arg);
+		*b->next = next_option(next_arg);
 	}
 }
 
@@ -265,16 +271,19 @@ static int run_block(struct lkst_cmd *cmd)
 	const struct block_verb *b = cmd->data;
 	int ret;
 
-	lkbuf_check_cpu(cmd, link_req.cpu);
-	ret = lkst_dev_ioctl(cmd->fd, b->ioctl, &link_req);
+	lkbuf_check_cpu(cmd, *b->cpu);
+	ret = lkst_dev_ioctl(cmd->fd, b->ioctl, b->req);
 	if (ret)
-		die_block(-ret, link_req.cpu, link_req.block, b->what);
+		die_block(-ret, *b->cpu, *b->block, b->what);
 	return LKST_EXIT_OK;
 }
 
-static const struct block_verb link_verb = { "link", "linking", LKST_IOC_BLOCK_LINK, 1 };
-static const struct block_verb delete_verb = { "delete", "deleting", LKST_IOC_BLOCK_DELETE, 0 };
-static const struct block_verb jump_verb = { "jump", "jumping to", LKST_IOC_BLOCK_JUMP, 0 };
+static const struct block_verb link_verb = { "link", "linking", LKST_IOC_BLOCK_LINK, &link_req,
+	&link_req.cpu, &link_req.block, &link_req.next };
+static const struct block_verb delete_verb = { "delete", "deleting", LKST_IOC_BLOCK_DELETE, &delete_req,
+	&delete_req.cpu, &delete_req.block, NULL };
+static const struct block_verb jump_verb = { "jump", "jumping to", LKST_IOC_BLOCK_JUMP, &jump_req,
+	&jump_req.cpu, &jump_req.block, NULL };
 
 const struct lkst_verb_ops lkbuf_link_ops = { link_options, NULL, check_block, run_block, &link_verb };
 const struct lkst_verb_ops lkbuf_delete_ops = { block_options, NULL, check_block, run_block, &delete_verb };

@@ -58,7 +58,7 @@ def main():
             if m:
                 diff = tuple(map(int, m.groups()))
 
-    # The module's own account of what it lacks (lkst_tracepoints_report()).
+    # The module's own account of what it lacks (lkc_tracepoints_report()).
     console = open(os.path.join(out, "console.log"), errors="replace").read()
     said = {}
     for m in re.finditer(r"lkst: (absent|partial): (\w+) \(([^)]*)\)", console):

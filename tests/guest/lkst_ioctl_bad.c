@@ -133,6 +133,8 @@ static void check_buffers(int fd)
 	struct lkst_block_info info = { 0 };
 	struct lkst_block_create create = { 0 };
 	struct lkst_block_link link = { 0 };
+	struct lkst_block_delete del = { 0 };
+	struct lkst_block_jump jump = { 0 };
 	struct lkst_block_read rd = { 0 };
 
 	expect("CPU_INFO cpu 4096", ioctl(fd, LKST_IOC_CPU_INFO, &cpu), EINVAL);
@@ -160,12 +162,25 @@ static void check_buffers(int fd)
 	link.__pad = 1;
 	expect("BLOCK_LINK padding", ioctl(fd, LKST_IOC_BLOCK_LINK, &link), EINVAL);
 	link.__pad = 0;
+	jump.block = 63;
+	expect("BLOCK_JUMP missing", ioctl(fd, LKST_IOC_BLOCK_JUMP, &jump), ENOENT);
+	jump.__pad[0] = 1;
+	expect("BLOCK_JUMP padding", ioctl(fd, LKST_IOC_BLOCK_JUMP, &jump), EINVAL);
+	del.block = 63;
+	expect("BLOCK_DELETE missing", ioctl(fd, LKST_IOC_BLOCK_DELETE, &del), ENOENT);
+	del.__pad[1] = 1;
+	expect("BLOCK_DELETE padding", ioctl(fd, LKST_IOC_BLOCK_DELETE, &del), EINVAL);
+	del.__pad[1] = 0;
+	del.block = 0;
+	expect("BLOCK_DELETE current block", ioctl(fd, LKST_IOC_BLOCK_DELETE, &del), EBUSY);
+	/* As binaries built when all three took a struct lkst_block_link. */
 	link.next = 0;
 	link.block = 63;
-	expect("BLOCK_JUMP missing", ioctl(fd, LKST_IOC_BLOCK_JUMP, &link), ENOENT);
-	expect("BLOCK_DELETE missing", ioctl(fd, LKST_IOC_BLOCK_DELETE, &link), ENOENT);
-	link.block = 0;
-	expect("BLOCK_DELETE current block", ioctl(fd, LKST_IOC_BLOCK_DELETE, &link), EBUSY);
+	expect("BLOCK_JUMP missing, link struct", ioctl(fd, LKST_IOC_BLOCK_JUMP, &link), ENOENT);
+	expect("BLOCK_DELETE missing, link struct", ioctl(fd, LKST_IOC_BLOCK_DELETE, &link), ENOENT);
+	link.next = 1;
+	expect("BLOCK_DELETE next 1, link struct", ioctl(fd, LKST_IOC_BLOCK_DELETE, &link), EINVAL);
+	link.next = 0;
 
 	rd.block = 0;
 	rd.max_records = 16;

@@ -226,7 +226,7 @@ static void valid_arg(unsigned long nr, void *buf)
 		((struct lkst_block_link *)buf)->next = LKST_NO_NEXT;
 		break;
 	case LKST_IOC_BLOCK_DELETE:	/* a block that may exist */
-		((struct lkst_block_link *)buf)->block = 1;
+		((struct lkst_block_delete *)buf)->block = 1;
 		break;
 	case LKST_IOC_BUFFER_DRAIN: {
 		struct lkst_buffer_drain *d = buf;

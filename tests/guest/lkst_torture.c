@@ -306,6 +306,8 @@ static void block_round(unsigned int cpu, uint64_t *rng, int *exists)
 {
 	struct lkst_block_create bc;
 	struct lkst_block_link l;
+	struct lkst_block_jump j;
+	struct lkst_block_delete d;
 	struct lkst_buffer_mode m;
 	struct lkst_block_info bi;
 	struct lkst_block_read rd;
@@ -339,18 +341,20 @@ static void block_round(unsigned int cpu, uint64_t *rng, int *exists)
 	snprintf(what, sizeof(what), "cpu %u BLOCK_LINK %u -> %d", cpu, l.block, (int)l.next);
 	req(LKST_IOC_BLOCK_LINK, &l, what, NULL);
 
-	memset(&l, 0, sizeof(l));
-	l.cpu = cpu;
-	l.block = ids[below(rng, n)];
-	snprintf(what, sizeof(what), "cpu %u BLOCK_JUMP %u", cpu, l.block);
-	req(LKST_IOC_BLOCK_JUMP, &l, what, NULL);
+	memset(&j, 0, sizeof(j));
+	j.cpu = cpu;
+	j.block = ids[below(rng, n)];
+	snprintf(what, sizeof(what), "cpu %u BLOCK_JUMP %u", cpu, j.block);
+	req(LKST_IOC_BLOCK_JUMP, &j, what, NULL);
 
 	/* Block 0 stays, so that the end state is easy to restore. */
 	if (n > 1) {
-		l.block = ids[1 + below(rng, n - 1)];
-		snprintf(what, sizeof(what), "cpu %u BLOCK_DELETE %u", cpu, l.block);
-		if (!req(LKST_IOC_BLOCK_DELETE, &l, what, ok_busy))
-			exists[l.block] = 0;
+		memset(&d, 0, sizeof(d));
+		d.cpu = cpu;
+		d.block = ids[1 + below(rng, n - 1)];
+		snprintf(what, sizeof(what), "cpu %u BLOCK_DELETE %u", cpu, d.block);
+		if (!req(LKST_IOC_BLOCK_DELETE, &d, what, ok_busy))
+			exists[d.block] = 0;
 	}
 
 	m.cpu = cpu;
@@ -561,6 +565,8 @@ static void reset_blocks(uint32_t size)
 {
 	struct lkst_buffer_resize r = { .size = size };
 	struct lkst_block_link l;
+	struct lkst_block_jump j;
+	struct lkst_block_delete d;
 	unsigned int cpu, b;
 	struct lkst_cpu_info ci;
 
@@ -569,13 +575,17 @@ static void reset_blocks(uint32_t size)
 		ci.cpu = cpu;
 		if (ioctl(fd, LKST_IOC_CPU_INFO, &ci) || !ci.nr_blocks)
 			continue;
+		memset(&j, 0, sizeof(j));
+		j.cpu = cpu;
+		req(LKST_IOC_BLOCK_JUMP, &j, "reset: BLOCK_JUMP 0", NULL);
+		memset(&d, 0, sizeof(d));
+		d.cpu = cpu;
+		for (b = 1; b < LKST_MAX_BLOCKS; b++) {
+			d.block = b;
+			req(LKST_IOC_BLOCK_DELETE, &d, "reset: BLOCK_DELETE", ok_noent);
+		}
 		memset(&l, 0, sizeof(l));
 		l.cpu = cpu;
-		req(LKST_IOC_BLOCK_JUMP, &l, "reset: BLOCK_JUMP 0", NULL);
-		for (b = 1; b < LKST_MAX_BLOCKS; b++) {
-			l.block = b;
-			req(LKST_IOC_BLOCK_DELETE, &l, "reset: BLOCK_DELETE", ok_noent);
-		}
 		l.block = 0;
 		l.next = LKST_NO_NEXT;
 		req(LKST_IOC_BLOCK_LINK, &l, "reset: BLOCK_LINK 0", NULL);

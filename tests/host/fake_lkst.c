@@ -370,12 +370,24 @@ static int prev_release_ioctl(void)
 	return 0;
 }
 
+/*
+ * BLOCK_DELETE and BLOCK_JUMP took a struct lkst_block_link before they had
+ * structs of their own: the numbers binaries built then use (the x86-64
+ * and arm64 encoding) must stay.
+ */
+#if defined(__x86_64__) || defined(__aarch64__)
+_Static_assert(LKST_IOC_BLOCK_LINK == 0x4010b934, "BLOCK_LINK number");
+_Static_assert(LKST_IOC_BLOCK_DELETE == 0x4010b935, "BLOCK_DELETE number");
+_Static_assert(LKST_IOC_BLOCK_JUMP == 0x4010b936, "BLOCK_JUMP number");
+#endif
+
 static int block_ioctl(unsigned long cmd, void *arg)
 {
 	struct lkst_block_info *bi = arg;
 	struct lkst_block_read *br = arg;
 	struct lkst_block_create *bc = arg;
 	struct lkst_block_link *bl = arg;
+	struct lkst_block_delete *bd = arg;
 	__u32 cpu = *(__u32 *)arg;
 	struct fake_block *b;
 
@@ -449,7 +461,7 @@ static int block_ioctl(unsigned long cmd, void *arg)
 		b->next = bl->next;
 		return 0;
 	case LKST_IOC_BLOCK_DELETE:
-		if (bl->block == 0)
+		if (bd->block == 0)
 			return EBUSY;
 		b->used = 0;
 		return 0;

@@ -32,7 +32,7 @@
  * LKST_IOC_BUFFER_DRAIN and `lkbuf record` do: lkst_buf_list_pages +
  * lkst_buf_walk(stop_at_hole) from its cursor, settled by
  * lkst_drain_settle() (utils/lkst_drain.c) with no number in flight.
- * Owners jump between blocks (lkst_buf_jump) or replace all their blocks
+ * Owners jump between blocks (lkst_buf_jump_pos) or replace all their blocks
  * (lkst_buf_begin_switch/end_switch, as a resize does) in some configs;
  * in irq_resize, interrupts replace them, as a resize's IPI does, also
  * between an owner's lookup of its jump target and the jump, but not
@@ -406,7 +406,7 @@ static void nmi_jump(struct writer *w, int level)
 
 	if (!target)
 		return;
-	if (lkst_buf_jump(w->cb, target))
+	if (lkst_buf_jump_pos(w->cb, target))
 		w->nmi_jumps_refused++;
 	else
 		w->nmi_jumps++;
@@ -600,7 +600,7 @@ static void jump_buffer(struct writer *w, u64 *rnd)
 	/* A resize's IPI between the handler's lookup and its jump. */
 	if (w->cfg->irq_resize && use_signals && next_random(rnd) % 4 == 0)
 		raise(SIGRTMIN);
-	if (!lkst_buf_jump(cb, target))
+	if (!lkst_buf_jump_pos(cb, target))
 		w->jumps++;
 	else if (READ_ONCE(cb->blocks[target->id]) != target)
 		w->stale_jumps++;	/* refused, as it must be */
@@ -1039,7 +1039,7 @@ static void check_final_order(const struct config *cfg, struct writer *w)
 		if (cb->blocks[id])
 			total_pages += cb->blocks[id]->nr_pages;
 	nr_records = 2 * total_pages * LKST_PAGE_MAX_RECORDS + 3;
-	CHECK(lkst_buf_jump(cb, cb->blocks[0]) == 0, "cpu %d: jump", w->id);
+	CHECK(lkst_buf_jump_pos(cb, cb->blocks[0]) == 0, "cpu %d: jump", w->id);
 	before_next = next_seq_of(cb);
 	w->depth = 0;
 	for (u64 i = 0; i < nr_records; i++)

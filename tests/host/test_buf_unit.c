@@ -449,7 +449,7 @@ static void test_nested_inside_switch_drops(void)
 	CHECK_EQ(dropped(cb), 1);
 	CHECK_EQ(pos(cb), at | LKST_POS_SWITCHING);
 	CHECK_EQ(lkst_buf_begin_switch(cb, &old, &first), -EBUSY);
-	CHECK_EQ(lkst_buf_jump(cb, b), -EBUSY);
+	CHECK_EQ(lkst_buf_jump_pos(cb, b), -EBUSY);
 	/* At a page's end too: the switch is not taken twice. */
 	local64_set(&cb->pos, lkst_make_pos(0, 0, LKST_PAGE_SIZE - 8, 3) |
 			      LKST_POS_SWITCHING);
@@ -516,7 +516,7 @@ static void test_jump(void)
 	start_buffer(cb, a);
 	for (u64 i = 0; i < 5; i++)
 		CHECK_EQ(write_tagged(cb, i, 2), true);
-	CHECK_EQ(lkst_buf_jump(cb, b), 0);
+	CHECK_EQ(lkst_buf_jump_pos(cb, b), 0);
 	CHECK_EQ(overwritten(cb), 0);		/* b's page was never used */
 	/* The epoch flipped: a claim prepared before the jump fails. */
 	CHECK_EQ(pos(cb), lkst_make_pos(1, 0, LKST_PAGE_HEAD, 0) | LKST_POS_EPOCH);
@@ -526,26 +526,26 @@ static void test_jump(void)
 	CHECK_EQ(first, 5);
 	/* Back to a's page 0, whose 5 records are lost, in STOP mode too. */
 	cb->mode = LKST_MODE_STOP;
-	CHECK_EQ(lkst_buf_jump(cb, a), 0);
+	CHECK_EQ(lkst_buf_jump_pos(cb, a), 0);
 	CHECK_EQ(overwritten(cb), 5);
 	CHECK_EQ(lkst_block_page(a, 0)->first_seq, 6);
 	/* Not while a writer it interrupted writes in the target page. */
 	CHECK_EQ(lkst_buf_reserve(cb, LKST_BREC_SIZE(0, 0), &held), true);
 	at = pos(cb);
-	CHECK_EQ(lkst_buf_jump(cb, a), -EBUSY);
+	CHECK_EQ(lkst_buf_jump_pos(cb, a), -EBUSY);
 	CHECK_EQ(pos(cb), at);
 	CHECK_EQ(overwritten(cb), 5);
 	lkst_buf_commit(&held, LKST_BREC_INFO(1, 2, 0, 0));
 	/* Not while pos is being moved. */
 	local64_set(&cb->pos, at | LKST_POS_SWITCHING);
-	CHECK_EQ(lkst_buf_jump(cb, b), -EBUSY);
+	CHECK_EQ(lkst_buf_jump_pos(cb, b), -EBUSY);
 	local64_set(&cb->pos, at);
 	CHECK_EQ(next_seq(cb), 7);
 	/* To the current block from its page 1: page 0 reset, page 1 kept. */
 	cb->mode = LKST_MODE_OVERWRITE;
 	write_full(cb, 7, PER_PAGE + 1);	/* page 0 full, 1 in page 1 */
 	CHECK_EQ(lkst_pos_page(pos(cb)), 1);
-	CHECK_EQ(lkst_buf_jump(cb, a), 0);
+	CHECK_EQ(lkst_buf_jump_pos(cb, a), 0);
 	CHECK_EQ(overwritten(cb), 5 + 1 + PER_PAGE);
 	CHECK_EQ(lkst_block_page(a, 0)->first_seq, 7 + PER_PAGE + 1);
 	CHECK_EQ(lkst_page_count(lkst_block_page(a, 1)), 1);
@@ -597,7 +597,7 @@ static void test_next_seq(void)
 	for (u64 i = 0; i < 3000; i++) {
 		written += write_tagged(cb, i, i % 7);
 		if (i % 700 == 699)
-			CHECK_EQ(lkst_buf_jump(cb, cb->blocks[i % 2]), 0);
+			CHECK_EQ(lkst_buf_jump_pos(cb, cb->blocks[i % 2]), 0);
 		if (i % 97 == 0)
 			CHECK_EQ(next_seq(cb), written);
 	}

@@ -271,7 +271,7 @@ static void nmi_jump_in_claim(const void *addr)
 		return;
 	hook_fired = 1;
 	CHECK_EQ(write_tagged(race_cb, PER_PAGE, 0), true);
-	nmi_jump_ret = lkst_buf_jump(race_cb, race_cb->blocks[1]);
+	nmi_jump_ret = lkst_buf_jump_pos(race_cb, race_cb->blocks[1]);
 }
 
 /*
@@ -305,7 +305,7 @@ void test_nmi_jump_during_claim(void)
 	CHECK_EQ(READ_ONCE(p0->nr_records), PER_PAGE + 1);
 	CHECK_EQ(next_seq(cb), PER_PAGE + 2);
 	/* Once the claim is done the jump goes ahead. */
-	CHECK_EQ(lkst_buf_jump(cb, cb->blocks[1]), 0);
+	CHECK_EQ(lkst_buf_jump_pos(cb, cb->blocks[1]), 0);
 	/* Around the ring: block 1, then block 0's pages are overwritten. */
 	write_full(cb, PER_PAGE + 2, 3 * PER_PAGE);
 	CHECK_EQ(held(cb) + overwritten(cb), next_seq(cb));
@@ -393,7 +393,7 @@ static void resize_before_claim(const void *addr)
 }
 
 /*
- * A handler's jump (lkst_buffer_jump()) looks its target block up, and a
+ * A handler's jump (lkst_jump_this_cpu()) looks its target block up, and a
  * resize's IPI replaces every block before the jump takes the position:
  * the target it holds is the old block.  Jumping there made the new
  * block's unused page 0 current, numbered from 0 (t98_torture: millions
@@ -408,7 +408,7 @@ void test_jump_after_resize_replaced_target(void)
 	start_buffer(cb, a);
 	write_full(cb, 0, 10);
 	arm_hook(cb, &cb->pos.counter, resize_before_claim);
-	CHECK_EQ(lkst_buf_jump(cb, b), -EBUSY);
+	CHECK_EQ(lkst_buf_jump_pos(cb, b), -EBUSY);
 	lkst_host_read_hook = NULL;
 	CHECK_EQ(hook_fired, 1);
 	CHECK_EQ(pos(cb) & LKST_POS_SWITCHING, 0);
@@ -418,7 +418,7 @@ void test_jump_after_resize_replaced_target(void)
 	CHECK_EQ(next_seq(cb), 11);
 	CHECK_EQ(lkst_page_count(lkst_block_page(cb->blocks[0], 0)), 1);
 	/* Tried again with the block now published, it jumps. */
-	CHECK_EQ(lkst_buf_jump(cb, cb->blocks[1]), 0);
+	CHECK_EQ(lkst_buf_jump_pos(cb, cb->blocks[1]), 0);
 	write_full(cb, 11, 1);
 	CHECK_EQ(next_seq(cb), 12);
 	CHECK_EQ(lkst_block_page(cb->blocks[1], 0)->first_seq, 11);

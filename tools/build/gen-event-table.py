@@ -18,6 +18,13 @@ from lkst_table import EVENTS_H, read_table
 
 BEGIN = "/* BEGIN generated from events.def by gen-event-table.py (make events) */"
 END = "/* END generated */"
+# The opening paragraph of the header's first comment, which says why the
+# header is long; kept by this script, the rest of the comment by hand.
+NOTE = [" * Mostly generated from kernel/lkst/events.def by lkst's",
+        " * tools/build/gen-event-table.py (make events), and long because it",
+        " * holds every event's table entry, which the kernel and the tools",
+        " * compile in.",
+        " *"]
 
 
 def c_string(s):
@@ -77,6 +84,16 @@ def replace_part(text, index, lines):
     return BEGIN.join(parts)
 
 
+def put_note(text):
+    """Text with NOTE as the first paragraph of the comment after SPDX."""
+    spdx, opening, rest = text.split("\n", 2)
+    if opening != "/*":
+        sys.exit(f"gen-event-table: {EVENTS_H} must open with SPDX, then a comment")
+    if rest.startswith(" * Mostly generated"):
+        rest = rest.split("\n *\n", 1)[1]
+    return "\n".join([spdx, opening] + NOTE + [rest])
+
+
 def main():
     check = sys.argv[1:] == ["--check"]
     if sys.argv[1:] not in ([], ["--check"]):
@@ -84,7 +101,8 @@ def main():
     cats, events = read_table()
     with open(EVENTS_H) as f:
         old = f.read()
-    new = replace_part(old, 0, event_enum(cats, events))
+    new = put_note(old)
+    new = replace_part(new, 0, event_enum(cats, events))
     new = replace_part(new, 1, event_table(cats, events))
     too_long = [line for line in new.split("\n") if len(line.expandtabs(8)) > 100]
     if too_long:

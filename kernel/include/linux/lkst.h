@@ -194,7 +194,7 @@ void __lkst_dispatcher lkst_hook_dispatch5(unsigned int event, u64 a1,
  *
  * It records only with lkst_record_event() or lkst_handler_pass(): a hook
  * it hits is cut off as recursion and counted as dropped.  It may also call
- * lkst_maskset_switch() and lkst_buffer_jump().  All three are lock-free
+ * lkst_maskset_switch() and lkst_jump_this_cpu().  All three are lock-free
  * and NMI-safe.  An IRQ or NMI may enter it again while it runs.  An oops
  * in a handler kills the task that hit the hook; the tracer goes on.
  */
@@ -254,13 +254,13 @@ unsigned int lkst_event_context(void);
 
 /*
  * From hook context too, with preemption off (lkst_maskset_switch()
- * refuses a preemptible caller); lkst_buffer_jump() acts on this CPU, and
+ * refuses a preemptible caller); lkst_jump_this_cpu() acts on this CPU, and
  * returns -EBUSY when the hook interrupted a writer of this CPU that is
  * moving to another page or still writes in the target's first page, or
  * when a resize or a delete of the target block is under way.
  */
 int lkst_maskset_switch(unsigned int maskset);
-int lkst_buffer_jump(unsigned int block);
+int lkst_jump_this_cpu(unsigned int block);
 
 /*
  * Dynamic events, for probes made at run time; process context only.

@@ -42,7 +42,7 @@ static bool __init lkst_route_none(unsigned int event)
 /* The primary events, as in LKST's RDEFAULT, and user marks. */
 static bool __init lkst_route_primary(unsigned int event)
 {
-	if (!lkst_event_known(event))
+	if (!lkc_event_known(event))
 		return false;
 	switch (lkst_events_by_id[event]->category) {
 	case LKST_CAT_PROCESS:
@@ -58,7 +58,7 @@ static bool __init lkst_route_primary(unsigned int event)
 
 static bool __init lkst_route_all(unsigned int event)
 {
-	return lkst_event_known(event);
+	return lkc_event_known(event);
 }
 
 static unsigned int lkst_boot_maskset __initdata = LKST_MASKSET_RNOTHING;
@@ -110,7 +110,7 @@ static int __init lkst_set_boot_mode(char *str)
 }
 lkst_setup(mode, lkst_set_boot_mode);
 
-/* Kept as given; parsed by lkst_init(), once the event table is indexed. */
+/* Kept as given; parsed by lkc_init(), once the event table is indexed. */
 static char *lkst_boot_events __initdata;
 
 static int __init lkst_set_boot_events(char *str)
@@ -142,7 +142,7 @@ static bool __init lkst_route_boot_item(struct lkst_maskset *ms,
 		if (!cat || strlen(cat) != len || strncasecmp(cat, name, len))
 			continue;
 		for (event = 0; event < LKST_NR_EVENT_IDS; event++) {
-			if (lkst_event_known(event) &&
+			if (lkc_event_known(event) &&
 			    lkst_events_by_id[event]->category == i) {
 				ms->handler[event] = LKST_HANDLER_DEFAULT;
 				found = true;
@@ -189,7 +189,7 @@ static bool __init lkst_init_boot_events(const char *list)
 }
 
 /* Early, so that tracing selected on the command line starts before init. */
-int __init lkst_init(void)
+int __init lkc_init(void)
 {
 	unsigned int i, first_kib = lkst_boot_bufsize >> 10;
 	u32 first_pages;
@@ -201,7 +201,7 @@ int __init lkst_init(void)
 		return -ENOMEM;
 #endif
 	/* Without it, records are timed by ktime_get_mono_fast_ns(). */
-	if (lkst_clock_init())
+	if (lkc_clock_init())
 		pr_warn("no timekeeper notifier: the slower clock read\n");
 	for (i = 0; i < LKST_NR_EVENTS; i++)
 		lkst_events_by_id[lkst_event_table[i].id] = &lkst_event_table[i];
@@ -216,26 +216,26 @@ int __init lkst_init(void)
 			 &lkst_nothing_handler);
 	RCU_INIT_POINTER(lkst_active, &lkst_masksets[LKST_MASKSET_RNOTHING]);
 
-	ret = lkst_buffers_init(lkst_boot_bufsize);
+	ret = lkc_buffers_init(lkst_boot_bufsize);
 	if (ret) {
 		pr_err("cannot allocate buffers (%d); tracing stays off\n", ret);
 		return ret;
 	}
 	register_die_notifier(&lkst_die_nb);
-	lkst_buffer_mode(&(struct lkst_buffer_mode){
+	lkc_ioc_buffer_mode(&(struct lkst_buffer_mode){
 		.cpu = LKST_ALL_CPUS, .mode = lkst_boot_mode });
 	if (lkst_boot_events && lkst_init_boot_events(lkst_boot_events))
 		lkst_boot_maskset = LKST_MASKSET_FIRST_USER;
 
 	mutex_lock(&lkst_mutex);
 	rcu_assign_pointer(lkst_active, &lkst_masksets[lkst_boot_maskset]);
-	lkst_sync_keys();
+	lkc_sync_keys();
 	mutex_unlock(&lkst_mutex);
 	/* A persistent region gives each CPU its share instead. */
-	if (lkst_persist_pages(0, &first_pages))
+	if (lkc_persist_pages(0, &first_pages))
 		first_kib = first_pages * (LKST_PAGE_SIZE >> 10);
 	pr_info("%u events, records of %u-%u bytes, %u KiB per CPU, %s mode, maskset %s\n",
-		lkst_nr_events(), LKST_BREC_MIN_SIZE,
+		lkc_nr_events(), LKST_BREC_MIN_SIZE,
 		LKST_BREC_MAX_SIZE, first_kib,
 		lkst_boot_mode == LKST_MODE_STOP ? "stop" : "overwrite",
 		lkst_masksets[lkst_boot_maskset].name);
@@ -243,20 +243,20 @@ int __init lkst_init(void)
 }
 #ifdef MODULE
 /* Route nothing: every key off and every probe unregistered. */
-void lkst_exit(void)
+void lkc_exit(void)
 {
 	mutex_lock(&lkst_mutex);
 	rcu_assign_pointer(lkst_active, &lkst_masksets[LKST_MASKSET_RNOTHING]);
-	lkst_sync_keys();
+	lkc_sync_keys();
 	mutex_unlock(&lkst_mutex);
 	irq_work_sync(&lkst_sync_keys_irq_work);
 	cancel_work_sync(&lkst_sync_keys_work);
 	unregister_die_notifier(&lkst_die_nb);
 	/* No probe runs once this returns: then the counters can go. */
-	lkst_tracepoints_exit();
+	lkc_tracepoints_exit();
 	free_percpu(lkst_counters_ptr);
 	lkst_counters_ptr = NULL;
 }
 #else
-early_initcall(lkst_init);
+early_initcall(lkc_init);
 #endif

@@ -37,7 +37,7 @@ DEFINE_MUTEX(lkst_buf_mutex);
 unsigned int lkst_first_block_size;
 static int lkst_cpuhp_state;
 
-struct lkst_cpu_buffer *lkst_cpu_buffer(unsigned int cpu)
+struct lkst_cpu_buffer *lkc_cpu_buffer(unsigned int cpu)
 {
 	if (cpu >= nr_cpu_ids)
 		return NULL;
@@ -47,8 +47,8 @@ struct lkst_cpu_buffer *lkst_cpu_buffer(unsigned int cpu)
 	return per_cpu_ptr(&lkst_cpu_buffers, cpu);
 }
 
-struct lkst_block *lkst_block_get(struct lkst_cpu_buffer *cb,
-				  unsigned int id)
+struct lkst_block *lkc_block_get(struct lkst_cpu_buffer *cb,
+				 unsigned int id)
 {
 	if (id >= LKST_MAX_BLOCKS)
 		return NULL;
@@ -58,19 +58,19 @@ struct lkst_block *lkst_block_get(struct lkst_cpu_buffer *cb,
 }
 
 /* Blocks are whole pages. */
-size_t lkst_block_bytes(unsigned int size)
+size_t lkc_block_bytes(unsigned int size)
 {
 	return (size_t)(size / LKST_PAGE_SIZE) * LKST_PAGE_SIZE;
 }
 
 /* The CPU's blocks, stable while lkst_buf_mutex is held. */
-void lkst_cpu_blocks(struct lkst_cpu_buffer *cb,
-		     struct lkst_block **blocks)
+void lkc_cpu_blocks(struct lkst_cpu_buffer *cb,
+		    struct lkst_block **blocks)
 {
 	unsigned int id;
 
 	for (id = 0; id < LKST_MAX_BLOCKS; id++)
-		blocks[id] = lkst_block_get(cb, id);
+		blocks[id] = lkc_block_get(cb, id);
 }
 
 /*
@@ -78,7 +78,7 @@ void lkst_cpu_blocks(struct lkst_cpu_buffer *cb,
  * be had.  Only whether pointers are set: stable under lkst_buf_mutex or
  * the hotplug lock, which every caller holds.
  */
-bool lkst_cpu_has_blocks(struct lkst_cpu_buffer *cb)
+bool lkc_cpu_has_blocks(struct lkst_cpu_buffer *cb)
 {
 	unsigned int id;
 
@@ -92,7 +92,7 @@ bool lkst_cpu_has_blocks(struct lkst_cpu_buffer *cb)
  * Refuse what the machine cannot give without reclaiming hard or waking
  * the OOM killer, as ftrace's ring buffer does.
  */
-int lkst_check_memory(u64 bytes)
+int lkc_check_memory(u64 bytes)
 {
 	return (bytes >> PAGE_SHIFT) > si_mem_available() ? -ENOMEM : 0;
 }
@@ -104,8 +104,8 @@ int lkst_check_memory(u64 bytes)
 #define LKST_BLOCK_GFP (GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL | \
 			__GFP_NOWARN)
 
-struct lkst_block *lkst_block_alloc(unsigned int cpu, unsigned int id,
-				    unsigned int size, unsigned int next)
+struct lkst_block *lkc_block_alloc(unsigned int cpu, unsigned int id,
+				   unsigned int size, unsigned int next)
 {
 	struct lkst_block *blk;
 
@@ -118,10 +118,10 @@ struct lkst_block *lkst_block_alloc(unsigned int cpu, unsigned int id,
 	/* Zeroed: every page's generation 0, never used (I5). */
 #ifdef MODULE
 	/* __vmalloc_node() is not exported; vmalloc is page aligned anyway. */
-	blk->pages = __vmalloc(lkst_block_bytes(size),
+	blk->pages = __vmalloc(lkc_block_bytes(size),
 			       LKST_BLOCK_GFP | __GFP_ZERO);
 #else
-	blk->pages = __vmalloc_node(lkst_block_bytes(size), LKST_PAGE_SIZE,
+	blk->pages = __vmalloc_node(lkc_block_bytes(size), LKST_PAGE_SIZE,
 				    LKST_BLOCK_GFP | __GFP_ZERO,
 				    cpu_to_node(cpu),
 				    __builtin_return_address(0));
@@ -133,7 +133,7 @@ struct lkst_block *lkst_block_alloc(unsigned int cpu, unsigned int id,
 	return blk;
 }
 
-void lkst_block_free(struct lkst_block *blk)
+void lkc_block_free(struct lkst_block *blk)
 {
 	if (!blk->persistent)
 		vfree(blk->pages);
@@ -145,8 +145,8 @@ void lkst_block_free(struct lkst_block *blk)
  * (after a grace period, I11), which a resize or a delete discards, as
  * overwritten: written = held + overwritten stays exact (I12).
  */
-void lkst_block_discard(struct lkst_cpu_buffer *cb,
-			const struct lkst_block *blk)
+void lkc_block_discard(struct lkst_cpu_buffer *cb,
+		       const struct lkst_block *blk)
 {
 	u64 held = 0;
 	u32 page;
@@ -159,7 +159,7 @@ void lkst_block_discard(struct lkst_cpu_buffer *cb,
 	WRITE_ONCE(cb->discarded, cb->discarded + held);
 }
 
-u64 lkst_lost_records(struct lkst_cpu_buffer *cb)
+u64 lkc_lost_records(struct lkst_cpu_buffer *cb)
 {
 	return local64_read(&cb->overwritten) + READ_ONCE(cb->discarded);
 }
@@ -171,9 +171,9 @@ static int lkst_cpu_first_block(unsigned int cpu, unsigned int block_size)
 	void *persist_pages;
 	u32 nr_pages;
 
-	if (lkst_cpu_has_blocks(cb))
+	if (lkc_cpu_has_blocks(cb))
 		return 0;	/* online before: keeps its blocks */
-	persist_pages = lkst_persist_pages(cpu, &nr_pages);
+	persist_pages = lkc_persist_pages(cpu, &nr_pages);
 	if (persist_pages) {
 		blk = kzalloc_node(sizeof(*blk), GFP_KERNEL, cpu_to_node(cpu));
 		if (!blk)
@@ -181,9 +181,9 @@ static int lkst_cpu_first_block(unsigned int cpu, unsigned int block_size)
 		blk->nr_pages = nr_pages;
 		blk->next = LKST_NO_NEXT;
 		blk->persistent = true;
-		blk->pages = persist_pages;	/* emptied by lkst_persist_init() */
+		blk->pages = persist_pages;	/* emptied by lkc_persist_init() */
 	} else {
-		blk = lkst_block_alloc(cpu, 0, block_size, LKST_NO_NEXT);
+		blk = lkc_block_alloc(cpu, 0, block_size, LKST_NO_NEXT);
 		if (!blk)
 			return -ENOMEM;
 	}
@@ -205,7 +205,7 @@ static int lkst_cpu_prepare(unsigned int cpu)
 }
 
 /**
- * lkst_buffers_init() - give the CPUs online now their first block
+ * lkc_buffers_init() - give the CPUs online now their first block
  * @block_size: bytes of each CPU's first block (whole pages of it are used)
  *
  * Sets the persistent region up if the command line asked for one, gives
@@ -216,12 +216,12 @@ static int lkst_cpu_prepare(unsigned int cpu)
  * Return: 0; -ENOMEM when a first block cannot be allocated; the error of
  * cpuhp_setup_state_nocalls_cpuslocked() when no hotplug step is left.
  */
-int __init lkst_buffers_init(unsigned int block_size)
+int __init lkc_buffers_init(unsigned int block_size)
 {
 	unsigned int cpu;
 	int ret = 0;
 
-	lkst_persist_init();
+	lkc_persist_init();
 	cpus_read_lock();
 	lkst_first_block_size = block_size;
 	for_each_online_cpu(cpu) {
@@ -240,7 +240,7 @@ unlock:
 }
 
 /**
- * lkst_cpu_info() - describe one CPU's buffer (LKST_IOC_CPU_INFO)
+ * lkc_ioc_cpu_info() - describe one CPU's buffer (LKST_IOC_CPU_INFO)
  * @info: the CPU in @info->cpu; every other field is filled in
  *
  * Whether the CPU is online, how many blocks it has, the number of its next
@@ -250,9 +250,9 @@ unlock:
  * Context: process context; sleeps.
  * Return: 0, or -EINVAL when @info->cpu is not a possible CPU.
  */
-int lkst_cpu_info(struct lkst_cpu_info *info)
+int lkc_ioc_cpu_info(struct lkst_cpu_info *info)
 {
-	struct lkst_cpu_buffer *cb = lkst_cpu_buffer(info->cpu);
+	struct lkst_cpu_buffer *cb = lkc_cpu_buffer(info->cpu);
 	struct lkst_block *blocks[LKST_MAX_BLOCKS];
 	unsigned int id;
 	u64 pos;
@@ -260,7 +260,7 @@ int lkst_cpu_info(struct lkst_cpu_info *info)
 	if (!cb)
 		return -EINVAL;
 	mutex_lock(&lkst_buf_mutex);
-	lkst_cpu_blocks(cb, blocks);
+	lkc_cpu_blocks(cb, blocks);
 	info->online = cpu_online(info->cpu);
 	info->nr_blocks = 0;
 	for (id = 0; id < LKST_MAX_BLOCKS; id++)
@@ -273,7 +273,7 @@ int lkst_cpu_info(struct lkst_cpu_info *info)
 			       lkst_pos_offset(pos);
 	/* Every number given is a record written, or being written (I12). */
 	info->written = info->next_seq;
-	info->overwritten = lkst_lost_records(cb);
+	info->overwritten = lkc_lost_records(cb);
 	info->dropped = local64_read(&cb->dropped);
 	info->mode = READ_ONCE(cb->mode);
 	info->__pad = 0;
@@ -282,7 +282,7 @@ int lkst_cpu_info(struct lkst_cpu_info *info)
 }
 
 /**
- * lkst_block_info() - describe one block of a CPU (LKST_IOC_BLOCK_INFO)
+ * lkc_ioc_block_info() - describe one block of a CPU (LKST_IOC_BLOCK_INFO)
  * @info: the CPU and block ID in; its pages, size and next block out
  *
  * Context: process context; sleeps.
@@ -290,16 +290,16 @@ int lkst_cpu_info(struct lkst_cpu_info *info)
  * is LKST_MAX_BLOCKS or more, or the padding is not zero; -ENOENT when the
  * CPU has no block of that ID.
  */
-int lkst_block_info(struct lkst_block_info *info)
+int lkc_ioc_block_info(struct lkst_block_info *info)
 {
-	struct lkst_cpu_buffer *cb = lkst_cpu_buffer(info->cpu);
+	struct lkst_cpu_buffer *cb = lkc_cpu_buffer(info->cpu);
 	struct lkst_block *blk;
 	int ret = 0;
 
 	if (!cb || info->block >= LKST_MAX_BLOCKS || info->__pad)
 		return -EINVAL;
 	mutex_lock(&lkst_buf_mutex);
-	blk = lkst_block_get(cb, info->block);
+	blk = lkc_block_get(cb, info->block);
 	if (blk) {
 		info->nr_pages = blk->nr_pages;
 		info->size = blk->nr_pages * LKST_PAGE_SIZE;
@@ -312,7 +312,7 @@ int lkst_block_info(struct lkst_block_info *info)
 }
 
 /**
- * lkst_buffer_mode() - set what a full buffer does (LKST_IOC_BUFFER_MODE)
+ * lkc_ioc_buffer_mode() - set what a full buffer does (LKST_IOC_BUFFER_MODE)
  * @req: a CPU, or LKST_ALL_CPUS, and LKST_MODE_OVERWRITE or LKST_MODE_STOP
  *
  * A writer reads the mode when it is about to reset a page that holds
@@ -322,14 +322,14 @@ int lkst_block_info(struct lkst_block_info *info)
  * Return: 0, or -EINVAL for an unknown mode or a CPU that is neither
  * possible nor LKST_ALL_CPUS.
  */
-int lkst_buffer_mode(const struct lkst_buffer_mode *req)
+int lkc_ioc_buffer_mode(const struct lkst_buffer_mode *req)
 {
 	unsigned int cpu;
 
 	if (req->mode > LKST_MODE_STOP)
 		return -EINVAL;
 	if (req->cpu != LKST_ALL_CPUS) {
-		struct lkst_cpu_buffer *cb = lkst_cpu_buffer(req->cpu);
+		struct lkst_cpu_buffer *cb = lkc_cpu_buffer(req->cpu);
 
 		if (!cb)
 			return -EINVAL;
@@ -337,20 +337,20 @@ int lkst_buffer_mode(const struct lkst_buffer_mode *req)
 		return 0;
 	}
 	for_each_possible_cpu(cpu)
-		WRITE_ONCE(lkst_cpu_buffer(cpu)->mode, req->mode);
+		WRITE_ONCE(lkc_cpu_buffer(cpu)->mode, req->mode);
 	return 0;
 }
 
 #ifdef MODULE
 /**
- * lkst_buffers_exit() - free every CPU's blocks when lkst.ko unloads
+ * lkc_buffers_exit() - free every CPU's blocks when lkst.ko unloads
  *
  * Removes the hotplug step and frees each block of each CPU.
  *
  * Context: module unload, once no probe can run (after
- * lkst_tracepoints_exit()); sleeps.
+ * lkc_tracepoints_exit()); sleeps.
  */
-void lkst_buffers_exit(void)
+void lkc_buffers_exit(void)
 {
 	struct lkst_block *blk;
 	unsigned int cpu, id;
@@ -362,11 +362,11 @@ void lkst_buffers_exit(void)
 		struct lkst_cpu_buffer *cb = per_cpu_ptr(&lkst_cpu_buffers, cpu);
 
 		for (id = 0; id < LKST_MAX_BLOCKS; id++) {
-			blk = lkst_block_get(cb, id);
+			blk = lkc_block_get(cb, id);
 			if (!blk)
 				continue;
 			RCU_INIT_POINTER(cb->blocks[id], NULL);
-			lkst_block_free(blk);
+			lkc_block_free(blk);
 		}
 	}
 	mutex_unlock(&lkst_buf_mutex);

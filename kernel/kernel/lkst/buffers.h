@@ -16,20 +16,20 @@ extern struct mutex lkst_buf_mutex;
 extern unsigned int lkst_first_block_size;
 
 /* @cpu's buffer, or NULL for an impossible CPU (any number is safe). */
-struct lkst_cpu_buffer *lkst_cpu_buffer(unsigned int cpu);
+struct lkst_cpu_buffer *lkc_cpu_buffer(unsigned int cpu);
 /* Block @id of @cb or NULL (any @id is safe), under lkst_buf_mutex. */
-struct lkst_block *lkst_block_get(struct lkst_cpu_buffer *cb,
-				  unsigned int id);
-size_t lkst_block_bytes(unsigned int size);
-void lkst_cpu_blocks(struct lkst_cpu_buffer *cb,
-		     struct lkst_block **blocks);
-bool lkst_cpu_has_blocks(struct lkst_cpu_buffer *cb);
-int lkst_check_memory(u64 bytes);
-struct lkst_block *lkst_block_alloc(unsigned int cpu, unsigned int id,
-				    unsigned int size, unsigned int next);
-void lkst_block_free(struct lkst_block *blk);
-void lkst_block_discard(struct lkst_cpu_buffer *cb,
-			const struct lkst_block *blk);
-u64 lkst_lost_records(struct lkst_cpu_buffer *cb);
+struct lkst_block *lkc_block_get(struct lkst_cpu_buffer *cb,
+				 unsigned int id);
+size_t lkc_block_bytes(unsigned int size);
+void lkc_cpu_blocks(struct lkst_cpu_buffer *cb,
+		    struct lkst_block **blocks);
+bool lkc_cpu_has_blocks(struct lkst_cpu_buffer *cb);
+int lkc_check_memory(u64 bytes);
+struct lkst_block *lkc_block_alloc(unsigned int cpu, unsigned int id,
+				   unsigned int size, unsigned int next);
+void lkc_block_free(struct lkst_block *blk);
+void lkc_block_discard(struct lkst_cpu_buffer *cb,
+		       const struct lkst_block *blk);
+u64 lkc_lost_records(struct lkst_cpu_buffer *cb);
 
 #endif /* _LKST_BUFFERS_H */

@@ -54,7 +54,7 @@ static void lkst_resize_on_cpu_offline(struct lkst_resize_request *rr)
 }
 
 /**
- * lkst_buffer_resize() - give every block of every CPU a new size
+ * lkc_ioc_buffer_resize() - give every block of every CPU a new size
  *	(LKST_IOC_BUFFER_RESIZE)
  * @req: the new size in bytes (whole pages of it are used)
  *
@@ -70,7 +70,7 @@ static void lkst_resize_on_cpu_offline(struct lkst_resize_request *rr)
  * the persistent region; -ENOMEM when the new blocks do not fit in
  * available memory or cannot be allocated (nothing is changed then).
  */
-int lkst_buffer_resize(const struct lkst_buffer_resize *req)
+int lkc_ioc_buffer_resize(const struct lkst_buffer_resize *req)
 {
 	struct lkst_resize_request rr;
 	struct lkst_block **swap, *old;
@@ -87,32 +87,32 @@ int lkst_buffer_resize(const struct lkst_buffer_resize *req)
 		return -ENOMEM;
 
 	mutex_lock(&lkst_buf_mutex);
-	/* lkst_buf_mutex before cpu_hotplug_lock, as in lkst_block_jump() */
+	/* lkst_buf_mutex before cpu_hotplug_lock, as in lkc_ioc_block_jump() */
 	cpus_read_lock();
 	/*
 	 * Persistent buffers are the reserve_mem region, whose size the next
 	 * boot finds them by: replacing them would end crash survival silently.
 	 */
-	if (lkst_persisting()) {
+	if (lkc_persisting()) {
 		ret = -EPERM;
 		goto free;
 	}
 	for_each_possible_cpu(cpu)
 		for (id = 0; id < LKST_MAX_BLOCKS; id++)
-			if (lkst_block_get(lkst_cpu_buffer(cpu), id))
-				bytes += lkst_block_bytes(req->size);
+			if (lkc_block_get(lkc_cpu_buffer(cpu), id))
+				bytes += lkc_block_bytes(req->size);
 	/* The old blocks are freed only after the new ones are in place. */
-	ret = lkst_check_memory(bytes);
+	ret = lkc_check_memory(bytes);
 	if (ret)
 		goto free;
 	for_each_possible_cpu(cpu) {
 		for (id = 0; id < LKST_MAX_BLOCKS; id++) {
-			old = lkst_block_get(lkst_cpu_buffer(cpu), id);
+			old = lkc_block_get(lkc_cpu_buffer(cpu), id);
 			if (!old)
 				continue;
 			i = cpu * LKST_MAX_BLOCKS + id;
-			swap[i] = lkst_block_alloc(cpu, id, req->size,
-						   READ_ONCE(old->next));
+			swap[i] = lkc_block_alloc(cpu, id, req->size,
+						  READ_ONCE(old->next));
 			if (!swap[i]) {
 				ret = -ENOMEM;
 				goto free;
@@ -120,14 +120,14 @@ int lkst_buffer_resize(const struct lkst_buffer_resize *req)
 		}
 	}
 	for_each_possible_cpu(cpu) {
-		rr.cb = lkst_cpu_buffer(cpu);
+		rr.cb = lkc_cpu_buffer(cpu);
 		rr.blocks = &swap[cpu * LKST_MAX_BLOCKS];
 		/*
 		 * No block, nothing to replace: its first block, when it
 		 * comes, has the new size.  (Its position names no block, so
 		 * lkst_buf_begin_switch() would say -EBUSY for ever.)
 		 */
-		if (!lkst_cpu_has_blocks(rr.cb))
+		if (!lkc_cpu_has_blocks(rr.cb))
 			continue;
 		do {
 			if (cpu_online(cpu))
@@ -143,13 +143,13 @@ int lkst_buffer_resize(const struct lkst_buffer_resize *req)
 	for_each_possible_cpu(cpu)
 		for (id = 0; id < LKST_MAX_BLOCKS; id++)
 			if (swap[cpu * LKST_MAX_BLOCKS + id])
-				lkst_block_discard(lkst_cpu_buffer(cpu),
-						   swap[cpu * LKST_MAX_BLOCKS + id]);
+				lkc_block_discard(lkc_cpu_buffer(cpu),
+						  swap[cpu * LKST_MAX_BLOCKS + id]);
 free:
 	cpus_read_unlock();
 	for (i = 0; i < nr_cpu_ids * LKST_MAX_BLOCKS; i++)
 		if (swap[i])
-			lkst_block_free(swap[i]);
+			lkc_block_free(swap[i]);
 	mutex_unlock(&lkst_buf_mutex);
 	kvfree(swap);
 	return ret;
@@ -161,7 +161,7 @@ static int lkst_check_next(struct lkst_cpu_buffer *cb, unsigned int next)
 		return 0;
 	if (next >= LKST_MAX_BLOCKS)
 		return -EINVAL;
-	return lkst_block_get(cb, next) ? 0 : -ENOENT;
+	return lkc_block_get(cb, next) ? 0 : -ENOENT;
 }
 
 struct lkst_start_request {
@@ -200,7 +200,8 @@ static void lkst_buffer_start(unsigned int cpu, struct lkst_cpu_buffer *cb,
 }
 
 /**
- * lkst_block_create() - add a block to a CPU's buffer (LKST_IOC_BLOCK_CREATE)
+ * lkc_ioc_block_create() - add a block to a CPU's buffer
+ *	(LKST_IOC_BLOCK_CREATE)
  * @req: the CPU, size and next block in; the new block's ID, the lowest
  *	free one, out in @req->block
  *
@@ -214,9 +215,9 @@ static void lkst_buffer_start(unsigned int cpu, struct lkst_cpu_buffer *cb,
  * when the CPU has no block @req->next; -ENOSPC when it has
  * LKST_MAX_BLOCKS already; -ENOMEM.
  */
-int lkst_block_create(struct lkst_block_create *req)
+int lkc_ioc_block_create(struct lkst_block_create *req)
 {
-	struct lkst_cpu_buffer *cb = lkst_cpu_buffer(req->cpu);
+	struct lkst_cpu_buffer *cb = lkc_cpu_buffer(req->cpu);
 	struct lkst_block *blk;
 	unsigned int id;
 	int ret;
@@ -228,22 +229,22 @@ int lkst_block_create(struct lkst_block_create *req)
 	cpus_read_lock();	/* no first block appears meanwhile */
 	ret = lkst_check_next(cb, req->next);
 	if (!ret)
-		ret = lkst_check_memory(lkst_block_bytes(req->size));
+		ret = lkc_check_memory(lkc_block_bytes(req->size));
 	if (ret)
 		goto unlock;
 	for (id = 0; id < LKST_MAX_BLOCKS; id++)
-		if (!lkst_block_get(cb, id))
+		if (!lkc_block_get(cb, id))
 			break;
 	if (id == LKST_MAX_BLOCKS) {
 		ret = -ENOSPC;
 		goto unlock;
 	}
-	blk = lkst_block_alloc(req->cpu, id, req->size, req->next);
+	blk = lkc_block_alloc(req->cpu, id, req->size, req->next);
 	if (!blk) {
 		ret = -ENOMEM;
 		goto unlock;
 	}
-	if (lkst_cpu_has_blocks(cb))
+	if (lkc_cpu_has_blocks(cb))
 		rcu_assign_pointer(cb->blocks[id], blk);
 	else
 		lkst_buffer_start(req->cpu, cb, blk);
@@ -255,7 +256,7 @@ unlock:
 }
 
 /**
- * lkst_block_link() - set the block a block's writer moves to when it is
+ * lkc_ioc_block_link() - set the block a block's writer moves to when it is
  *	full (LKST_IOC_BLOCK_LINK)
  * @req: the CPU, the block, and next: a block ID or LKST_NO_NEXT (wrap)
  *
@@ -264,16 +265,16 @@ unlock:
  * out of range or the padding is not zero; -ENOENT when the CPU has no
  * such block, or no block @req->next.
  */
-int lkst_block_link(const struct lkst_block_link *req)
+int lkc_ioc_block_link(const struct lkst_block_link *req)
 {
-	struct lkst_cpu_buffer *cb = lkst_cpu_buffer(req->cpu);
+	struct lkst_cpu_buffer *cb = lkc_cpu_buffer(req->cpu);
 	struct lkst_block *blk;
 	int ret;
 
 	if (!cb || req->block >= LKST_MAX_BLOCKS || req->__pad)
 		return -EINVAL;
 	mutex_lock(&lkst_buf_mutex);
-	blk = lkst_block_get(cb, req->block);
+	blk = lkc_block_get(cb, req->block);
 	ret = blk ? lkst_check_next(cb, req->next) : -ENOENT;
 	if (!ret)
 		WRITE_ONCE(blk->next, req->next);
@@ -287,9 +288,9 @@ static bool lkst_block_is_current(struct lkst_cpu_buffer *cb, unsigned int id)
 }
 
 /**
- * lkst_block_delete() - free a block that is not being written
+ * lkc_ioc_block_delete() - free a block that is not being written
  *	(LKST_IOC_BLOCK_DELETE)
- * @req: the CPU and the block; next and the padding must be zero
+ * @req: the CPU and the block; the padding must be zero
  *
  * Unlinks and unpublishes the block, waits until no writer can still be
  * moving into it, then frees it, its records counted as overwritten
@@ -299,23 +300,24 @@ static bool lkst_block_is_current(struct lkst_cpu_buffer *cb, unsigned int id)
  *
  * Context: process context; sleeps; takes the CPU hotplug lock.
  * Return: 0; -EINVAL when @req->cpu is not a possible CPU, the block ID is
- * out of range, or next or the padding is not zero; -ENOENT when the CPU
+ * out of range, or the padding is not zero; -ENOENT when the CPU
  * has no such block; -EPERM for a block of the persistent region; -EBUSY
  * when it is the block being written.
  */
-int lkst_block_delete(const struct lkst_block_link *req)
+int lkc_ioc_block_delete(const struct lkst_block_delete *req)
 {
-	struct lkst_cpu_buffer *cb = lkst_cpu_buffer(req->cpu);
+	struct lkst_cpu_buffer *cb = lkc_cpu_buffer(req->cpu);
 	DECLARE_BITMAP(linked_to_it, LKST_MAX_BLOCKS);
 	struct lkst_block *blk, *other;
 	unsigned int id;
 	int ret = 0;
 
-	if (!cb || req->block >= LKST_MAX_BLOCKS || req->next || req->__pad)
+	if (!cb || req->block >= LKST_MAX_BLOCKS || req->__pad[0] ||
+	    req->__pad[1])
 		return -EINVAL;
 	mutex_lock(&lkst_buf_mutex);
 	cpus_read_lock();
-	blk = lkst_block_get(cb, req->block);
+	blk = lkc_block_get(cb, req->block);
 	if (!blk) {
 		ret = -ENOENT;
 		goto unlock;
@@ -331,7 +333,7 @@ int lkst_block_delete(const struct lkst_block_link *req)
 	}
 	bitmap_zero(linked_to_it, LKST_MAX_BLOCKS);
 	for (id = 0; id < LKST_MAX_BLOCKS; id++) {
-		other = lkst_block_get(cb, id);
+		other = lkc_block_get(cb, id);
 		if (other && other != blk && READ_ONCE(other->next) == req->block) {
 			__set_bit(id, linked_to_it);
 			WRITE_ONCE(other->next, LKST_NO_NEXT);
@@ -342,12 +344,12 @@ int lkst_block_delete(const struct lkst_block_link *req)
 	if (lkst_block_is_current(cb, req->block)) {
 		rcu_assign_pointer(cb->blocks[req->block], blk);
 		for_each_set_bit(id, linked_to_it, LKST_MAX_BLOCKS)
-			WRITE_ONCE(lkst_block_get(cb, id)->next, req->block);
+			WRITE_ONCE(lkc_block_get(cb, id)->next, req->block);
 		ret = -EBUSY;
 		goto unlock;
 	}
-	lkst_block_discard(cb, blk);
-	lkst_block_free(blk);
+	lkc_block_discard(cb, blk);
+	lkc_block_free(blk);
 unlock:
 	cpus_read_unlock();
 	mutex_unlock(&lkst_buf_mutex);
@@ -364,7 +366,7 @@ static void lkst_jump_on_cpu(void *arg)
 {
 	struct lkst_jump_request *jr = arg;
 
-	jr->ret = lkst_buf_jump(jr->cb, jr->target);
+	jr->ret = lkst_buf_jump_pos(jr->cb, jr->target);
 }
 
 /* Nothing writes on an offline CPU; preemption off for the RCU reads. */
@@ -376,9 +378,9 @@ static void lkst_jump_on_cpu_offline(struct lkst_jump_request *jr)
 }
 
 /**
- * lkst_block_jump() - move a CPU's writing to the start of one of its
+ * lkc_ioc_block_jump() - move a CPU's writing to the start of one of its
  *	blocks (LKST_IOC_BLOCK_JUMP)
- * @req: the CPU and the block; next and the padding must be zero
+ * @req: the CPU and the block; the padding must be zero
  *
  * The write position changes only on its own CPU (I1): the jump is made
  * there by IPI, and tried again while it finds a writer moving to another
@@ -386,22 +388,23 @@ static void lkst_jump_on_cpu_offline(struct lkst_jump_request *jr)
  *
  * Context: process context; sleeps; takes the CPU hotplug lock.
  * Return: 0; -EINVAL when @req->cpu is not a possible CPU, the block ID is
- * out of range, or next or the padding is not zero; -ENOENT when the CPU
+ * out of range, or the padding is not zero; -ENOENT when the CPU
  * has no such block; an error of smp_call_function_single().
  */
-int lkst_block_jump(const struct lkst_block_link *req)
+int lkc_ioc_block_jump(const struct lkst_block_jump *req)
 {
 	struct lkst_jump_request jr = {
-		.cb = lkst_cpu_buffer(req->cpu),
+		.cb = lkc_cpu_buffer(req->cpu),
 	};
 	int ret = 0;
 
-	if (!jr.cb || req->block >= LKST_MAX_BLOCKS || req->next || req->__pad)
+	if (!jr.cb || req->block >= LKST_MAX_BLOCKS || req->__pad[0] ||
+	    req->__pad[1])
 		return -EINVAL;
 	/* lkst_buf_mutex before cpu_hotplug_lock, as in resize and delete */
 	mutex_lock(&lkst_buf_mutex);
 	cpus_read_lock();
-	jr.target = lkst_block_get(jr.cb, req->block);
+	jr.target = lkc_block_get(jr.cb, req->block);
 	if (!jr.target) {
 		ret = -ENOENT;
 		goto unlock;
@@ -423,7 +426,7 @@ unlock:
 }
 
 /**
- * lkst_buffer_jump() - move this CPU's writing to the start of a block,
+ * lkst_jump_this_cpu() - move this CPU's writing to the start of a block,
  *	from a handler
  * @block: the block's ID
  *
@@ -436,9 +439,9 @@ unlock:
  * this CPU moving to another page (I9), when a writer is still in the
  * target's first page, or when a resize replaced the block (its IPI can
  * land between the lookup and the jump) or a delete holds it unpublished
- * (I11), as lkst_buf_jump() checks.
+ * (I11), as lkst_buf_jump_pos() checks.
  */
-int lkst_buffer_jump(unsigned int block)
+int lkst_jump_this_cpu(unsigned int block)
 {
 	struct lkst_cpu_buffer *cb;
 	struct lkst_block *target;
@@ -449,8 +452,8 @@ int lkst_buffer_jump(unsigned int block)
 	preempt_disable_notrace();
 	cb = this_cpu_ptr(&lkst_cpu_buffers);
 	target = rcu_dereference_sched(cb->blocks[block]);
-	ret = target ? lkst_buf_jump(cb, target) : -ENOENT;
+	ret = target ? lkst_buf_jump_pos(cb, target) : -ENOENT;
 	preempt_enable_notrace();
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(lkst_buffer_jump, LKST);
+EXPORT_SYMBOL_NS_GPL(lkst_jump_this_cpu, LKST);

@@ -103,13 +103,13 @@ static int lkst_read_records(struct lkst_cpu_buffer *cb, int only_block,
 {
 	struct lkst_block *blocks[LKST_MAX_BLOCKS];
 
-	lkst_cpu_blocks(cb, blocks);
+	lkc_cpu_blocks(cb, blocks);
 	return lkst_read_blocks(blocks, only_block, cursor, stop_at_hole, rd,
 				next_seq);
 }
 
 /**
- * lkst_block_read() - copy one block's records out (LKST_IOC_BLOCK_READ)
+ * lkc_ioc_block_read() - copy one block's records out (LKST_IOC_BLOCK_READ)
  * @req: the CPU, block ID, user array and its room in; how many were
  *	copied out in @req->nr_records
  *
@@ -122,9 +122,9 @@ static int lkst_read_records(struct lkst_cpu_buffer *cb, int only_block,
  * LKST_MAX_BLOCKS or more; -ENOENT when the CPU has no such block;
  * -ENOMEM; -EFAULT when the array cannot be written.
  */
-int lkst_block_read(struct lkst_block_read *req)
+int lkc_ioc_block_read(struct lkst_block_read *req)
 {
-	struct lkst_cpu_buffer *cb = lkst_cpu_buffer(req->cpu);
+	struct lkst_cpu_buffer *cb = lkc_cpu_buffer(req->cpu);
 	struct lkst_reader *rd;
 	u64 next_seq;
 	int ret;
@@ -187,23 +187,23 @@ static int lkst_drain_blocks(struct lkst_block *const *blocks,
 }
 
 /**
- * lkst_buffer_drain() - copy a CPU's records from a cursor on
+ * lkc_ioc_buffer_drain() - copy a CPU's records from a cursor on
  *	(LKST_IOC_BUFFER_DRAIN)
  * @req: the CPU, cursor and user arrays in; the records' count, the next
  *	cursor, capacity, flags and the CPU's counters out
  *
  * Copies the CPU's committed records numbered from the cursor on, in
  * order, stopping before one still being written (see struct
- * lkst_buffer_drain).  The walk starts at the page holding the cursor and
+ * lkc_ioc_buffer_drain).  The walk starts at the page holding the cursor and
  * never blocks a writer; LKST_DRAIN_TRUNCATED says the arrays were full.
  *
  * Context: process context; sleeps.
  * Return: 0; -EINVAL when @req->cpu is not a possible CPU; -ENOMEM;
  * -EFAULT when the arrays cannot be written.
  */
-int lkst_buffer_drain(struct lkst_buffer_drain *req)
+int lkc_ioc_buffer_drain(struct lkst_buffer_drain *req)
 {
-	struct lkst_cpu_buffer *cb = lkst_cpu_buffer(req->cpu);
+	struct lkst_cpu_buffer *cb = lkc_cpu_buffer(req->cpu);
 	struct lkst_block *blocks[LKST_MAX_BLOCKS];
 	struct lkst_reader *rd;
 	int ret;
@@ -214,11 +214,11 @@ int lkst_buffer_drain(struct lkst_buffer_drain *req)
 	if (!rd)
 		return -ENOMEM;
 	mutex_lock(&lkst_buf_mutex);
-	lkst_cpu_blocks(cb, blocks);
+	lkc_cpu_blocks(cb, blocks);
 	ret = lkst_drain_blocks(blocks, req, true, rd);
 	if (!ret) {
 		req->written = lkst_buf_next_seq(cb, blocks);
-		req->overwritten = lkst_lost_records(cb);
+		req->overwritten = lkc_lost_records(cb);
 		req->dropped = local64_read(&cb->dropped);
 	}
 	mutex_unlock(&lkst_buf_mutex);
@@ -227,27 +227,27 @@ int lkst_buffer_drain(struct lkst_buffer_drain *req)
 }
 
 /**
- * lkst_previous_info_get() - describe the previous boot's records
+ * lkc_ioc_previous_info() - describe the previous boot's records
  *	(LKST_IOC_PREVIOUS_INFO)
- * @info: filled in by lkst_previous_info(), under lkst_buf_mutex
+ * @info: filled in by lkc_previous_info(), under lkst_buf_mutex
  *
  * Context: process context; sleeps.
  * Return: 0, or -ENOENT when no previous boot's records were found.
  */
-int lkst_previous_info_get(struct lkst_previous_info *info)
+int lkc_ioc_previous_info(struct lkst_previous_info *info)
 {
 	int ret;
 
 	mutex_lock(&lkst_buf_mutex);
-	ret = lkst_previous_info(info);
+	ret = lkc_previous_info(info);
 	mutex_unlock(&lkst_buf_mutex);
 	return ret;
 }
 
 /**
- * lkst_previous_drain() - copy a CPU's records of the previous boot
+ * lkc_ioc_previous_drain() - copy a CPU's records of the previous boot
  *	(LKST_IOC_PREVIOUS_DRAIN)
- * @req: as for lkst_buffer_drain()
+ * @req: as for lkc_ioc_buffer_drain()
  *
  * As a drain gives them, but nothing writes there any more, so there is no
  * record in flight to stop at.  The counters are the ones that boot saved,
@@ -258,7 +258,7 @@ int lkst_previous_info_get(struct lkst_previous_info *info)
  * when there are, but none of @req->cpu; -ENOMEM; -EFAULT when the arrays
  * cannot be written.
  */
-int lkst_previous_drain(struct lkst_buffer_drain *req)
+int lkc_ioc_previous_drain(struct lkst_buffer_drain *req)
 {
 	struct lkst_block *blocks[LKST_MAX_BLOCKS] = {};
 	struct lkst_reader *rd;
@@ -268,16 +268,16 @@ int lkst_previous_drain(struct lkst_buffer_drain *req)
 	if (!rd)
 		return -ENOMEM;
 	mutex_lock(&lkst_buf_mutex);
-	blocks[0] = lkst_previous_block(req->cpu);
-	ret = blocks[0] ? 0 : lkst_previous_block(0) ? -EINVAL : -ENOENT;
+	blocks[0] = lkc_previous_block(req->cpu);
+	ret = blocks[0] ? 0 : lkc_previous_block(0) ? -EINVAL : -ENOENT;
 	if (!ret)
 		ret = lkst_drain_blocks(blocks, req, false, rd);
 	if (!ret) {
-		req->written = lkst_previous_end(blocks[0]);
-		if (!lkst_previous_counts(req->cpu, &req->overwritten,
-					  &req->dropped)) {
+		req->written = lkc_previous_end(blocks[0]);
+		if (!lkc_previous_counts(req->cpu, &req->overwritten,
+					 &req->dropped)) {
 			req->overwritten = req->written -
-					   lkst_previous_held(blocks[0]);
+					   lkc_previous_held(blocks[0]);
 			req->dropped = 0;
 		}
 	}
@@ -287,19 +287,19 @@ int lkst_previous_drain(struct lkst_buffer_drain *req)
 }
 
 /**
- * lkst_previous_release() - free the previous boot's records
+ * lkc_ioc_previous_release() - free the previous boot's records
  *	(LKST_IOC_PREVIOUS_RELEASE)
  *
  * Context: process context; sleeps.
  * Return: 0, or -ENOENT when there are none (or they were released).
  */
-int lkst_previous_release(void)
+int lkc_ioc_previous_release(void)
 {
 	int ret = 0;
 
 	mutex_lock(&lkst_buf_mutex);
-	if (lkst_previous_block(0))
-		lkst_previous_free();
+	if (lkc_previous_block(0))
+		lkc_previous_free();
 	else
 		ret = -ENOENT;
 	mutex_unlock(&lkst_buf_mutex);

@@ -71,20 +71,20 @@ static struct notifier_block lkst_clock_nb = {
 };
 
 /* Registering calls the notifier once, under the timekeeper's lock. */
-int lkst_clock_init(void)
+int lkc_clock_init(void)
 {
 	return pvclock_gtod_register_notifier(&lkst_clock_nb);
 }
 
 #ifdef MODULE
-void lkst_clock_exit(void)
+void lkc_clock_exit(void)
 {
 	pvclock_gtod_unregister_notifier(&lkst_clock_nb);
 }
 #endif
 
 /* Whether records are being timed from the TSC inline (KUnit). */
-bool lkst_clock_is_inline(void)
+bool lkc_clock_is_inline(void)
 {
 	unsigned int seq;
 	bool tsc;

@@ -92,25 +92,25 @@ static __always_inline u64 lkst_clock_ns(void)
 	return now;
 }
 
-int lkst_clock_init(void);
-void lkst_clock_exit(void);	/* lkst.ko's unload */
-bool lkst_clock_is_inline(void);
+int lkc_clock_init(void);
+void lkc_clock_exit(void);	/* lkst.ko's unload */
+bool lkc_clock_is_inline(void);
 #else
 static __always_inline u64 lkst_clock_ns(void)
 {
 	return ktime_get_mono_fast_ns();
 }
 
-static inline int lkst_clock_init(void)
+static inline int lkc_clock_init(void)
 {
 	return 0;
 }
 
-static inline void lkst_clock_exit(void)
+static inline void lkc_clock_exit(void)
 {
 }
 
-static inline bool lkst_clock_is_inline(void)
+static inline bool lkc_clock_is_inline(void)
 {
 	return false;
 }

@@ -9,7 +9,7 @@
  * lkst_record_event() and lkst_handler_pass() for extended handlers, the
  * DEFAULT and NOTHING handlers and the per-event counters of `lkm stat`.
  *
- * The keys follow the active maskset (lkst_sync_keys()): masksets and
+ * The keys follow the active maskset (lkc_sync_keys()): masksets and
  * handlers are in maskset.c, the events by ID and dynamic events in
  * event_table.c, the boot options, init and exit in boot.c.
  */
@@ -51,7 +51,7 @@ static DEFINE_PER_CPU(unsigned int, lkst_recursion);
 /* What `lkm stat` shows (struct lkst_event_counters, internal.h). */
 #ifdef MODULE
 /*
- * Allocated by lkst_init(): a module's static per-CPU data comes from a
+ * Allocated by lkc_init(): a module's static per-CPU data comes from a
  * small reserve (PERCPU_MODULE_RESERVE) that the handlers need too.
  */
 struct lkst_event_counters __percpu *lkst_counters_ptr;
@@ -88,7 +88,7 @@ static __always_inline bool lkst_cpu_may_record(void)
  */
 static DEFINE_PER_CPU(unsigned int, lkst_trap_nmi);
 
-unsigned int lkst_trap_enter(void)
+unsigned int lkc_trap_enter(void)
 {
 	unsigned int outer = this_cpu_read(lkst_trap_nmi);
 
@@ -96,7 +96,7 @@ unsigned int lkst_trap_enter(void)
 	return outer;
 }
 
-void lkst_trap_exit(unsigned int outer)
+void lkc_trap_exit(unsigned int outer)
 {
 	this_cpu_write(lkst_trap_nmi, outer);
 }
@@ -132,6 +132,9 @@ static __always_inline unsigned int lkst_context_level(void)
  * kprobe hit through a trap, the probed code's).  The dispatcher's
  * recursion guard uses the same level, so per-level state indexed by it
  * is never shared by two dispatches running at once.
+ *
+ * Context: any context, NMI included; never sleeps.
+ * Return: the level, 0 to 3; it has no error.
  */
 unsigned int lkst_event_context(void)
 {
@@ -170,6 +173,23 @@ static __always_inline u64 lkst_write(unsigned int event, unsigned int ctx,
 	return now;
 }
 
+/**
+ * lkst_record_event() - write one record into this CPU's current block
+ * @event: the event's ID
+ * @args: its LKST_NR_ARGS arguments
+ *
+ * What the DEFAULT handler does, and the only way a handler records.  A
+ * record that cannot be written is counted as dropped: no block or room
+ * (STOP mode, or a writer of this CPU moving to another page), a CPU RCU
+ * does not watch (offline, or idle), or @event LKST_NR_EVENT_IDS or more.
+ *
+ * Context: preemption off (hook context, NMI included); a preemptible
+ * caller is refused with a warning, as it could move to another CPU
+ * mid-record.  Never sleeps.
+ * Return: the record's time (CLOCK_MONOTONIC ns), so that a handler which
+ * also measures uses exactly the time the record carries; 0 when it was
+ * dropped or refused (no error code: it has no caller to tell).
+ */
 u64 lkst_record_event(unsigned int event, const u64 args[LKST_NR_ARGS])
 {
 	/* Writers of a CPU's buffer must not migrate off it mid-record. */
@@ -276,6 +296,25 @@ out:
 	preempt_enable_notrace();
 }
 
+/**
+ * lkst_hook_dispatch() - route one event to the handler the active
+ *	maskset names for it
+ * @event: the event's ID
+ * @a1: its first argument
+ * @a2: its second argument
+ * @a3: its third argument
+ * @a4: its fourth argument
+ * @a5: its fifth argument
+ * @a6: its sixth argument
+ *
+ * What LKST_HOOK() calls when the event's key is on: DEFAULT writes the
+ * record, NOTHING drops it, an extended handler gets the arguments as an
+ * array.  A dispatch that would recurse in its context level, or on a CPU
+ * that may not record, is counted as dropped; an ID of
+ * LKST_NR_EVENT_IDS or more is refused with a warning.
+ *
+ * Context: any context, NMI included; never sleeps, takes no lock.
+ */
 notrace void lkst_hook_dispatch(unsigned int event, u64 a1, u64 a2, u64 a3,
 				u64 a4, u64 a5, u64 a6)
 {
@@ -287,6 +326,16 @@ EXPORT_SYMBOL_NS_GPL(lkst_hook_dispatch, LKST);
  * Copies for the sites whose last arguments are 0 (lkst.h): each knows
  * which arguments it may store, and keeps no others live.
  */
+
+/**
+ * lkst_hook_dispatch2() - lkst_hook_dispatch() of an event whose
+ *	arguments past the second are 0
+ * @event: the event's ID
+ * @a1: its first argument
+ * @a2: its second argument
+ *
+ * Context: any context, NMI included; never sleeps, takes no lock.
+ */
 notrace void __lkst_dispatcher lkst_hook_dispatch2(unsigned int event,
 						   u64 a1, u64 a2)
 {
@@ -294,6 +343,16 @@ notrace void __lkst_dispatcher lkst_hook_dispatch2(unsigned int event,
 }
 EXPORT_SYMBOL_NS_GPL(lkst_hook_dispatch2, LKST);
 
+/**
+ * lkst_hook_dispatch3() - lkst_hook_dispatch() of an event whose
+ *	arguments past the third are 0
+ * @event: the event's ID
+ * @a1: its first argument
+ * @a2: its second argument
+ * @a3: its third argument
+ *
+ * Context: any context, NMI included; never sleeps, takes no lock.
+ */
 notrace void __lkst_dispatcher lkst_hook_dispatch3(unsigned int event,
 						   u64 a1, u64 a2, u64 a3)
 {
@@ -301,6 +360,17 @@ notrace void __lkst_dispatcher lkst_hook_dispatch3(unsigned int event,
 }
 EXPORT_SYMBOL_NS_GPL(lkst_hook_dispatch3, LKST);
 
+/**
+ * lkst_hook_dispatch4() - lkst_hook_dispatch() of an event whose
+ *	arguments past the fourth are 0
+ * @event: the event's ID
+ * @a1: its first argument
+ * @a2: its second argument
+ * @a3: its third argument
+ * @a4: its fourth argument
+ *
+ * Context: any context, NMI included; never sleeps, takes no lock.
+ */
 notrace void __lkst_dispatcher lkst_hook_dispatch4(unsigned int event,
 						   u64 a1, u64 a2, u64 a3,
 						   u64 a4)
@@ -309,6 +379,18 @@ notrace void __lkst_dispatcher lkst_hook_dispatch4(unsigned int event,
 }
 EXPORT_SYMBOL_NS_GPL(lkst_hook_dispatch4, LKST);
 
+/**
+ * lkst_hook_dispatch5() - lkst_hook_dispatch() of an event whose
+ *	arguments past the fifth are 0
+ * @event: the event's ID
+ * @a1: its first argument
+ * @a2: its second argument
+ * @a3: its third argument
+ * @a4: its fourth argument
+ * @a5: its fifth argument
+ *
+ * Context: any context, NMI included; never sleeps, takes no lock.
+ */
 notrace void __lkst_dispatcher lkst_hook_dispatch5(unsigned int event,
 						   u64 a1, u64 a2, u64 a3,
 						   u64 a4, u64 a5)
@@ -317,6 +399,19 @@ notrace void __lkst_dispatcher lkst_hook_dispatch5(unsigned int event,
 }
 EXPORT_SYMBOL_NS_GPL(lkst_hook_dispatch5, LKST);
 
+/**
+ * lkst_handler_pass() - hand the event being handled on to another handler
+ * @id: the handler's ID; DEFAULT records the event, NOTHING drops it
+ * @event: the event's ID
+ * @args: its LKST_NR_ARGS arguments
+ *
+ * From a handler's handle() only, as a filter or an aggregation that
+ * also records does.  A free ID, or a handler that passes on itself
+ * (passes_on), is refused: the event is counted as dropped, so that
+ * handlers cannot pass in a cycle.
+ *
+ * Context: hook context (preemption off, NMI included); never sleeps.
+ */
 void lkst_handler_pass(unsigned int id, unsigned int event,
 		       const u64 args[LKST_NR_ARGS])
 {
@@ -361,13 +456,13 @@ struct notifier_block lkst_die_nb = {
 	.notifier_call = lkst_die_notify,
 };
 
-int lkst_event_stat(struct lkst_event_stat *stat)
+int lkc_ioc_event_stat(struct lkst_event_stat *stat)
 {
 	unsigned int cpu;
 
 	unsigned int event;
 
-	if (!lkst_event_known(stat->event) || stat->__pad)
+	if (!lkc_event_known(stat->event) || stat->__pad)
 		return -EINVAL;
 	event = array_index_nospec(stat->event, LKST_NR_EVENT_IDS);
 	stat->hits = 0;
@@ -382,7 +477,7 @@ int lkst_event_stat(struct lkst_event_stat *stat)
 }
 
 /* Counts racing with the reset on other CPUs may survive it. */
-void lkst_event_stat_reset(void)
+void lkc_ioc_event_stat_reset(void)
 {
 	unsigned int cpu, event;
 

@@ -14,6 +14,27 @@
 #include "internal.h"
 
 /*
+ * BLOCK_DELETE and BLOCK_JUMP took a struct lkst_block_link (next 0)
+ * before each had its own struct: same size, so the same ioctl numbers,
+ * and the same offsets keep the binaries built then working.
+ */
+static_assert(LKST_IOC_BLOCK_DELETE ==
+	      _IOW(LKST_IOC_MAGIC, 0x35, struct lkst_block_link));
+static_assert(LKST_IOC_BLOCK_JUMP ==
+	      _IOW(LKST_IOC_MAGIC, 0x36, struct lkst_block_link));
+#define LKST_LAYOUT_AS_LINK(type)					\
+	static_assert(sizeof(struct type) ==				\
+		      sizeof(struct lkst_block_link) &&			\
+		      offsetof(struct type, cpu) ==			\
+		      offsetof(struct lkst_block_link, cpu) &&		\
+		      offsetof(struct type, block) ==			\
+		      offsetof(struct lkst_block_link, block) &&	\
+		      offsetof(struct type, __pad) ==			\
+		      offsetof(struct lkst_block_link, next))
+LKST_LAYOUT_AS_LINK(lkst_block_delete);
+LKST_LAYOUT_AS_LINK(lkst_block_jump);
+
+/*
  * Records carry kernel addresses (instruction pointers, objects), so the
  * device is closed under lockdown=confidentiality, as tracefs is.
  */
@@ -30,9 +51,9 @@ static long lkst_get_version(void __user *arg)
 		.abi_version = LKST_ABI_VERSION,
 		.record_size = sizeof(struct lkst_record),
 		.nr_event_ids = LKST_NR_EVENT_IDS,
-		.nr_events = lkst_nr_events(),
+		.nr_events = lkc_nr_events(),
 		.nr_cpu_ids = nr_cpu_ids,
-		.active_maskset = lkst_active_maskset_id(),
+		.active_maskset = lkc_active_maskset_id(),
 		.clock = LKST_CLOCK_MONOTONIC,
 	};
 
@@ -128,79 +149,81 @@ static long lkst_dev_ioctl(struct file *file, unsigned int cmd,
 		return lkst_clock_anchor(argp);
 	case LKST_IOC_MASKSET_READ:
 		return LKST_STRUCT_CMD(struct lkst_maskset_desc,
-				       lkst_maskset_read, true);
+				       lkc_ioc_maskset_read, true);
 	case LKST_IOC_MASKSET_WRITE:
 		return LKST_STRUCT_CMD(struct lkst_maskset_desc,
-				       lkst_maskset_write, false);
+				       lkc_ioc_maskset_write, false);
 	case LKST_IOC_MASKSET_CONFIG:
 		return LKST_STRUCT_CMD(struct lkst_maskset_entry,
-				       lkst_maskset_config, false);
+				       lkc_ioc_maskset_config, false);
 	case LKST_IOC_MASKSET_SET:
-		return lkst_u32_cmd(argp, lkst_maskset_select);
+		return lkst_u32_cmd(argp, lkc_ioc_maskset_set);
 	case LKST_IOC_MASKSET_DELETE:
-		return lkst_u32_cmd(argp, lkst_maskset_delete);
+		return lkst_u32_cmd(argp, lkc_ioc_maskset_delete);
 	case LKST_IOC_HANDLER_INFO:
 		return LKST_STRUCT_CMD(struct lkst_handler_desc,
-				       lkst_handler_info, true);
+				       lkc_ioc_handler_info, true);
 	case LKST_IOC_HANDLER_CTL:
 		return LKST_STRUCT_CMD(struct lkst_handler_ctl,
-				       lkst_handler_ctl, false);
+				       lkc_ioc_handler_ctl, false);
 	case LKST_IOC_EVENT_STAT:
 		return LKST_STRUCT_CMD(struct lkst_event_stat,
-				       lkst_event_stat, true);
+				       lkc_ioc_event_stat, true);
 	case LKST_IOC_EVENT_DESC:
 		return LKST_STRUCT_CMD(struct lkst_event_desc,
-				       lkst_event_desc, true);
+				       lkc_ioc_event_desc, true);
 	case LKST_IOC_EVENT_TABLE:
 		return LKST_STRUCT_CMD(struct lkst_event_table,
-				       lkst_describe_events, true);
+				       lkc_ioc_event_table, true);
 	case LKST_IOC_PROBE_ADD:
-		return LKST_STRUCT_CMD(struct lkst_probe, lkst_probe_add, false);
+		return LKST_STRUCT_CMD(struct lkst_probe, lkc_ioc_probe_add,
+				       false);
 	case LKST_IOC_PROBE_DEL:
-		return LKST_STRUCT_CMD(struct lkst_probe, lkst_probe_del, false);
+		return LKST_STRUCT_CMD(struct lkst_probe, lkc_ioc_probe_del,
+				       false);
 	case LKST_IOC_EVENT_STAT_RESET:
-		lkst_event_stat_reset();
+		lkc_ioc_event_stat_reset();
 		return 0;
 	case LKST_IOC_MARK:
 		return lkst_mark(argp);
 	case LKST_IOC_CPU_INFO:
 		return LKST_STRUCT_CMD(struct lkst_cpu_info,
-				       lkst_cpu_info, true);
+				       lkc_ioc_cpu_info, true);
 	case LKST_IOC_BLOCK_INFO:
 		return LKST_STRUCT_CMD(struct lkst_block_info,
-				       lkst_block_info, true);
+				       lkc_ioc_block_info, true);
 	case LKST_IOC_BLOCK_READ:
 		return LKST_STRUCT_CMD(struct lkst_block_read,
-				       lkst_block_read, true);
+				       lkc_ioc_block_read, true);
 	case LKST_IOC_BLOCK_CREATE:
 		return LKST_STRUCT_CMD(struct lkst_block_create,
-				       lkst_block_create, true);
+				       lkc_ioc_block_create, true);
 	case LKST_IOC_BLOCK_LINK:
 		return LKST_STRUCT_CMD(struct lkst_block_link,
-				       lkst_block_link, false);
+				       lkc_ioc_block_link, false);
 	case LKST_IOC_BLOCK_DELETE:
-		return LKST_STRUCT_CMD(struct lkst_block_link,
-				       lkst_block_delete, false);
+		return LKST_STRUCT_CMD(struct lkst_block_delete,
+				       lkc_ioc_block_delete, false);
 	case LKST_IOC_BLOCK_JUMP:
-		return LKST_STRUCT_CMD(struct lkst_block_link,
-				       lkst_block_jump, false);
+		return LKST_STRUCT_CMD(struct lkst_block_jump,
+				       lkc_ioc_block_jump, false);
 	case LKST_IOC_BUFFER_DRAIN:
 		return LKST_STRUCT_CMD(struct lkst_buffer_drain,
-				       lkst_buffer_drain, true);
+				       lkc_ioc_buffer_drain, true);
 	case LKST_IOC_BUFFER_MODE:
 		return LKST_STRUCT_CMD(struct lkst_buffer_mode,
-				       lkst_buffer_mode, false);
+				       lkc_ioc_buffer_mode, false);
 	case LKST_IOC_BUFFER_RESIZE:
 		return LKST_STRUCT_CMD(struct lkst_buffer_resize,
-				       lkst_buffer_resize, false);
+				       lkc_ioc_buffer_resize, false);
 	case LKST_IOC_PREVIOUS_INFO:
 		return LKST_STRUCT_CMD(struct lkst_previous_info,
-				       lkst_previous_info_get, true);
+				       lkc_ioc_previous_info, true);
 	case LKST_IOC_PREVIOUS_DRAIN:
 		return LKST_STRUCT_CMD(struct lkst_buffer_drain,
-				       lkst_previous_drain, true);
+				       lkc_ioc_previous_drain, true);
 	case LKST_IOC_PREVIOUS_RELEASE:
-		return lkst_previous_release();
+		return lkc_ioc_previous_release();
 	default:
 		return -ENOTTY;
 	}
@@ -220,15 +243,15 @@ static struct miscdevice lkst_miscdev = {
 	.mode = 0600,
 };
 
-int __init lkst_dev_init(void)
+int __init lkc_dev_init(void)
 {
 	return misc_register(&lkst_miscdev);
 }
 #ifdef MODULE
-void lkst_dev_exit(void)
+void lkc_dev_exit(void)
 {
 	misc_deregister(&lkst_miscdev);
 }
 #else
-device_initcall(lkst_dev_init);
+device_initcall(lkc_dev_init);
 #endif

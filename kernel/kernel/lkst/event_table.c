@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * lkst core, the event table at run time: the events by ID (the built-in
- * table of lkst_events.h, indexed by lkst_init(), and the dynamic events
+ * table of lkst_events.h, indexed by lkc_init(), and the dynamic events
  * of probes), their descriptions for user space, and the adding and
  * removing of dynamic events.
  */
@@ -21,7 +21,7 @@
 /* lkst_event_table[] indexed by event ID, NULL where no event is. */
 const struct lkst_event_info *lkst_events_by_id[LKST_NR_EVENT_IDS];
 
-bool lkst_event_known(unsigned int event)
+bool lkc_event_known(unsigned int event)
 {
 	if (event >= LKST_NR_EVENT_IDS)
 		return false;
@@ -29,13 +29,13 @@ bool lkst_event_known(unsigned int event)
 							      LKST_NR_EVENT_IDS)]);
 }
 
-const struct lkst_event_info *lkst_event_info(unsigned int event)
+const struct lkst_event_info *lkc_event_info(unsigned int event)
 {
-	return lkst_event_known(event) ? READ_ONCE(lkst_events_by_id[event]) :
+	return lkc_event_known(event) ? READ_ONCE(lkst_events_by_id[event]) :
 					 NULL;
 }
 
-unsigned int lkst_nr_events(void)
+unsigned int lkc_nr_events(void)
 {
 	return LKST_NR_EVENTS;
 }
@@ -65,7 +65,7 @@ static void lkst_fill_event_desc(struct lkst_event_desc *desc,
 	lockdep_assert_held(&lkst_mutex);
 	desc->category = info->category;
 	desc->flags = desc->id >= LKST_EV_PROBE_FIRST ? LKST_EVENT_DYNAMIC : 0;
-	desc->flags |= lkst_event_site_flags(desc->id);
+	desc->flags |= lkc_event_site_flags(desc->id);
 	memset(desc->arg_type, 0, sizeof(desc->arg_type));
 	memset(desc->arg_desc, 0, sizeof(desc->arg_desc));
 	strscpy_pad(desc->mnemonic, info->mnemonic, sizeof(desc->mnemonic));
@@ -78,7 +78,7 @@ static void lkst_fill_event_desc(struct lkst_event_desc *desc,
 	}
 }
 
-int lkst_event_desc(struct lkst_event_desc *desc)
+int lkc_ioc_event_desc(struct lkst_event_desc *desc)
 {
 	const struct lkst_event_info *info;
 	int ret = 0;
@@ -86,7 +86,7 @@ int lkst_event_desc(struct lkst_event_desc *desc)
 	if (desc->__pad)
 		return -EINVAL;
 	mutex_lock(&lkst_mutex);
-	info = lkst_event_info(desc->id);
+	info = lkc_event_info(desc->id);
 	if (info)
 		lkst_fill_event_desc(desc, info);
 	else
@@ -99,7 +99,7 @@ int lkst_event_desc(struct lkst_event_desc *desc)
  * The table is copied under the mutex into memory of our own and copied
  * out after, so that a slow user page never holds up masksets.
  */
-int lkst_describe_events(struct lkst_event_table *table)
+int lkc_ioc_event_table(struct lkst_event_table *table)
 {
 	struct lkst_event_desc *descs;
 	const struct lkst_event_info *info;
@@ -113,7 +113,7 @@ int lkst_describe_events(struct lkst_event_table *table)
 		return -ENOMEM;
 	mutex_lock(&lkst_mutex);
 	for (event = 0; event < LKST_NR_EVENT_IDS; event++) {
-		info = lkst_event_info(event);
+		info = lkc_event_info(event);
 		if (!info)
 			continue;
 		descs[n].id = event;
@@ -140,12 +140,27 @@ static int lkst_check_dynamic_name(const char *name)
 		if (!isalnum(name[i]) && name[i] != '_')
 			return -EINVAL;
 	for (event = 0; event < LKST_NR_EVENT_IDS; event++)
-		if (lkst_event_known(event) &&
+		if (lkc_event_known(event) &&
 		    !strcasecmp(lkst_events_by_id[event]->mnemonic, name))
 			return -EEXIST;
 	return 0;
 }
 
+/**
+ * lkst_event_add_dynamic() - give a dynamic event (a probe's) a free ID
+ * @desc: its mnemonic, description, argument types and argument
+ *	descriptions; the other fields are ignored
+ *
+ * The event gets an ID in LKST_EV_PROBE_FIRST..LKST_EV_PROBE_LAST, which
+ * no maskset routes yet.  Fire it with lkst_hook_dispatch() under its
+ * key, as a hook does; remove it with lkst_event_remove_dynamic().
+ *
+ * Context: process context; sleeps (takes lkst_mutex).
+ * Return: the new event's ID; -EINVAL for a mnemonic that is not
+ * [A-Za-z][A-Za-z0-9_]* shorter than LKST_NAME_LEN, or an argument type
+ * of LKST_NR_ARG_TYPES or more; -EEXIST when an event has that mnemonic
+ * (in any case); -ENOSPC when every probe ID is taken.
+ */
 int lkst_event_add_dynamic(const struct lkst_event_desc *desc)
 {
 	struct lkst_dynamic_event *dyn;
@@ -189,6 +204,18 @@ unlock:
 }
 EXPORT_SYMBOL_NS_GPL(lkst_event_add_dynamic, LKST);
 
+/**
+ * lkst_event_remove_dynamic() - remove an event lkst_event_add_dynamic()
+ *	made
+ * @event: its ID
+ *
+ * Unroutes it from every maskset, turns its key off and returns once no
+ * dispatch can still route it; its ID may then be given again.  An ID
+ * outside LKST_EV_PROBE_FIRST..LKST_EV_PROBE_LAST is refused with a
+ * warning.
+ *
+ * Context: process context; sleeps (lkst_mutex, a grace period).
+ */
 void lkst_event_remove_dynamic(unsigned int event)
 {
 	unsigned int id;
@@ -201,7 +228,7 @@ void lkst_event_remove_dynamic(unsigned int event)
 		WRITE_ONCE(lkst_masksets[id].handler[event],
 			   LKST_HANDLER_NOTHING);
 	/* Its key goes off while it is still known; then nothing routes it. */
-	lkst_sync_keys();
+	lkc_sync_keys();
 	WRITE_ONCE(lkst_events_by_id[event], NULL);
 	mutex_unlock(&lkst_mutex);
 	/* A dispatch that read the old entry ends within a grace period. */

@@ -30,29 +30,29 @@
 #endif
 
 /* The init functions, each an initcall in the patched kernel. */
-int lkst_init(void);
-int lkst_dev_init(void);
-int lkst_panic_dump_init(void);
+int lkc_init(void);
+int lkc_dev_init(void);
+int lkc_panic_dump_init(void);
 
 #ifdef MODULE
 /* Tracepoints feed the events (tracepoints.c); the module's exit path. */
-int lkst_tracepoints_init(void);
-void lkst_tracepoints_sync(void);
-void lkst_tracepoints_report(void);
-void lkst_tracepoints_exit(void);
-u32 lkst_event_site_flags(unsigned int event);
-void lkst_exit(void);
-void lkst_dev_exit(void);
-void lkst_panic_dump_exit(void);
-void lkst_persist_exit(void);
-void lkst_buffers_exit(void);
+int lkc_tracepoints_init(void);
+void lkc_tracepoints_sync(void);
+void lkc_tracepoints_report(void);
+void lkc_tracepoints_exit(void);
+u32 lkc_event_site_flags(unsigned int event);
+void lkc_exit(void);
+void lkc_dev_exit(void);
+void lkc_panic_dump_exit(void);
+void lkc_persist_exit(void);
+void lkc_buffers_exit(void);
 #else
-static inline void lkst_tracepoints_sync(void)
+static inline void lkc_tracepoints_sync(void)
 {
 }
 
 /* The patch's hook sites: every event has its sites. */
-static inline u32 lkst_event_site_flags(unsigned int event)
+static inline u32 lkc_event_site_flags(unsigned int event)
 {
 	return 0;
 }
@@ -82,15 +82,15 @@ extern const struct lkst_event_info *lkst_events_by_id[LKST_NR_EVENT_IDS];
 extern struct lkst_maskset lkst_masksets[LKST_MAX_MASKSETS];
 extern struct lkst_maskset __rcu *lkst_active;
 extern struct lkst_handler __rcu *lkst_handlers[LKST_MAX_HANDLERS];
-/* The built-in handlers (core.c), registered by lkst_init(). */
+/* The built-in handlers (core.c), registered by lkc_init(). */
 extern struct lkst_handler lkst_default_handler;
 extern struct lkst_handler lkst_nothing_handler;
 /* Clears the recursion bits an oops leaves set (core.c). */
 extern struct notifier_block lkst_die_nb;
 
 /* Bring every event's static key in line with the active maskset. */
-void lkst_sync_keys(void);
-/* How lkst_maskset_switch() defers lkst_sync_keys() to process context. */
+void lkc_sync_keys(void);
+/* How lkst_maskset_switch() defers lkc_sync_keys() to process context. */
 extern struct work_struct lkst_sync_keys_work;
 extern struct irq_work lkst_sync_keys_irq_work;
 
@@ -100,87 +100,87 @@ struct lkst_event_counters {
 	u64 dropped[LKST_NR_EVENT_IDS];
 };
 #ifdef MODULE
-/* Defined in core.c, allocated by lkst_init(), freed by lkst_exit(). */
+/* Defined in core.c, allocated by lkc_init(), freed by lkc_exit(). */
 extern struct lkst_event_counters __percpu *lkst_counters_ptr;
 #endif
 
 DECLARE_PER_CPU(struct lkst_cpu_buffer, lkst_cpu_buffers);
 
-bool lkst_event_known(unsigned int event);
-const struct lkst_event_info *lkst_event_info(unsigned int event);
-unsigned int lkst_nr_events(void);
-unsigned int lkst_active_maskset_id(void);
+bool lkc_event_known(unsigned int event);
+const struct lkst_event_info *lkc_event_info(unsigned int event);
+unsigned int lkc_nr_events(void);
+unsigned int lkc_active_maskset_id(void);
 
-int lkst_maskset_read(struct lkst_maskset_desc *desc);
-int lkst_maskset_write(const struct lkst_maskset_desc *desc);
-int lkst_maskset_config(const struct lkst_maskset_entry *entry);
-int lkst_maskset_select(unsigned int id);
-void lkst_stop_recording(void);
-int lkst_maskset_delete(unsigned int id);
-int lkst_handler_info(struct lkst_handler_desc *desc);
-int lkst_handler_ctl(struct lkst_handler_ctl *ctl);
-int lkst_event_stat(struct lkst_event_stat *stat);
-int lkst_event_desc(struct lkst_event_desc *desc);
-int lkst_describe_events(struct lkst_event_table *table);
-void lkst_event_stat_reset(void);
+int lkc_ioc_maskset_read(struct lkst_maskset_desc *desc);
+int lkc_ioc_maskset_write(const struct lkst_maskset_desc *desc);
+int lkc_ioc_maskset_config(const struct lkst_maskset_entry *entry);
+int lkc_ioc_maskset_set(unsigned int id);
+void lkc_stop_recording(void);
+int lkc_ioc_maskset_delete(unsigned int id);
+int lkc_ioc_handler_info(struct lkst_handler_desc *desc);
+int lkc_ioc_handler_ctl(struct lkst_handler_ctl *ctl);
+int lkc_ioc_event_stat(struct lkst_event_stat *stat);
+int lkc_ioc_event_desc(struct lkst_event_desc *desc);
+int lkc_ioc_event_table(struct lkst_event_table *table);
+void lkc_ioc_event_stat_reset(void);
 
 /* Around the dispatch of a kprobe hit through a trap (probe.c). */
-unsigned int lkst_trap_enter(void);
-void lkst_trap_exit(unsigned int outer);
+unsigned int lkc_trap_enter(void);
+void lkc_trap_exit(unsigned int outer);
 
 /* Dynamic probes (probe.c); without kprobes, PROBE_ADD is EOPNOTSUPP. */
 #ifdef CONFIG_KPROBES
 struct pt_regs;
-int lkst_probe_add(struct lkst_probe *req);
-int lkst_probe_del(struct lkst_probe *req);
-int lkst_probe_check(const struct lkst_probe *req);
-void lkst_probe_format(const struct lkst_fetch *f, char *buf, size_t size);
-u64 lkst_probe_fetch(const struct lkst_fetch *f, struct pt_regs *regs,
-		     const unsigned long *saved);
+int lkc_ioc_probe_add(struct lkst_probe *req);
+int lkc_ioc_probe_del(struct lkst_probe *req);
+int lkc_probe_check(const struct lkst_probe *req);
+void lkc_probe_format(const struct lkst_fetch *f, char *buf, size_t size);
+u64 lkc_probe_fetch(const struct lkst_fetch *f, struct pt_regs *regs,
+		    const unsigned long *saved);
 #else
-static inline int lkst_probe_add(struct lkst_probe *req)
+static inline int lkc_ioc_probe_add(struct lkst_probe *req)
 {
 	return -EOPNOTSUPP;
 }
 
-static inline int lkst_probe_del(struct lkst_probe *req)
+static inline int lkc_ioc_probe_del(struct lkst_probe *req)
 {
 	return -EOPNOTSUPP;
 }
 #endif
 
-int lkst_buffers_init(unsigned int block_size);
-int lkst_cpu_info(struct lkst_cpu_info *info);
-int lkst_block_info(struct lkst_block_info *info);
-int lkst_block_read(struct lkst_block_read *req);
-int lkst_block_create(struct lkst_block_create *req);
-int lkst_block_link(const struct lkst_block_link *req);
-int lkst_block_delete(const struct lkst_block_link *req);
-int lkst_block_jump(const struct lkst_block_link *req);
-int lkst_buffer_drain(struct lkst_buffer_drain *req);
-int lkst_buffer_mode(const struct lkst_buffer_mode *req);
-int lkst_buffer_resize(const struct lkst_buffer_resize *req);
+int lkc_buffers_init(unsigned int block_size);
+int lkc_ioc_cpu_info(struct lkst_cpu_info *info);
+int lkc_ioc_block_info(struct lkst_block_info *info);
+int lkc_ioc_block_read(struct lkst_block_read *req);
+int lkc_ioc_block_create(struct lkst_block_create *req);
+int lkc_ioc_block_link(const struct lkst_block_link *req);
+int lkc_ioc_block_delete(const struct lkst_block_delete *req);
+int lkc_ioc_block_jump(const struct lkst_block_jump *req);
+int lkc_ioc_buffer_drain(struct lkst_buffer_drain *req);
+int lkc_ioc_buffer_mode(const struct lkst_buffer_mode *req);
+int lkc_ioc_buffer_resize(const struct lkst_buffer_resize *req);
 
 extern struct lkst_clock_anchor lkst_saved_clock_anchor;
-void lkst_save_clock_anchor(void);
+void lkc_save_clock_anchor(void);
 
 /* The persistent region (persist.c) and the previous boot's trace. */
-void lkst_persist_init(void);
-bool lkst_persisting(void);
-void *lkst_persist_pages(unsigned int cpu, u32 *nr_pages);
-struct lkst_block *lkst_previous_block(unsigned int cpu);
-int lkst_previous_info(struct lkst_previous_info *info);
-bool lkst_previous_counts(unsigned int cpu, u64 *overwritten, u64 *dropped);
-u64 lkst_previous_end(const struct lkst_block *blk);
-u64 lkst_previous_held(const struct lkst_block *blk);
-void lkst_previous_free(void);
-int lkst_previous_info_get(struct lkst_previous_info *info);
-int lkst_previous_drain(struct lkst_buffer_drain *req);
-int lkst_previous_release(void);
+void lkc_persist_init(void);
+bool lkc_persisting(void);
+void *lkc_persist_pages(unsigned int cpu, u32 *nr_pages);
+struct lkst_block *lkc_previous_block(unsigned int cpu);
+int lkc_previous_info(struct lkst_previous_info *info);
+bool lkc_previous_counts(unsigned int cpu, u64 *overwritten, u64 *dropped);
+u64 lkc_previous_end(const struct lkst_block *blk);
+u64 lkc_previous_held(const struct lkst_block *blk);
+void lkc_previous_free(void);
+int lkc_ioc_previous_info(struct lkst_previous_info *info);
+int lkc_ioc_previous_drain(struct lkst_buffer_drain *req);
+int lkc_ioc_previous_release(void);
 /* The region's format and its validation, also for KUnit. */
-void lkst_persist_format(void *region, u64 pages, u32 nr_cpus);
-void *lkst_persist_cpu_pages(void *region, unsigned int cpu, u32 *nr_pages);
-const char *lkst_persist_refusal(void *region, u64 pages);
-u32 lkst_persist_check_pages(struct lkst_block *blk, u64 *nr_records);
+void lkc_persist_format(void *region, u64 pages, u32 nr_cpus);
+void *lkc_persist_cpu_pages(void *region, unsigned int cpu, u32 *nr_pages);
+const char *lkc_persist_refusal(void *region, u64 pages);
+u32 lkc_persist_check_pages(struct lkst_block *blk, u64 *nr_records);
 
 #endif /* _LKST_INTERNAL_H */

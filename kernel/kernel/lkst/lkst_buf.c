@@ -383,7 +383,7 @@ void lkst_buf_end_switch(struct lkst_cpu_buffer *cb, struct lkst_block *target,
 }
 
 /**
- * lkst_buf_jump() - continue writing at the first page of a block
+ * lkst_buf_jump_pos() - continue writing at the first page of a block
  * @cb: the buffer of the CPU this runs on (I1)
  * @target: a block @cb holds
  *
@@ -399,7 +399,7 @@ void lkst_buf_end_switch(struct lkst_cpu_buffer *cb, struct lkst_block *target,
  * would make a new block's unused page current, numbered from 0), or a
  * delete holds it unpublished (I11).
  */
-int lkst_buf_jump(struct lkst_cpu_buffer *cb, struct lkst_block *target)
+int lkst_buf_jump_pos(struct lkst_cpu_buffer *cb, struct lkst_block *target)
 {
 	struct lkst_page *pg = lkst_block_page(target, 0);
 	u64 old, first_seq;

@@ -490,7 +490,7 @@ void lkst_buf_write(struct lkst_cpu_buffer *cb, const struct lkst_record *rec,
 
 void lkst_buf_init_first_page(struct lkst_cpu_buffer *cb,
 			      struct lkst_block *blk);
-int lkst_buf_jump(struct lkst_cpu_buffer *cb, struct lkst_block *target);
+int lkst_buf_jump_pos(struct lkst_cpu_buffer *cb, struct lkst_block *target);
 int lkst_buf_begin_switch(struct lkst_cpu_buffer *cb, u64 *old,
 			  u64 *first_seq);
 void lkst_buf_end_switch(struct lkst_cpu_buffer *cb, struct lkst_block *target,

@@ -308,7 +308,7 @@ static void lkst_buf_jumps(struct kunit *test)
 	for (seq = 0; seq < 5; seq++)
 		KUNIT_ASSERT_TRUE(test, test_write(cb, seq, 2));
 	rcu_read_lock_sched();
-	KUNIT_EXPECT_EQ(test, lkst_buf_jump(cb, b), 0);
+	KUNIT_EXPECT_EQ(test, lkst_buf_jump_pos(cb, b), 0);
 	rcu_read_unlock_sched();
 	KUNIT_ASSERT_TRUE(test, test_write(cb, 5, 2));
 	KUNIT_ASSERT_EQ(test, lkst_page_read(lkst_block_page(b, 0), out,
@@ -317,11 +317,11 @@ static void lkst_buf_jumps(struct kunit *test)
 	/* Back to a's page 0, whose 5 records are lost, in STOP mode too. */
 	cb->mode = LKST_MODE_STOP;
 	rcu_read_lock_sched();
-	KUNIT_EXPECT_EQ(test, lkst_buf_jump(cb, a), 0);
+	KUNIT_EXPECT_EQ(test, lkst_buf_jump_pos(cb, a), 0);
 	KUNIT_ASSERT_TRUE(test, lkst_buf_reserve(cb, LKST_BREC_SIZE(0, 0),
 						 &held));
 	/* Not while a writer this one interrupted writes in the page. */
-	KUNIT_EXPECT_EQ(test, lkst_buf_jump(cb, a), -EBUSY);
+	KUNIT_EXPECT_EQ(test, lkst_buf_jump_pos(cb, a), -EBUSY);
 	rcu_read_unlock_sched();
 	KUNIT_EXPECT_EQ(test, local64_read(&cb->overwritten), 5);
 	rcu_read_lock_sched();
@@ -336,17 +336,17 @@ static void lkst_buf_control_rejects_bad_requests(struct kunit *test)
 	struct lkst_buffer_resize resize = { .size = LKST_BLOCK_MIN_SIZE - 1 };
 	struct lkst_buffer_drain drain = { .cpu = nr_cpu_ids };
 
-	KUNIT_EXPECT_EQ(test, lkst_buffer_mode(&mode), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_buffer_mode(&mode), -EINVAL);
 	mode.cpu = nr_cpu_ids;
 	mode.mode = LKST_MODE_OVERWRITE;
-	KUNIT_EXPECT_EQ(test, lkst_buffer_mode(&mode), -EINVAL);
-	KUNIT_EXPECT_EQ(test, lkst_buffer_resize(&resize), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_buffer_mode(&mode), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_buffer_resize(&resize), -EINVAL);
 	resize.size = LKST_BLOCK_MAX_SIZE + 1;
-	KUNIT_EXPECT_EQ(test, lkst_buffer_resize(&resize), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_buffer_resize(&resize), -EINVAL);
 	resize.size = LKST_BLOCK_MIN_SIZE;
 	resize.__pad = 1;
-	KUNIT_EXPECT_EQ(test, lkst_buffer_resize(&resize), -EINVAL);
-	KUNIT_EXPECT_EQ(test, lkst_buffer_drain(&drain), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_buffer_resize(&resize), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_buffer_drain(&drain), -EINVAL);
 }
 
 /*
@@ -369,14 +369,14 @@ static void lkst_persist_validates(struct kunit *test)
 
 	region = vzalloc(pages * LKST_PAGE_SIZE);
 	KUNIT_ASSERT_NOT_NULL(test, region);
-	KUNIT_EXPECT_STREQ(test, lkst_persist_refusal(region, pages),
+	KUNIT_EXPECT_STREQ(test, lkc_persist_refusal(region, pages),
 			   "no trace there (a cold boot, or never written)");
-	lkst_persist_format(region, pages, 2);
-	KUNIT_EXPECT_NULL(test, lkst_persist_refusal(region, pages));
-	KUNIT_EXPECT_NOT_NULL(test, lkst_persist_refusal(region, 2));
+	lkc_persist_format(region, pages, 2);
+	KUNIT_EXPECT_NULL(test, lkc_persist_refusal(region, pages));
+	KUNIT_EXPECT_NOT_NULL(test, lkc_persist_refusal(region, 2));
 
 	/* CPU 1's pages, written as the writers do: 4 full pages and 10. */
-	blk->pages = lkst_persist_cpu_pages(region, 1, &nr_pages);
+	blk->pages = lkc_persist_cpu_pages(region, 1, &nr_pages);
 	blk->nr_pages = nr_pages;
 	KUNIT_ASSERT_EQ(test, nr_pages, 7);
 	cb = test_buffer(test, blk);
@@ -391,7 +391,7 @@ static void lkst_persist_validates(struct kunit *test)
 	do {								\
 		memcpy(copy->pages, blk->pages, bytes);			\
 		nr = 0;							\
-		KUNIT_EXPECT_EQ(test, lkst_persist_check_pages(copy, &nr), \
+		KUNIT_EXPECT_EQ(test, lkc_persist_check_pages(copy, &nr), \
 				refused);				\
 		KUNIT_EXPECT_EQ(test, nr, records);			\
 	} while (0)
@@ -422,7 +422,7 @@ static void lkst_persist_validates(struct kunit *test)
 #undef CHECK_COPY
 
 	/*
-	 * A share larger than a block can hold (lkst_block_info's u32 size),
+	 * A share larger than a block can hold (lkc_ioc_block_info's u32 size),
 	 * sealed with a good checksum: refused all the same.  Offsets of
 	 * struct lkst_persist_head: head_crc 12, head_pages 40,
 	 * pages_per_cpu 44.
@@ -434,17 +434,17 @@ static void lkst_persist_validates(struct kunit *test)
 		words[3] = 0;
 		crc = crc32_le(~0, region, (size_t)words[10] * LKST_PAGE_SIZE);
 		words[3] = crc;
-		KUNIT_EXPECT_STREQ(test, lkst_persist_refusal(region, 1ULL << 30),
+		KUNIT_EXPECT_STREQ(test, lkc_persist_refusal(region, 1ULL << 30),
 				   "pages per CPU beyond what a block can hold");
 		words[11] = saved;
 		words[3] = 0;
 		words[3] = crc32_le(~0, region, (size_t)words[10] * LKST_PAGE_SIZE);
-		KUNIT_EXPECT_NULL(test, lkst_persist_refusal(region, pages));
+		KUNIT_EXPECT_NULL(test, lkc_persist_refusal(region, pages));
 	}
 
 	/* One byte of the head changed: its checksum no longer matches. */
 	((u8 *)region)[60] ^= 1;
-	KUNIT_EXPECT_STREQ(test, lkst_persist_refusal(region, pages),
+	KUNIT_EXPECT_STREQ(test, lkc_persist_refusal(region, pages),
 			   "head checksum mismatch");
 	vfree(region);
 }
@@ -470,7 +470,7 @@ static void lkst_clock_matches_timekeeper(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ_MSG(test, i, 100000, "%llu not within [%llu, %llu]",
 			    t, before, after);
-	kunit_info(test, "records timed %s\n", lkst_clock_is_inline() ?
+	kunit_info(test, "records timed %s\n", lkc_clock_is_inline() ?
 		   "from the CPU's counter (TSC, arch timer), inline" :
 		   "by ktime_get_mono_fast_ns()");
 }

@@ -17,14 +17,14 @@ static unsigned int saved_active;
 
 static int lkst_ms_test_init(struct kunit *test)
 {
-	saved_active = lkst_active_maskset_id();
+	saved_active = lkc_active_maskset_id();
 	return 0;
 }
 
 static void lkst_ms_test_exit(struct kunit *test)
 {
-	lkst_maskset_select(saved_active);
-	lkst_maskset_delete(TEST_MASKSET);
+	lkc_ioc_maskset_set(saved_active);
+	lkc_ioc_maskset_delete(TEST_MASKSET);
 }
 
 static void test_desc_fill(struct lkst_maskset_desc *desc, unsigned int id,
@@ -50,20 +50,20 @@ static void lkst_ms_system_read_only(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, desc);
 	for (id = 0; id < LKST_MASKSET_FIRST_USER; id++) {
 		test_desc_fill(desc, id, LKST_HANDLER_DEFAULT);
-		KUNIT_EXPECT_EQ(test, lkst_maskset_write(desc), -EROFS);
+		KUNIT_EXPECT_EQ(test, lkc_ioc_maskset_write(desc), -EROFS);
 		entry.id = id;
-		KUNIT_EXPECT_EQ(test, lkst_maskset_config(&entry), -EROFS);
-		KUNIT_EXPECT_EQ(test, lkst_maskset_delete(id), -EROFS);
+		KUNIT_EXPECT_EQ(test, lkc_ioc_maskset_config(&entry), -EROFS);
+		KUNIT_EXPECT_EQ(test, lkc_ioc_maskset_delete(id), -EROFS);
 	}
 	desc->id = LKST_MASKSET_RDEFAULT;
-	KUNIT_ASSERT_EQ(test, lkst_maskset_read(desc), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_read(desc), 0);
 	KUNIT_EXPECT_TRUE(test, desc->flags & LKST_MS_SYSTEM);
 	KUNIT_EXPECT_EQ(test, desc->handler[LKST_EV_SYSCALL_ENTRY],
 			LKST_HANDLER_DEFAULT);
 	KUNIT_EXPECT_EQ(test, desc->handler[LKST_EV_PROCESS_WAKEUP],
 			LKST_HANDLER_DEFAULT);
 	desc->id = LKST_MASKSET_RNOTHING;
-	KUNIT_ASSERT_EQ(test, lkst_maskset_read(desc), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_read(desc), 0);
 	KUNIT_EXPECT_EQ(test, desc->handler[LKST_EV_SYSCALL_ENTRY],
 			LKST_HANDLER_NOTHING);
 }
@@ -76,29 +76,29 @@ static void lkst_ms_validates_routes(struct kunit *test)
 	desc = kunit_kzalloc(test, sizeof(*desc), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, desc);
 	test_desc_fill(desc, TEST_MASKSET, 77);	/* no such handler */
-	KUNIT_EXPECT_EQ(test, lkst_maskset_write(desc), -ENOENT);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_maskset_write(desc), -ENOENT);
 	test_desc_fill(desc, TEST_MASKSET, 0);
-	KUNIT_EXPECT_EQ(test, lkst_maskset_write(desc), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_maskset_write(desc), -EINVAL);
 	test_desc_fill(desc, TEST_MASKSET, LKST_HANDLER_DEFAULT);
 	desc->handler[0xff] = LKST_HANDLER_DEFAULT;	/* not an event */
-	KUNIT_EXPECT_EQ(test, lkst_maskset_write(desc), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_maskset_write(desc), -EINVAL);
 	desc->id = LKST_MAX_MASKSETS;
-	KUNIT_EXPECT_EQ(test, lkst_maskset_write(desc), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_maskset_write(desc), -EINVAL);
 
 	test_desc_fill(desc, TEST_MASKSET, LKST_HANDLER_DEFAULT);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_write(desc), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_write(desc), 0);
 	entry.event = LKST_NR_EVENT_IDS;
 	entry.handler = LKST_HANDLER_DEFAULT;
-	KUNIT_EXPECT_EQ(test, lkst_maskset_config(&entry), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_maskset_config(&entry), -EINVAL);
 	entry.event = LKST_EV_PROCESS_WAKEUP;
 	entry.handler = LKST_MAX_HANDLERS;
-	KUNIT_EXPECT_EQ(test, lkst_maskset_config(&entry), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_maskset_config(&entry), -EINVAL);
 	entry.handler = LKST_HANDLER_DEFAULT;
-	KUNIT_EXPECT_EQ(test, lkst_maskset_config(&entry), 0);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_maskset_config(&entry), 0);
 
 	memset(desc, 0, sizeof(*desc));
 	desc->id = TEST_MASKSET;
-	KUNIT_ASSERT_EQ(test, lkst_maskset_read(desc), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_read(desc), 0);
 	KUNIT_EXPECT_STREQ(test, desc->name, "kunit");
 	KUNIT_EXPECT_EQ(test, desc->handler[LKST_EV_PROCESS_WAKEUP],
 			LKST_HANDLER_DEFAULT);
@@ -113,21 +113,21 @@ static void lkst_ms_select_drives_keys(struct kunit *test)
 	desc = kunit_kzalloc(test, sizeof(*desc), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, desc);
 	test_desc_fill(desc, TEST_MASKSET, LKST_HANDLER_DEFAULT);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_write(desc), 0);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_select(TEST_MASKSET), 0);
-	KUNIT_EXPECT_EQ(test, lkst_active_maskset_id(), TEST_MASKSET);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_write(desc), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_set(TEST_MASKSET), 0);
+	KUNIT_EXPECT_EQ(test, lkc_active_maskset_id(), TEST_MASKSET);
 	KUNIT_EXPECT_TRUE(test, static_key_enabled(
 		&lkst_event_keys[LKST_EV_PROCESS_CONTEXTSWITCH]));
 	KUNIT_EXPECT_FALSE(test, static_key_enabled(
 		&lkst_event_keys[LKST_EV_SYSCALL_EXIT]));
-	KUNIT_EXPECT_EQ(test, lkst_maskset_delete(TEST_MASKSET), -EBUSY);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_maskset_delete(TEST_MASKSET), -EBUSY);
 
-	KUNIT_ASSERT_EQ(test, lkst_maskset_select(LKST_MASKSET_RNOTHING), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_set(LKST_MASKSET_RNOTHING), 0);
 	KUNIT_EXPECT_FALSE(test, static_key_enabled(
 		&lkst_event_keys[LKST_EV_PROCESS_CONTEXTSWITCH]));
-	KUNIT_EXPECT_EQ(test, lkst_maskset_delete(TEST_MASKSET), 0);
-	KUNIT_EXPECT_EQ(test, lkst_maskset_select(TEST_MASKSET), -ENOENT);
-	KUNIT_EXPECT_EQ(test, lkst_maskset_select(LKST_MAX_MASKSETS), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_maskset_delete(TEST_MASKSET), 0);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_maskset_set(TEST_MASKSET), -ENOENT);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_maskset_set(LKST_MAX_MASKSETS), -EINVAL);
 }
 
 static atomic_t test_handler_calls;
@@ -173,12 +173,12 @@ static void lkst_ms_handler_lifecycle(struct kunit *test)
 	KUNIT_EXPECT_GT(test, handler->id, LKST_HANDLER_DEFAULT);
 	KUNIT_EXPECT_LT(test, handler->id, LKST_HANDLER_NOTHING);
 	info.id = handler->id;
-	KUNIT_ASSERT_EQ(test, lkst_handler_info(&info), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_handler_info(&info), 0);
 	KUNIT_EXPECT_STREQ(test, info.name, "kunit");
 
 	test_desc_fill(desc, TEST_MASKSET, handler->id);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_write(desc), 0);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_select(TEST_MASKSET), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_write(desc), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_set(TEST_MASKSET), 0);
 	atomic_set(&test_handler_calls, 0);
 	lkst_hook_dispatch(LKST_EV_PROCESS_CONTEXTSWITCH, 0x1234, 0, 0, 0, 0, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&test_handler_calls), 1);
@@ -189,7 +189,7 @@ static void lkst_ms_handler_lifecycle(struct kunit *test)
 		&lkst_event_keys[LKST_EV_PROCESS_CONTEXTSWITCH]));
 	lkst_hook_dispatch(LKST_EV_PROCESS_CONTEXTSWITCH, 0x1234, 0, 0, 0, 0, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&test_handler_calls), 1);
-	KUNIT_EXPECT_EQ(test, lkst_handler_info(&info), -ENOENT);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_handler_info(&info), -ENOENT);
 }
 
 /* Counts hits as deltas: the real statistics are not the test's to reset. */
@@ -208,21 +208,21 @@ static void lkst_ms_counts_hits(struct kunit *test)
 	desc = kunit_kzalloc(test, sizeof(*desc), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, desc);
 	test_desc_fill(desc, TEST_MASKSET, LKST_HANDLER_NOTHING);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_write(desc), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_write(desc), 0);
 	entry.handler = handler->id;
-	KUNIT_ASSERT_EQ(test, lkst_maskset_config(&entry), 0);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_select(TEST_MASKSET), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_config(&entry), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_set(TEST_MASKSET), 0);
 
-	KUNIT_ASSERT_EQ(test, lkst_event_stat(&before), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_event_stat(&before), 0);
 	for (i = 0; i < 3; i++)	/* only this test marks while it runs */
 		lkst_hook_dispatch(LKST_EV_USER_MARK, i, 0, 0, 0, 0, 0);
-	KUNIT_ASSERT_EQ(test, lkst_event_stat(&stat), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_event_stat(&stat), 0);
 	KUNIT_EXPECT_EQ(test, stat.hits - before.hits, 3);
 	KUNIT_EXPECT_EQ(test, stat.dropped - before.dropped, 0);
 	stat.event = 0xff;
-	KUNIT_EXPECT_EQ(test, lkst_event_stat(&stat), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_event_stat(&stat), -EINVAL);
 
-	KUNIT_ASSERT_EQ(test, lkst_maskset_select(saved_active), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_set(saved_active), 0);
 }
 
 static unsigned int test_pass_target;
@@ -263,38 +263,38 @@ static void lkst_ms_handler_pass_and_control(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, desc);
 	/* USER_MARK: only this test marks while it runs. */
 	test_desc_fill(desc, TEST_MASKSET, LKST_HANDLER_NOTHING);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_write(desc), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_write(desc), 0);
 	entry.handler = passer->id;
-	KUNIT_ASSERT_EQ(test, lkst_maskset_config(&entry), 0);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_select(TEST_MASKSET), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_config(&entry), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_set(TEST_MASKSET), 0);
 	atomic_set(&test_handler_calls, 0);
 
 	test_pass_target = counter->id;
 	lkst_hook_dispatch(LKST_EV_USER_MARK, 0x1234, 0, 0, 0, 0, 0);
 	KUNIT_EXPECT_EQ(test, atomic_read(&test_handler_calls), 1);
 
-	KUNIT_ASSERT_EQ(test, lkst_event_stat(&before), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_event_stat(&before), 0);
 	test_pass_target = passer->id;		/* refused: it passes on */
 	lkst_hook_dispatch(LKST_EV_USER_MARK, 0x1234, 0, 0, 0, 0, 0);
 	test_pass_target = LKST_HANDLER_NOTHING;	/* quietly nothing */
 	lkst_hook_dispatch(LKST_EV_USER_MARK, 0x1234, 0, 0, 0, 0, 0);
-	KUNIT_ASSERT_EQ(test, lkst_event_stat(&stat), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_event_stat(&stat), 0);
 	KUNIT_EXPECT_EQ(test, stat.dropped - before.dropped, 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&test_handler_calls), 1);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_select(saved_active), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_set(saved_active), 0);
 
 	ctl.handler = counter->id;
-	KUNIT_EXPECT_EQ(test, lkst_handler_ctl(&ctl), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_handler_ctl(&ctl), -EOPNOTSUPP);
 	counter->control = test_control;
-	KUNIT_EXPECT_EQ(test, lkst_handler_ctl(&ctl), 42);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_handler_ctl(&ctl), 42);
 	ctl.__pad = 1;
-	KUNIT_EXPECT_EQ(test, lkst_handler_ctl(&ctl), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_handler_ctl(&ctl), -EINVAL);
 	ctl.__pad = 0;
 	ctl.handler = LKST_MAX_HANDLERS;
-	KUNIT_EXPECT_EQ(test, lkst_handler_ctl(&ctl), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_handler_ctl(&ctl), -EINVAL);
 	kunit_release_action(test, test_unregister, counter);
 	ctl.handler = counter->id;
-	KUNIT_EXPECT_EQ(test, lkst_handler_ctl(&ctl), -ENOENT);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_handler_ctl(&ctl), -ENOENT);
 }
 
 /*
@@ -342,9 +342,9 @@ static void lkst_ms_dispatch_copies_record(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, desc);
 	/* USER_MARK alone: nothing else lands in the buffer meanwhile. */
 	test_desc_fill(desc, TEST_MASKSET, LKST_HANDLER_NOTHING);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_write(desc), 0);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_config(&entry), 0);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_select(TEST_MASKSET), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_write(desc), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_config(&entry), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_set(TEST_MASKSET), 0);
 
 	preempt_disable();
 	cb = this_cpu_ptr(&lkst_cpu_buffers);
@@ -382,7 +382,7 @@ static void lkst_ms_dispatch_copies_record(struct kunit *test)
 				   out, &first);
 out:
 	preempt_enable();
-	KUNIT_ASSERT_EQ(test, lkst_maskset_select(saved_active), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_set(saved_active), 0);
 	if (stop_mode)
 		kunit_skip(test, "the buffer is in STOP mode");
 	KUNIT_ASSERT_GE(test, n, 5);
@@ -413,8 +413,8 @@ static void lkst_ms_record_event_refuses_bad_id(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, desc);
 	/* Nothing routed: nothing else lands in the buffer meanwhile. */
 	test_desc_fill(desc, TEST_MASKSET, LKST_HANDLER_NOTHING);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_write(desc), 0);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_select(TEST_MASKSET), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_write(desc), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_set(TEST_MASKSET), 0);
 	local_irq_save(flags);
 	cb = this_cpu_ptr(&lkst_cpu_buffers);
 	pos = local64_read(&cb->pos);
@@ -424,7 +424,7 @@ static void lkst_ms_record_event_refuses_bad_id(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, local64_read(&cb->pos), pos);
 	KUNIT_EXPECT_EQ(test, local64_read(&cb->dropped), dropped + 2);
 	local_irq_restore(flags);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_select(saved_active), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_set(saved_active), 0);
 }
 
 static void lkst_ms_dynamic_events(struct kunit *test)
@@ -461,32 +461,32 @@ static void lkst_ms_dynamic_events(struct kunit *test)
 
 	memset(desc, 0, sizeof(*desc));
 	desc->id = id;
-	KUNIT_ASSERT_EQ(test, lkst_event_desc(desc), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_event_desc(desc), 0);
 	KUNIT_EXPECT_STREQ(test, desc->mnemonic, "kunit_probe");
 	KUNIT_EXPECT_EQ(test, desc->category, LKST_CAT_PROBE);
 	KUNIT_EXPECT_EQ(test, desc->flags, LKST_EVENT_DYNAMIC);
 	KUNIT_EXPECT_EQ(test, desc->arg_type[0], LKST_ARG_HEX);
 	KUNIT_EXPECT_STREQ(test, desc->arg_desc[0], "ret");
 	desc->id = LKST_EV_SYSCALL_EXIT;
-	KUNIT_ASSERT_EQ(test, lkst_event_desc(desc), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_event_desc(desc), 0);
 	KUNIT_EXPECT_STREQ(test, desc->mnemonic, "SYSCALL_EXIT");
 	KUNIT_EXPECT_EQ(test, desc->flags, 0);
 
 	/* Routed in the active maskset, then removed: unrouted, key off. */
 	test_desc_fill(ms, TEST_MASKSET, LKST_HANDLER_NOTHING);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_write(ms), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_write(ms), 0);
 	entry.event = id;
-	KUNIT_ASSERT_EQ(test, lkst_maskset_config(&entry), 0);
-	KUNIT_ASSERT_EQ(test, lkst_maskset_select(TEST_MASKSET), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_config(&entry), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_set(TEST_MASKSET), 0);
 	KUNIT_EXPECT_TRUE(test, static_key_enabled(&lkst_event_keys[id]));
 	lkst_event_remove_dynamic(id);
 	KUNIT_EXPECT_FALSE(test, static_key_enabled(&lkst_event_keys[id]));
 	ms->id = TEST_MASKSET;
-	KUNIT_ASSERT_EQ(test, lkst_maskset_read(ms), 0);
+	KUNIT_ASSERT_EQ(test, lkc_ioc_maskset_read(ms), 0);
 	KUNIT_EXPECT_EQ(test, ms->handler[id], LKST_HANDLER_NOTHING);
 	desc->id = id;
-	KUNIT_EXPECT_EQ(test, lkst_event_desc(desc), -ENOENT);
-	KUNIT_EXPECT_EQ(test, lkst_maskset_config(&entry), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_event_desc(desc), -ENOENT);
+	KUNIT_EXPECT_EQ(test, lkc_ioc_maskset_config(&entry), -EINVAL);
 
 	/* Every ID of the range once, then none is left. */
 	memset(desc, 0, sizeof(*desc));
@@ -543,84 +543,84 @@ static void lkst_probe_fetch_specs(struct kunit *test)
 		.size = 8, .type = LKST_ARG_COMM };
 	req->fetch[2] = (struct lkst_fetch){ .kind = LKST_FETCH_COMM2,
 		.size = 8, .type = LKST_ARG_COMM2 };
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), 0);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), 0);
 	req->fetch[0].index = 7;
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), -EINVAL);
 	req->fetch[0].index = 0;
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), -EINVAL);
 	req->fetch[0] = (struct lkst_fetch){ .kind = LKST_FETCH_REG,
 		.index = LKST_NR_REGS, .size = 8, .type = LKST_ARG_HEX };
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), -EINVAL);
 	req->fetch[0].index = KT_OTHER_REG;	/* another architecture's */
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), -EINVAL);
 	req->fetch[0].index = KT_REG;
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), 0);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), 0);
 	req->fetch[0].size = 3;
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), -EINVAL);
 	req->fetch[0].size = 8;
 	req->fetch[0].nr_deref = LKST_PROBE_MAX_DEREF + 1;
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), -EINVAL);
 	req->fetch[0].nr_deref = 1;
 	req->fetch[0].offset[1] = 8;	/* beyond nr_deref */
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), -EINVAL);
 	req->fetch[0].offset[1] = 0;
 	req->fetch[0].kind = LKST_FETCH_RETVAL;
 	req->fetch[0].index = 0;
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), -EINVAL);
 	req->flags = LKST_PROBE_RETURN;
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), 0);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), 0);
 	req->offset = 4;	/* a return probe sits on the entry */
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), -EINVAL);
 	req->offset = 0;
 	req->nr_args = 2;	/* COMM without its COMM2 */
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), -EINVAL);
 	req->fetch[2] = (struct lkst_fetch){ };
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), -EINVAL);
 	req->nr_args = 1;
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), -EINVAL);
 	req->fetch[1] = (struct lkst_fetch){ };
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), 0);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), 0);
 	req->fetch[0].type = LKST_ARG_COMM;
-	KUNIT_EXPECT_EQ(test, lkst_probe_check(req), -EINVAL);
+	KUNIT_EXPECT_EQ(test, lkc_probe_check(req), -EINVAL);
 
 	/* Text as kprobe_events writes it, and the values read. */
 	f = &req->fetch[0];
 	*f = (struct lkst_fetch){ .kind = LKST_FETCH_REG, .index = KT_REG,
 		.nr_deref = 2, .offset = { 8, 16 }, .size = 8,
 		.type = LKST_ARG_HEX, .name = "v" };
-	lkst_probe_format(f, text, sizeof(text));
+	lkc_probe_format(f, text, sizeof(text));
 	KUNIT_EXPECT_STREQ(test, text, "v=+16(+8(" KT_REG_NAME ")):x64");
 	KT_ARG1(regs) = (unsigned long)&outer;
-	KUNIT_EXPECT_EQ(test, lkst_probe_fetch(f, &regs, NULL),
+	KUNIT_EXPECT_EQ(test, lkc_probe_fetch(f, &regs, NULL),
 			0x11223344fffefdfcULL);
 	f->size = 4;
 	f->type = LKST_ARG_UDEC;
-	KUNIT_EXPECT_EQ(test, lkst_probe_fetch(f, &regs, NULL), 0xfffefdfcULL);
+	KUNIT_EXPECT_EQ(test, lkc_probe_fetch(f, &regs, NULL), 0xfffefdfcULL);
 	f->size = 2;
 	f->type = LKST_ARG_DEC;
-	KUNIT_EXPECT_EQ(test, lkst_probe_fetch(f, &regs, NULL), (u64)-516);
-	lkst_probe_format(f, text, sizeof(text));
+	KUNIT_EXPECT_EQ(test, lkc_probe_fetch(f, &regs, NULL), (u64)-516);
+	lkc_probe_format(f, text, sizeof(text));
 	KUNIT_EXPECT_STREQ(test, text, "v=+16(+8(" KT_REG_NAME ")):s16");
 	KT_ARG1(regs) = 0;	/* a load that faults gives 0 */
-	KUNIT_EXPECT_EQ(test, lkst_probe_fetch(f, &regs, NULL), 0);
+	KUNIT_EXPECT_EQ(test, lkc_probe_fetch(f, &regs, NULL), 0);
 	*f = (struct lkst_fetch){ .kind = LKST_FETCH_ARG, .index = 2,
 		.nr_deref = 1, .offset = { -8 }, .size = 8,
 		.type = LKST_ARG_UDEC };
 	KT_ARG2(regs) = (unsigned long)&outer.p;
-	KUNIT_EXPECT_EQ(test, lkst_probe_fetch(f, &regs, NULL), 0x55);
-	lkst_probe_format(f, text, sizeof(text));
+	KUNIT_EXPECT_EQ(test, lkc_probe_fetch(f, &regs, NULL), 0x55);
+	lkc_probe_format(f, text, sizeof(text));
 	KUNIT_EXPECT_STREQ(test, text, "-8($arg2):u64");
 	*f = (struct lkst_fetch){ .kind = LKST_FETCH_RETVAL, .size = 4,
 		.type = LKST_ARG_RETVAL };
 	KT_RET(regs) = 0xfffffff2;
-	KUNIT_EXPECT_EQ(test, (s64)lkst_probe_fetch(f, &regs, NULL), -14);
-	lkst_probe_format(f, text, sizeof(text));
+	KUNIT_EXPECT_EQ(test, (s64)lkc_probe_fetch(f, &regs, NULL), -14);
+	lkc_probe_format(f, text, sizeof(text));
 	KUNIT_EXPECT_STREQ(test, text, "$retval:errno");
 	*f = (struct lkst_fetch){ .kind = LKST_FETCH_COMM, .size = 8,
 		.type = LKST_ARG_COMM };
-	KUNIT_EXPECT_EQ(test, lkst_probe_fetch(f, &regs, NULL),
+	KUNIT_EXPECT_EQ(test, lkc_probe_fetch(f, &regs, NULL),
 			lkst_comm_arg(current->comm, 0));
-	lkst_probe_format(f, text, sizeof(text));
+	lkc_probe_format(f, text, sizeof(text));
 	KUNIT_EXPECT_STREQ(test, text, "$comm");
 }
 #endif

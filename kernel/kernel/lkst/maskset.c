@@ -8,7 +8,7 @@
  *
  * Keys follow the active maskset: an event's key is on exactly when the
  * active maskset routes it to a registered handler other than NOTHING
- * (lkst_sync_keys()).  The system masksets are built at boot (boot.c).
+ * (lkc_sync_keys()).  The system masksets are built at boot (boot.c).
  */
 #include <linux/irq_work.h>
 #include <linux/jump_label.h>
@@ -36,7 +36,7 @@ static bool lkst_routes_to_handler(const struct lkst_maskset *ms,
 }
 
 /* Bring every event's static key in line with the active maskset. */
-void lkst_sync_keys(void)
+void lkc_sync_keys(void)
 {
 	struct lkst_maskset *ms;
 	unsigned int event;
@@ -46,7 +46,7 @@ void lkst_sync_keys(void)
 	/* Handlers may switch the pointer without the mutex: load it once. */
 	ms = rcu_dereference_check(lkst_active, lockdep_is_held(&lkst_mutex));
 	for (event = 0; event < LKST_NR_EVENT_IDS; event++) {
-		if (!lkst_event_known(event))
+		if (!lkc_event_known(event))
 			continue;
 		want = lkst_routes_to_handler(ms, event);
 		if (want == static_key_enabled(&lkst_event_keys[event]))
@@ -65,13 +65,13 @@ void lkst_sync_keys(void)
 			static_branch_disable(&lkst_syscall_entry_key);
 	}
 	/* Without the patch, tracepoint probes follow the keys. */
-	lkst_tracepoints_sync();
+	lkc_tracepoints_sync();
 }
 
 static void lkst_sync_keys_work_fn(struct work_struct *work)
 {
 	mutex_lock(&lkst_mutex);
-	lkst_sync_keys();
+	lkc_sync_keys();
 	mutex_unlock(&lkst_mutex);
 }
 
@@ -84,7 +84,7 @@ static void lkst_sync_keys_irq_work_fn(struct irq_work *work)
 
 DEFINE_IRQ_WORK(lkst_sync_keys_irq_work, lkst_sync_keys_irq_work_fn);
 
-unsigned int lkst_active_maskset_id(void)
+unsigned int lkc_active_maskset_id(void)
 {
 	struct lkst_maskset *ms;
 	unsigned int id;
@@ -96,17 +96,26 @@ unsigned int lkst_active_maskset_id(void)
 	return id;
 }
 
-/*
- * Switch masksets from any context, hooks included: the pointer changes at
- * once; static keys, which can only change in process context, follow from
- * a work item, so events newly routed are recorded a moment later.
+/**
+ * lkst_maskset_switch() - make a maskset the active one, from any context
+ * @id: the maskset's ID
+ *
+ * For handlers, hooks included: the pointer changes at once; the static
+ * keys, which can only change in process context, follow from an irq_work
+ * and a work item, so events newly routed are recorded a moment later.
+ *
+ * Context: preemption off (hook context, NMI included); never sleeps.
+ * Return: 0; -EPERM for a preemptible caller (with a warning: a delete of
+ * the maskset could not wait for it); -ENOENT when @id is
+ * LKST_MAX_MASKSETS or more or no maskset has it.
  */
 int lkst_maskset_switch(unsigned int id)
 {
 	/*
-	 * lkst_maskset_delete() waits for a grace period to know no switch to
-	 * a maskset it is deleting is under way: only a caller that cannot be
-	 * preempted between the check and the switch is covered by it.
+	 * lkc_ioc_maskset_delete() waits for a grace period to know no
+	 * switch to a maskset it is deleting is under way: only a caller that
+	 * cannot be preempted between the check and the switch is covered by
+	 * it.
 	 */
 	if (WARN_ON_ONCE(preemptible()))
 		return -EPERM;
@@ -125,12 +134,12 @@ EXPORT_SYMBOL_NS_GPL(lkst_maskset_switch, LKST);
  * Route everything to NOTHING at once, from a context that must not queue
  * work (panic); the static keys stay as they are.
  */
-void lkst_stop_recording(void)
+void lkc_stop_recording(void)
 {
 	rcu_assign_pointer(lkst_active, &lkst_masksets[LKST_MASKSET_RNOTHING]);
 }
 
-int lkst_maskset_select(unsigned int id)
+int lkc_ioc_maskset_set(unsigned int id)
 {
 	if (id >= LKST_MAX_MASKSETS)
 		return -EINVAL;
@@ -141,14 +150,14 @@ int lkst_maskset_select(unsigned int id)
 		return -ENOENT;
 	}
 	rcu_assign_pointer(lkst_active, &lkst_masksets[id]);
-	lkst_sync_keys();
+	lkc_sync_keys();
 	mutex_unlock(&lkst_mutex);
 	/* No hook runs with the previous maskset after this returns. */
 	synchronize_rcu();
 	return 0;
 }
 
-int lkst_maskset_read(struct lkst_maskset_desc *desc)
+int lkc_ioc_maskset_read(struct lkst_maskset_desc *desc)
 {
 	struct lkst_maskset *ms;
 	unsigned int event;
@@ -187,7 +196,7 @@ static int lkst_check_route(unsigned int event, unsigned int handler)
 		return -EINVAL;
 	if (handler == LKST_HANDLER_NOTHING)
 		return 0;
-	if (!lkst_event_known(event))
+	if (!lkc_event_known(event))
 		return -EINVAL;
 	handler = array_index_nospec(handler, LKST_MAX_HANDLERS);
 	if (!rcu_access_pointer(lkst_handlers[handler]))
@@ -200,7 +209,7 @@ static bool lkst_active_is(const struct lkst_maskset *ms)
 	return rcu_access_pointer(lkst_active) == ms;
 }
 
-int lkst_maskset_write(const struct lkst_maskset_desc *desc)
+int lkc_ioc_maskset_write(const struct lkst_maskset_desc *desc)
 {
 	struct lkst_maskset *ms;
 	unsigned int event;
@@ -224,13 +233,13 @@ int lkst_maskset_write(const struct lkst_maskset_desc *desc)
 		WRITE_ONCE(ms->handler[event], desc->handler[event]);
 	WRITE_ONCE(ms->in_use, true);
 	if (lkst_active_is(ms))
-		lkst_sync_keys();
+		lkc_sync_keys();
 unlock:
 	mutex_unlock(&lkst_mutex);
 	return ret;
 }
 
-int lkst_maskset_config(const struct lkst_maskset_entry *entry)
+int lkc_ioc_maskset_config(const struct lkst_maskset_entry *entry)
 {
 	struct lkst_maskset *ms;
 	int ret;
@@ -254,13 +263,13 @@ int lkst_maskset_config(const struct lkst_maskset_entry *entry)
 						  LKST_NR_EVENT_IDS)],
 		   entry->handler);
 	if (lkst_active_is(ms))
-		lkst_sync_keys();
+		lkc_sync_keys();
 unlock:
 	mutex_unlock(&lkst_mutex);
 	return ret;
 }
 
-int lkst_maskset_delete(unsigned int id)
+int lkc_ioc_maskset_delete(unsigned int id)
 {
 	struct lkst_maskset *ms;
 	int ret;
@@ -291,6 +300,21 @@ unlock:
 	return ret;
 }
 
+/**
+ * lkst_handler_register() - make an extended handler available to
+ *	masksets
+ * @handler: its handle() and name set; @handler->id 0 for the lowest free
+ *	ID, which is stored there, or the ID it wants (2..254)
+ *
+ * Maskset entries naming the ID, which act as NOTHING while no handler
+ * has it, route to @handler from now on.
+ *
+ * Context: process context; sleeps (takes lkst_mutex and the jump label
+ * lock).
+ * Return: 0; -EINVAL without handle() or name, or for ID 1 (DEFAULT) or
+ * LKST_HANDLER_NOTHING and above; -EBUSY when a handler has the ID asked
+ * for; -ENOSPC when no ID is free.
+ */
 int lkst_handler_register(struct lkst_handler *handler)
 {
 	unsigned int id = handler->id;
@@ -315,16 +339,22 @@ int lkst_handler_register(struct lkst_handler *handler)
 	}
 	handler->id = id;
 	rcu_assign_pointer(lkst_handlers[id], handler);
-	lkst_sync_keys();
+	lkc_sync_keys();
 unlock:
 	mutex_unlock(&lkst_mutex);
 	return ret;
 }
 EXPORT_SYMBOL_NS_GPL(lkst_handler_register, LKST);
 
-/*
+/**
+ * lkst_handler_unregister() - take back a registered handler
+ * @handler: what lkst_handler_register() was given
+ *
  * After this returns no CPU runs @handler any more.  Maskset entries that
  * name its ID stay and act as NOTHING until a handler takes the ID again.
+ * A handler that is not registered is refused with a warning.
+ *
+ * Context: process context; sleeps (lkst_mutex, a grace period).
  */
 void lkst_handler_unregister(struct lkst_handler *handler)
 {
@@ -337,31 +367,37 @@ void lkst_handler_unregister(struct lkst_handler *handler)
 		return;
 	}
 	RCU_INIT_POINTER(lkst_handlers[id], NULL);
-	lkst_sync_keys();
+	lkc_sync_keys();
 	mutex_unlock(&lkst_mutex);
 	synchronize_rcu();
 }
 EXPORT_SYMBOL_NS_GPL(lkst_handler_unregister, LKST);
 
-
+/*
+ * The handler registered with @id, below LKST_MAX_HANDLERS as the caller
+ * checked, or NULL; under lkst_mutex, which keeps it registered.
+ */
+static struct lkst_handler *lkst_handler_locked(unsigned int id)
+{
+	id = array_index_nospec(id, LKST_MAX_HANDLERS);
+	return rcu_dereference_protected(lkst_handlers[id],
+					 lockdep_is_held(&lkst_mutex));
+}
 
 /*
  * The module reference keeps the handler registered while its control
  * runs: unregistering happens in the module's exit, which cannot start
  * while a reference is held.
  */
-int lkst_handler_ctl(struct lkst_handler_ctl *ctl)
+int lkc_ioc_handler_ctl(struct lkst_handler_ctl *ctl)
 {
 	struct lkst_handler *h;
-	unsigned int id;
 	int ret;
 
 	if (ctl->handler >= LKST_MAX_HANDLERS || ctl->__pad)
 		return -EINVAL;
-	id = array_index_nospec(ctl->handler, LKST_MAX_HANDLERS);
 	mutex_lock(&lkst_mutex);
-	h = rcu_dereference_protected(lkst_handlers[id],
-				      lockdep_is_held(&lkst_mutex));
+	h = lkst_handler_locked(ctl->handler);
 	if (!h)
 		ret = -ENOENT;
 	else if (!h->control)
@@ -378,18 +414,15 @@ int lkst_handler_ctl(struct lkst_handler_ctl *ctl)
 	return ret;
 }
 
-int lkst_handler_info(struct lkst_handler_desc *desc)
+int lkc_ioc_handler_info(struct lkst_handler_desc *desc)
 {
 	struct lkst_handler *h;
-	unsigned int id;
 	int ret = 0;
 
 	if (desc->id >= LKST_MAX_HANDLERS || desc->__pad)
 		return -EINVAL;
-	id = array_index_nospec(desc->id, LKST_MAX_HANDLERS);
 	mutex_lock(&lkst_mutex);
-	h = rcu_dereference_protected(lkst_handlers[id],
-				      lockdep_is_held(&lkst_mutex));
+	h = lkst_handler_locked(desc->id);
 	if (h) {
 		strscpy(desc->name, h->name, sizeof(desc->name));
 		strscpy(desc->module, h->owner ? module_name(h->owner) : "",

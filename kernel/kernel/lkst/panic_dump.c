@@ -44,7 +44,7 @@ static bool lkst_arg_is_text(const struct lkst_event_info *info, int i)
  */
 static void lkst_dump_record(unsigned int cpu, const struct lkst_record *rec)
 {
-	const struct lkst_event_info *info = lkst_event_info(rec->event);
+	const struct lkst_event_info *info = lkc_event_info(rec->event);
 	char line[256], text[LKST_NR_ARGS * sizeof(u64) + 1];
 	int i, len, n;
 
@@ -128,11 +128,11 @@ static int lkst_panic_notify(struct notifier_block *nb, unsigned long event,
 {
 	unsigned int cpu;
 
-	lkst_save_clock_anchor();
+	lkc_save_clock_anchor();
 	if (!lkst_panic_dump_records)
 		return NOTIFY_DONE;
 	/* Other CPUs are stopped; stop recording here so the dump holds still. */
-	lkst_stop_recording();
+	lkc_stop_recording();
 	pr_emerg("lkst-dump: newest %u records per CPU, oldest first\n",
 		 lkst_panic_dump_records);
 	for_each_possible_cpu(cpu)
@@ -154,23 +154,23 @@ static struct notifier_block lkst_panic_nb = {
  */
 struct lkst_clock_anchor lkst_saved_clock_anchor;
 
-void lkst_save_clock_anchor(void)
+void lkc_save_clock_anchor(void)
 {
 	lkst_saved_clock_anchor.trace_ns = ktime_get_mono_fast_ns();
 	lkst_saved_clock_anchor.realtime_ns = ktime_get_real_fast_ns();
 }
 
-int __init lkst_panic_dump_init(void)
+int __init lkc_panic_dump_init(void)
 {
-	lkst_save_clock_anchor();
+	lkc_save_clock_anchor();
 	atomic_notifier_chain_register(&panic_notifier_list, &lkst_panic_nb);
 	return 0;
 }
 #ifdef MODULE
-void lkst_panic_dump_exit(void)
+void lkc_panic_dump_exit(void)
 {
 	atomic_notifier_chain_unregister(&panic_notifier_list, &lkst_panic_nb);
 }
 #else
-early_initcall(lkst_panic_dump_init);
+early_initcall(lkc_panic_dump_init);
 #endif

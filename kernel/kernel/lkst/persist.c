@@ -122,7 +122,7 @@ static void *lkst_region_cpu_pages(const struct lkst_persist_head *head,
 }
 
 /* Why a region of @pages pages cannot be trusted, or NULL. */
-const char *lkst_persist_refusal(void *region, u64 pages)
+const char *lkc_persist_refusal(void *region, u64 pages)
 {
 	struct lkst_persist_head *head = region;
 
@@ -206,7 +206,7 @@ static int lkst_prev_range_cmp(const void *a, const void *b)
  * numbers overlap an earlier page's (I12), gets generation 0 so that no
  * reader decodes it (I5).  Returns the pages refused.
  */
-u32 lkst_persist_check_pages(struct lkst_block *blk, u64 *nr_records)
+u32 lkc_persist_check_pages(struct lkst_block *blk, u64 *nr_records)
 {
 	struct lkst_prev_range *ranges;
 	u32 page, nr = 0, refused = 0, i;
@@ -269,17 +269,17 @@ static bool __init lkst_keep_previous(struct lkst_persist_head *head)
 			goto nomem;
 		memcpy(blk->pages, lkst_region_cpu_pages(head, cpu), cpu_bytes);
 		lkst_prev.refused_pages +=
-			lkst_persist_check_pages(blk, &lkst_prev.nr_records);
+			lkc_persist_check_pages(blk, &lkst_prev.nr_records);
 	}
 	return true;
 nomem:
 	pr_warn("lkst: persist: no memory to keep the previous boot's trace\n");
-	lkst_previous_free();
+	lkc_previous_free();
 	return false;
 }
 
 /* Under lkst_buf_mutex, or at boot. */
-void lkst_previous_free(void)
+void lkc_previous_free(void)
 {
 	unsigned int cpu;
 
@@ -292,7 +292,7 @@ void lkst_previous_free(void)
 }
 
 /* The previous boot's block of @cpu, under lkst_buf_mutex; or NULL. */
-struct lkst_block *lkst_previous_block(unsigned int cpu)
+struct lkst_block *lkc_previous_block(unsigned int cpu)
 {
 	if (!lkst_prev.head || cpu >= lkst_prev.head->nr_cpus)
 		return NULL;
@@ -300,7 +300,7 @@ struct lkst_block *lkst_previous_block(unsigned int cpu)
 }
 
 /* One past the highest number a kept page of @blk holds. */
-u64 lkst_previous_end(const struct lkst_block *blk)
+u64 lkc_previous_end(const struct lkst_block *blk)
 {
 	const struct lkst_page *pg;
 	u64 end = 0;
@@ -315,7 +315,7 @@ u64 lkst_previous_end(const struct lkst_block *blk)
 }
 
 /* Records the kept pages of @blk hold. */
-u64 lkst_previous_held(const struct lkst_block *blk)
+u64 lkc_previous_held(const struct lkst_block *blk)
 {
 	u64 held = 0;
 	u32 page;
@@ -326,7 +326,7 @@ u64 lkst_previous_held(const struct lkst_block *blk)
 }
 
 /* Under lkst_buf_mutex. */
-int lkst_previous_info(struct lkst_previous_info *info)
+int lkc_previous_info(struct lkst_previous_info *info)
 {
 	if (!lkst_prev.head)
 		return -ENOENT;
@@ -342,7 +342,7 @@ int lkst_previous_info(struct lkst_previous_info *info)
 }
 
 /* The counters saved at panic, if they were: false otherwise. */
-bool lkst_previous_counts(unsigned int cpu, u64 *overwritten, u64 *dropped)
+bool lkc_previous_counts(unsigned int cpu, u64 *overwritten, u64 *dropped)
 {
 	const struct lkst_persist_cpu *c;
 
@@ -356,7 +356,7 @@ bool lkst_previous_counts(unsigned int cpu, u64 *overwritten, u64 *dropped)
 }
 
 /* Whether CPUs' first blocks live in the region (lkst.persist= found it). */
-bool lkst_persisting(void)
+bool lkc_persisting(void)
 {
 	return lkst_region;
 }
@@ -365,11 +365,11 @@ bool lkst_persisting(void)
  * The region's pages for @cpu's first block, or NULL when not persisting
  * (or the CPU has no share of the region).
  */
-void *lkst_persist_pages(unsigned int cpu, u32 *nr_pages)
+void *lkc_persist_pages(unsigned int cpu, u32 *nr_pages)
 {
 	if (!lkst_region || cpu >= lkst_region->nr_cpus)
 		return NULL;
-	return lkst_persist_cpu_pages(lkst_region, cpu, nr_pages);
+	return lkc_persist_cpu_pages(lkst_region, cpu, nr_pages);
 }
 
 /*
@@ -382,7 +382,7 @@ static int lkst_persist_panic(struct notifier_block *nb, unsigned long event,
 	struct lkst_persist_head *head = lkst_region;
 	unsigned int cpu;
 
-	lkst_stop_recording();
+	lkc_stop_recording();
 	for (cpu = 0; cpu < head->nr_cpus; cpu++) {
 		struct lkst_cpu_buffer *cb;
 
@@ -411,7 +411,7 @@ static struct notifier_block lkst_persist_panic_nb = {
  * Empty a region of @pages pages for this boot's writers (every page
  * generation 0, never used) and write its head for @nr_cpus CPUs.
  */
-void lkst_persist_format(void *region, u64 pages, u32 nr_cpus)
+void lkc_persist_format(void *region, u64 pages, u32 nr_cpus)
 {
 	struct lkst_persist_head *head = region;
 	u32 head_pages = lkst_head_pages(nr_cpus);
@@ -434,7 +434,7 @@ void lkst_persist_format(void *region, u64 pages, u32 nr_cpus)
 }
 
 /* @cpu's pages in a formatted region. */
-void *lkst_persist_cpu_pages(void *region, unsigned int cpu, u32 *nr_pages)
+void *lkc_persist_cpu_pages(void *region, unsigned int cpu, u32 *nr_pages)
 {
 	struct lkst_persist_head *head = region;
 
@@ -447,7 +447,7 @@ void *lkst_persist_cpu_pages(void *region, unsigned int cpu, u32 *nr_pages)
  * boot's trace, and prepare the region for this boot.  Before any CPU's
  * first block exists.
  */
-void __init lkst_persist_init(void)
+void __init lkc_persist_init(void)
 {
 	struct lkst_persist_head *head;
 	phys_addr_t start, size;
@@ -472,7 +472,7 @@ void __init lkst_persist_init(void)
 	/* reserve_mem regions are memblock memory, in the linear map. */
 	head = phys_to_virt(start);
 
-	why = lkst_persist_refusal(head, pages);
+	why = lkc_persist_refusal(head, pages);
 	if (why)
 		pr_info("lkst: persist: region %s holds no previous trace: %s\n",
 			lkst_persist_name, why);
@@ -481,7 +481,7 @@ void __init lkst_persist_init(void)
 			lkst_prev.nr_records, lkst_prev.head->nr_cpus,
 			lkst_prev.refused_pages);
 
-	lkst_persist_format(head, pages, nr_cpus);
+	lkc_persist_format(head, pages, nr_cpus);
 	lkst_region = head;
 	atomic_notifier_chain_register(&panic_notifier_list,
 				       &lkst_persist_panic_nb);
@@ -491,12 +491,12 @@ void __init lkst_persist_init(void)
 
 #ifdef MODULE
 /* The region stays reserved: a later load of the module finds it again. */
-void lkst_persist_exit(void)
+void lkc_persist_exit(void)
 {
 	if (lkst_region)
 		atomic_notifier_chain_unregister(&panic_notifier_list,
 						 &lkst_persist_panic_nb);
 	lkst_region = NULL;
-	lkst_previous_free();
+	lkc_previous_free();
 }
 #endif

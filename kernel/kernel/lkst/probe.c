@@ -180,7 +180,7 @@ static int lkst_probe_check_fetch(const struct lkst_fetch *fetch,
 }
 
 /* What PROBE_ADD accepts: the probe's own fields and every spec. */
-int lkst_probe_check(const struct lkst_probe *req)
+int lkc_probe_check(const struct lkst_probe *req)
 {
 	static const struct lkst_fetch unused;
 	bool is_return = req->flags & LKST_PROBE_RETURN;
@@ -244,7 +244,7 @@ static const char *lkst_fetch_type_name(const struct lkst_fetch *f,
  * The spec as kprobe_events writes it, "[name=]+8(+16(%di)):x64"; "$comm"
  * for a COMM, and nothing for its COMM2 slot.
  */
-void lkst_probe_format(const struct lkst_fetch *f, char *buf, size_t size)
+void lkc_probe_format(const struct lkst_fetch *f, char *buf, size_t size)
 {
 	char base[16], type[8], *p = buf, *end = buf + size;
 	int d;
@@ -284,8 +284,8 @@ void lkst_probe_format(const struct lkst_fetch *f, char *buf, size_t size)
  * The value of one spec, in the probed function's context.  @saved holds
  * the arguments a return probe saved at entry, NULL in an entry probe.
  */
-u64 lkst_probe_fetch(const struct lkst_fetch *f, struct pt_regs *regs,
-		     const unsigned long *saved)
+u64 lkc_probe_fetch(const struct lkst_fetch *f, struct pt_regs *regs,
+		    const unsigned long *saved)
 {
 	unsigned int d, bits = f->size * 8;
 	unsigned long val;
@@ -325,7 +325,7 @@ u64 lkst_probe_fetch(const struct lkst_fetch *f, struct pt_regs *regs,
 		return (u64)sign_extend64(val, bits - 1);
 	return val & GENMASK_ULL(bits - 1, 0);
 }
-NOKPROBE_SYMBOL(lkst_probe_fetch);
+NOKPROBE_SYMBOL(lkc_probe_fetch);
 
 /*
  * The registers of the probe being dispatched, per CPU and context level
@@ -349,9 +349,9 @@ static void lkst_probe_fire(const struct lkst_kprobe *p, struct pt_regs *regs,
 	if (!static_key_enabled(&lkst_event_keys[p->event]))
 		return;
 	for (i = 0; i < p->nr_args; i++)
-		v[i] = lkst_probe_fetch(&p->fetch[i], regs, saved);
+		v[i] = lkc_probe_fetch(&p->fetch[i], regs, saved);
 	if (trapped)
-		outer_trap = lkst_trap_enter();
+		outer_trap = lkc_trap_enter();
 	level = lkst_event_context();
 	/* A dispatch of that level it interrupted keeps its own. */
 	outer = this_cpu_read(lkst_probe_regs.level[level]);
@@ -359,7 +359,7 @@ static void lkst_probe_fire(const struct lkst_kprobe *p, struct pt_regs *regs,
 	lkst_hook_dispatch(p->event, v[0], v[1], v[2], v[3], v[4], v[5]);
 	this_cpu_write(lkst_probe_regs.level[level], outer);
 	if (trapped)
-		lkst_trap_exit(outer_trap);
+		lkc_trap_exit(outer_trap);
 }
 NOKPROBE_SYMBOL(lkst_probe_fire);
 
@@ -381,10 +381,21 @@ static bool lkst_kprobe_trapped(const struct kprobe *kp)
 }
 NOKPROBE_SYMBOL(lkst_kprobe_trapped);
 
-/*
+/**
+ * lkst_probe_stack() - the kernel stack of the dynamic probe whose event
+ *	is being handled
+ * @store: where the return addresses go, the probed address first
+ * @size: room in @store, in entries
+ *
  * A kprobe's own frames (its handler, an optimized probe's trampoline)
  * are not all unwindable, so the stack of a probe's event starts from the
  * probed function's registers: its first frame is the probed address.
+ *
+ * Context: a handler's handle(), preemption off (NMI included); a
+ * preemptible caller is refused with a warning.  Never sleeps.
+ * Return: the number of entries stored; 0 for an event that is not a
+ * dynamic probe's, for a refused caller, and always in lkst.ko (the
+ * module build: stack_trace_save_regs() is not exported).
  */
 unsigned int lkst_probe_stack(unsigned long *store, unsigned int size)
 {
@@ -455,8 +466,8 @@ static struct lkst_event_desc *lkst_probe_desc(const struct lkst_probe *req)
 			 "kprobe: %s+%llu", req->symbol, req->offset);
 	for (i = 0; i < req->nr_args; i++) {
 		desc->arg_type[i] = req->fetch[i].type;
-		lkst_probe_format(&req->fetch[i], desc->arg_desc[i],
-				  sizeof(desc->arg_desc[i]));
+		lkc_probe_format(&req->fetch[i], desc->arg_desc[i],
+				 sizeof(desc->arg_desc[i]));
 	}
 	return desc;
 }
@@ -490,7 +501,7 @@ static void lkst_probe_free(struct lkst_kprobe *p)
 	kfree(p);
 }
 
-int lkst_probe_add(struct lkst_probe *req)
+int lkc_ioc_probe_add(struct lkst_probe *req)
 {
 	struct lkst_event_desc *desc;
 	struct lkst_kprobe *p;
@@ -501,7 +512,7 @@ int lkst_probe_add(struct lkst_probe *req)
 	ret = security_locked_down(LOCKDOWN_KPROBES);
 	if (ret)
 		return ret;
-	ret = lkst_probe_check(req);
+	ret = lkc_probe_check(req);
 	if (ret)
 		return ret;
 	p = kzalloc(sizeof(*p), GFP_KERNEL);
@@ -552,7 +563,7 @@ static bool lkst_probe_matches(const struct lkst_kprobe *p,
 	return !strcasecmp(p->name, req->name);
 }
 
-int lkst_probe_del(struct lkst_probe *req)
+int lkc_ioc_probe_del(struct lkst_probe *req)
 {
 	struct lkst_kprobe *p, *found = NULL;
 

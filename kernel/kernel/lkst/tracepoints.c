@@ -7,7 +7,7 @@
  * hook beside that tracepoint, through the same LKST_HOOK() (its static key
  * and argument count check), so tools, handlers and checkers see the same
  * records.  A tracepoint's probe is registered only while the active
- * maskset routes one of its events: lkst_tracepoints_sync() runs where the
+ * maskset routes one of its events: lkc_tracepoints_sync() runs where the
  * core brings the static keys in line, in process context under lkst_mutex
  * (a switch from hook context defers to a work item, maskset.c).
  *
@@ -558,7 +558,7 @@ static bool lkst_tp_feeds(const struct lkst_tp *t, unsigned int event)
 }
 
 /* LKST_EVENT_* flags of @event on this kernel (the event table). */
-u32 lkst_event_site_flags(unsigned int event)
+u32 lkc_event_site_flags(unsigned int event)
 {
 	bool twin = false, found = false;
 	unsigned int i;
@@ -590,7 +590,7 @@ static void lkst_tp_find(struct tracepoint *tp, void *priv)
 			lkst_tps[i].tp = tp;
 }
 
-int lkst_tracepoints_init(void)
+int lkc_tracepoints_init(void)
 {
 	unsigned int i, found = 0;
 
@@ -607,17 +607,17 @@ int lkst_tracepoints_init(void)
 }
 
 /* In the kernel log, as the event table says it (tests/stock reads it). */
-void lkst_tracepoints_report(void)
+void lkc_tracepoints_report(void)
 {
 	unsigned int event, absent = 0, partial = 0;
 	const struct lkst_event_info *info;
 	u32 flags;
 
 	for (event = 0; event < LKST_EV_PROBE_FIRST; event++) {
-		info = lkst_event_info(event);
+		info = lkc_event_info(event);
 		if (!info)
 			continue;
-		flags = lkst_event_site_flags(event);
+		flags = lkc_event_site_flags(event);
 		if (flags & LKST_EVENT_ABSENT) {
 			absent++;
 			pr_info("absent: %s (%s)\n", info->mnemonic,
@@ -632,14 +632,14 @@ void lkst_tracepoints_report(void)
 		}
 	}
 	pr_info("%u of %u events absent without the lkst patch, %u partial\n",
-		absent, lkst_nr_events(), partial);
+		absent, lkc_nr_events(), partial);
 }
 
 /*
  * Register the probes of the tracepoints some routed event needs, and
  * unregister the others: with the static keys, under lkst_mutex.
  */
-void lkst_tracepoints_sync(void)
+void lkc_tracepoints_sync(void)
 {
 	unsigned int i, j;
 	int ret;
@@ -668,7 +668,7 @@ void lkst_tracepoints_sync(void)
 }
 
 /* After every key is off: no probe can still run once this returns. */
-void lkst_tracepoints_exit(void)
+void lkc_tracepoints_exit(void)
 {
 	unsigned int i;
 

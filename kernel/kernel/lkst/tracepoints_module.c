@@ -14,20 +14,20 @@ static int __init lkst_module_init(void)
 	int ret;
 
 	/* Before the core, whose boot maskset may register probes. */
-	lkst_tracepoints_init();
-	lkst_panic_dump_init();
-	ret = lkst_init();
+	lkc_tracepoints_init();
+	lkc_panic_dump_init();
+	ret = lkc_init();
 	if (!ret)
-		ret = lkst_dev_init();
+		ret = lkc_dev_init();
 	if (!ret)
-		lkst_tracepoints_report();
+		lkc_tracepoints_report();
 	if (ret) {
 		/* Each step undoes only what was done. */
-		lkst_exit();
-		lkst_buffers_exit();
-		lkst_persist_exit();
-		lkst_panic_dump_exit();
-		lkst_clock_exit();
+		lkc_exit();
+		lkc_buffers_exit();
+		lkc_persist_exit();
+		lkc_panic_dump_exit();
+		lkc_clock_exit();
 	}
 	return ret;
 }
@@ -40,12 +40,12 @@ static int __init lkst_module_init(void)
  */
 static void __exit lkst_module_exit(void)
 {
-	lkst_dev_exit();
-	lkst_exit();
-	lkst_buffers_exit();
-	lkst_persist_exit();
-	lkst_panic_dump_exit();
-	lkst_clock_exit();
+	lkc_dev_exit();
+	lkc_exit();
+	lkc_buffers_exit();
+	lkc_persist_exit();
+	lkc_panic_dump_exit();
+	lkc_clock_exit();
 }
 
 module_init(lkst_module_init);

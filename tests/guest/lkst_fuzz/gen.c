@@ -292,18 +292,24 @@ void gen_struct(struct fuzzer *f, unsigned int c, void *buf, size_t size)
 		b->next = chance(f, 50) ? LKST_NO_NEXT : pick_block(f);
 		break;
 	}
-	case LKST_IOC_BLOCK_LINK:
-	case LKST_IOC_BLOCK_DELETE:
-	case LKST_IOC_BLOCK_JUMP: {
+	case LKST_IOC_BLOCK_LINK: {
 		struct lkst_block_link *l = buf;
 
 		l->cpu = pick_cpu(f);
 		l->block = pick_block(f);
-		if (nr == LKST_IOC_BLOCK_LINK)
-			l->next = chance(f, 40) ? LKST_NO_NEXT : pick_block(f);
-		else
-			l->next = chance(f, 85) ? 0 : interesting_u32(f);
+		l->next = chance(f, 40) ? LKST_NO_NEXT : pick_block(f);
 		l->__pad = chance(f, 90) ? 0 : interesting_u32(f);
+		break;
+	}
+	case LKST_IOC_BLOCK_DELETE:
+	case LKST_IOC_BLOCK_JUMP: {
+		/* struct lkst_block_jump: the same words */
+		struct lkst_block_delete *d = buf;
+
+		d->cpu = pick_cpu(f);
+		d->block = pick_block(f);
+		d->__pad[0] = chance(f, 85) ? 0 : interesting_u32(f);
+		d->__pad[1] = chance(f, 90) ? 0 : interesting_u32(f);
 		break;
 	}
 	case LKST_IOC_BUFFER_DRAIN: {
@@ -392,7 +398,7 @@ void bound_struct(struct fuzzer *f, unsigned int c, void *buf)
 	}
 	case LKST_IOC_BLOCK_DELETE:
 	case LKST_IOC_BLOCK_JUMP: {
-		struct lkst_block_link *l = buf;
+		struct lkst_block_delete *l = buf;	/* or _jump: same words */
 
 		if (valid_cpu(l->cpu) &&
 		    !gate_open(f, nr == LKST_IOC_BLOCK_JUMP ? G_JUMP : G_BLK_DELETE))

@@ -86,6 +86,8 @@ int restore_state(int fd)
 	for (cpu = 0; cpu < saved.nr_cpus; cpu++) {
 		struct lkst_block_info bi = { .cpu = cpu, .block = 0 };
 		struct lkst_block_link l = { .cpu = cpu, .block = 0, .next = 0 };
+		struct lkst_block_jump j = { .cpu = cpu, .block = 0 };
+		struct lkst_block_delete d = { .cpu = cpu };
 		struct lkst_buffer_mode m = { .cpu = cpu, .mode = saved.mode[cpu] };
 
 		if (!saved.has_blocks[cpu])
@@ -104,12 +106,11 @@ int restore_state(int fd)
 				restore_failures++;
 			}
 		}
-		restore_step("BLOCK_JUMP 0", ioctl(fd, LKST_IOC_BLOCK_JUMP, &l), 0);
+		restore_step("BLOCK_JUMP 0", ioctl(fd, LKST_IOC_BLOCK_JUMP, &j), 0);
 		for (b = 1; b < LKST_MAX_BLOCKS; b++) {
-			l.block = b;
-			restore_step("BLOCK_DELETE", ioctl(fd, LKST_IOC_BLOCK_DELETE, &l), ENOENT);
+			d.block = b;
+			restore_step("BLOCK_DELETE", ioctl(fd, LKST_IOC_BLOCK_DELETE, &d), ENOENT);
 		}
-		l.block = 0;
 		l.next = LKST_NO_NEXT;
 		restore_step("BLOCK_LINK 0", ioctl(fd, LKST_IOC_BLOCK_LINK, &l), 0);
 		restore_step("BUFFER_MODE", ioctl(fd, LKST_IOC_BUFFER_MODE, &m), 0);

@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
 /*
+ * Mostly generated from kernel/lkst/events.def by lkst's
+ * tools/build/gen-event-table.py (make events), and long because it
+ * holds every event's table entry, which the kernel and the tools
+ * compile in.
+ *
  * lkst events: IDs, categories, argument types and the event table.
  *
  * Every event is defined once, in the kernel's kernel/lkst/events.def; the

@@ -21,11 +21,14 @@
  * is ENOENT.  MASKSET_SET makes a maskset active; when it returns, no hook
  * still runs with the previous one.
  *
- * BLOCK_DELETE and BLOCK_JUMP take a struct lkst_block_link whose next is
- * 0.  Deleting clears the links that pointed to the block; the block being
- * written cannot be deleted (EBUSY), nor a persistent one (EPERM: the
- * reserve_mem region of lkst.persist=).  JUMP makes the writer continue
- * at the block's first page, which it empties.
+ * BLOCK_LINK, BLOCK_DELETE and BLOCK_JUMP each take their own struct
+ * (lkst_block_link, lkst_block_delete, lkst_block_jump), all three of the
+ * same size and layout: DELETE and JUMP took a struct lkst_block_link whose
+ * next was 0 before, and their ioctl numbers, which encode the size, are
+ * the same, so the ABI is.  Deleting clears the links that pointed to the
+ * block; the block being written cannot be deleted (EBUSY), nor a
+ * persistent one (EPERM: the reserve_mem region of lkst.persist=).  JUMP
+ * makes the writer continue at the block's first page, which it empties.
  *
  * Lockdown (confidentiality) is asked at open, and again by every request
  * that copies records out (BLOCK_READ, BUFFER_DRAIN, PREVIOUS_DRAIN) and
@@ -173,11 +176,29 @@ struct lkst_block_create {
 	__u32 block;			/* out: new block's ID */
 };
 
+/* BLOCK_LINK: the block a block's writer moves to when it is full. */
 struct lkst_block_link {
 	__u32 cpu;			/* in */
 	__u32 block;			/* in */
 	__u32 next;			/* in: next block or LKST_NO_NEXT */
 	__u32 __pad;
+};
+
+/*
+ * BLOCK_DELETE and BLOCK_JUMP name one block of one CPU.  __pad[0] is
+ * where struct lkst_block_link has next: both are 16 bytes, as the ioctl
+ * numbers say, and zero there is what callers of the shared struct sent.
+ */
+struct lkst_block_delete {
+	__u32 cpu;			/* in */
+	__u32 block;			/* in */
+	__u32 __pad[2];
+};
+
+struct lkst_block_jump {
+	__u32 cpu;			/* in */
+	__u32 block;			/* in */
+	__u32 __pad[2];
 };
 
 /*
@@ -429,8 +450,8 @@ struct lkst_clock_anchor {
 #define LKST_IOC_BLOCK_READ	_IOWR(LKST_IOC_MAGIC, 0x32, struct lkst_block_read)
 #define LKST_IOC_BLOCK_CREATE	_IOWR(LKST_IOC_MAGIC, 0x33, struct lkst_block_create)
 #define LKST_IOC_BLOCK_LINK	_IOW(LKST_IOC_MAGIC, 0x34, struct lkst_block_link)
-#define LKST_IOC_BLOCK_DELETE	_IOW(LKST_IOC_MAGIC, 0x35, struct lkst_block_link)
-#define LKST_IOC_BLOCK_JUMP	_IOW(LKST_IOC_MAGIC, 0x36, struct lkst_block_link)
+#define LKST_IOC_BLOCK_DELETE	_IOW(LKST_IOC_MAGIC, 0x35, struct lkst_block_delete)
+#define LKST_IOC_BLOCK_JUMP	_IOW(LKST_IOC_MAGIC, 0x36, struct lkst_block_jump)
 #define LKST_IOC_BUFFER_DRAIN	_IOWR(LKST_IOC_MAGIC, 0x37, struct lkst_buffer_drain)
 #define LKST_IOC_BUFFER_MODE	_IOW(LKST_IOC_MAGIC, 0x38, struct lkst_buffer_mode)
 #define LKST_IOC_BUFFER_RESIZE	_IOW(LKST_IOC_MAGIC, 0x39, struct lkst_buffer_resize)
