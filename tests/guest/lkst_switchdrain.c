@@ -19,6 +19,7 @@
 #include <linux/userfaultfd.h>
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,11 +65,19 @@ static void *drainer(void *arg)
 
 static void *watchdog(void *arg)
 {
+	int sysrq;
+
 	(void)arg;
 	sleep(time_limit_s);
 	printf("FAIL: a maskset request still waits after %u s: it shares a lock with the drain\n",
 	       time_limit_s);
 	fflush(stdout);
+	/* Where each of this program's threads waits, and the blocked tasks. */
+	if (system("for t in /proc/$PPID/task/*; do echo \"thread ${t##*/}: $(cat $t/wchan)\"; cat $t/stack; done"))
+		printf("lkst_switchdrain: could not show the threads' stacks\n");
+	sysrq = open("/proc/sysrq-trigger", O_WRONLY);
+	if (sysrq >= 0 && write(sysrq, "w", 1) == 1)
+		sleep(5);
 	_exit(1);
 }
 
@@ -97,12 +106,42 @@ static int trap_drain(int uffd)
 	return 0;
 }
 
-/* Wait until the drain faults on the trap: it is then inside its copy. */
+/*
+ * The drain must have records to copy, or it never stops in its copy: a
+ * scenario run before this one may leave CPU 0's buffer empty (t98_torture
+ * ends on an empty one).  RDEFAULT records this thread's system calls on
+ * CPU 0; the active maskset is restored at the end.
+ */
+static int fill_cpu0(void)
+{
+	__u32 maskset = LKST_MASKSET_RDEFAULT;
+	cpu_set_t cpu0;
+	int i;
+
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	if (sched_setaffinity(0, sizeof(cpu0), &cpu0) ||
+	    ioctl(fd, LKST_IOC_MASKSET_SET, &maskset)) {
+		perror("lkst_switchdrain: recording on CPU 0");
+		return -1;
+	}
+	for (i = 0; i < 100; i++)
+		syscall(SYS_getppid);
+	return 0;
+}
+
+/*
+ * Wait until the drain faults on the trap: it is then inside its copy.
+ * The descriptor is non-blocking: poll() on a blocking userfaultfd
+ * returns POLLERR at once (the kernel cannot promise a read will not
+ * block), and the read would then wait for ever on a drain that never
+ * faults.
+ */
 static int wait_for_fault(int uffd, struct uffd_msg *msg)
 {
 	struct pollfd pfd = { .fd = uffd, .events = POLLIN };
 
-	if (poll(&pfd, 1, 60 * 1000) != 1) {
+	if (poll(&pfd, 1, 60 * 1000) != 1 || !(pfd.revents & POLLIN)) {
 		printf("FAIL: the drain never copied a record (is CPU 0's buffer empty?)\n");
 		return -1;
 	}
@@ -141,7 +180,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	restore = ver.active_maskset;
-	uffd = syscall(__NR_userfaultfd, O_CLOEXEC);
+	if (fill_cpu0())
+		return 1;
+	uffd = syscall(__NR_userfaultfd, O_CLOEXEC | O_NONBLOCK);
 	if (uffd < 0) {
 		perror("lkst_switchdrain: userfaultfd");
 		return 1;

@@ -62,8 +62,8 @@ bt_start() {
 	while ! grep -q '^READY$' bt.out 2>/dev/null; do
 		{ kill -0 $BT_PID 2>/dev/null && [ $i -lt 3000 ]; } ||
 			{ echo "bench_bpftrace: bpftrace $1 did not start:"; cat bt.err
-			  [ -d /proc/$BT_PID ] && for t in /proc/$BT_PID/task/*; do
-				echo "thread ${t##*/} $(cat $t/comm) $(cat $t/wchan)"; cat $t/stack
+			  [ -d "/proc/$BT_PID" ] && for t in "/proc/$BT_PID"/task/*; do
+				echo "thread ${t##*/} $(cat "$t/comm") $(cat "$t/wchan")"; cat "$t/stack"
 			  done 2>/dev/null; return 1; }
 		sleep 1
 		i=$((i + 1))
@@ -148,15 +148,20 @@ if [ -n "$BT_CONFIGS" ] && [ $KERNEL = lkst ]; then
 	esac
 fi
 
-# lkst_bench_bt_configs=h-drop-bt,h-drop-lkst: only those configurations.
-BT_CONFIGS_ONLY=$(cmdline_arg lkst_bench_bt_configs)
-if [ -n "$BT_CONFIGS_ONLY" ]; then
-	kept=
-	for c in $BT_CONFIGS; do
-		case ",$BT_CONFIGS_ONLY," in *",$c,"*) kept="$kept $c" ;; esac
+# The ITEMS (name or name:count) that the command-line argument ARG lists
+# (comma-separated), all of them without it.
+only_listed() {	# ARG ITEMS...
+	listed=$(cmdline_arg "$1")
+	shift
+	[ -n "$listed" ] || { echo "$@"; return; }
+	for item in "$@"; do
+		case ",$listed," in *",${item%%:*},"*) printf '%s ' "$item" ;; esac
 	done
-	BT_CONFIGS=$kept
-fi
+}
+
+# lkst_bench_bt_configs=h-drop-bt,h-drop-lkst: only those configurations.
+# shellcheck disable=SC2086
+BT_CONFIGS=$(only_listed lkst_bench_bt_configs $BT_CONFIGS)
 
 # The events whose hits an h-*-lkst run counts, and its maskset.
 bt_lkst_events() {
@@ -238,14 +243,8 @@ bt_run() {
 
 # lkst_bench_bt_workloads=getppid,pipe: only those (bpftrace-twins
 # formats every event in user space, minutes per workload under TCG).
-BT_WORKLOADS=$WORKLOADS
-BT_ONLY=$(cmdline_arg lkst_bench_bt_workloads)
-if [ -n "$BT_ONLY" ]; then
-	BT_WORKLOADS=
-	for wl in $WORKLOADS; do
-		case ",$BT_ONLY," in *",${wl%%:*},"*) BT_WORKLOADS="$BT_WORKLOADS $wl" ;; esac
-	done
-fi
+# shellcheck disable=SC2086
+BT_WORKLOADS=$(only_listed lkst_bench_bt_workloads $WORKLOADS)
 rep=1
 bt_started=0
 while [ -n "$BT_CONFIGS" ] && [ $rep -le "$BT_REPS" ]; do
