@@ -245,6 +245,12 @@ int __init lkc_init(void)
 /* Route nothing: every key off and every probe unregistered. */
 void lkc_exit(void)
 {
+	/*
+	 * lkc_init() failed before the masksets were set up: routing by them
+	 * would register probes for every event, with no counters to count.
+	 */
+	if (!lkst_counters_ptr)
+		return;
 	mutex_lock(&lkst_mutex);
 	rcu_assign_pointer(lkst_active, &lkst_masksets[LKST_MASKSET_RNOTHING]);
 	lkc_sync_keys();
