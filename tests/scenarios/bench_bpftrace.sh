@@ -16,9 +16,9 @@
 # A bpftrace configuration starts bpftrace once, on CPU 0 (its compilation
 # is outside every measured window), and the suite's shell writes a marker
 # to /dev/kmsg before and after each workload, which the program's
-# printk:console probe turns into MARK TAG ... END TAG in its output
-# (with its maps then, emptied): a workload's records and maps are those
-# between its two markers.  The reader drains the perf rings during the window, as it must
+# printk:console probe turns into MARK ... END in its output (with its maps
+# then, emptied): a workload's records and maps are those between its two
+# markers.  The reader drains the perf rings during the window, as it must
 # to keep a trace; under icount those instructions count.  RESULT lines as
 # bench_suite.sh's:
 #   RESULT KERNEL CONFIG WORKLOAD REP OPS NS_PER_OP LKST_RECORDS
@@ -81,24 +81,17 @@ bt_stop() {
 	return 0
 }
 
-# A marker in bt.out: "MARK TAG", the program's maps (emptied), "END TAG",
-# where TAG is the text written to /dev/kmsg, numbered; returns once
-# bpftrace wrote it, with what bt.out gained since the last marker in
-# bt.win.  Only that part is read (from byte BT_OFF): bt.out holds every
-# record of the configuration, and scanning it all at each wait was what
-# made the suite slow under TCG.  A marker event is lost like any other
-# when bpftrace's ring is full (a workload it lost events of by the
-# million): the same TAG is written again every 10 s of waiting, and the
-# readers below skip the blocks of an earlier TAG that show up late.
-BT_TAG_NR=0
+# A marker in bt.out: MARK, the program's maps (emptied), END; returns
+# once bpftrace wrote it, with what bt.out gained since the last marker
+# in bt.win.  Only that part is read (from byte BT_OFF): bt.out holds
+# every record of the configuration, and scanning it all at each wait was
+# what made the suite slow under TCG.
 bt_mark() {
-	BT_TAG_NR=$((BT_TAG_NR + 1))
-	BT_TAG="lkst-bench-mark $BT_TAG_NR"
+	echo lkst-bench-mark >/dev/kmsg
 	i=0
 	until tail -c +$((BT_OFF + 1)) bt.out |
-		awk -v end="END $BT_TAG" '{ print } $0 == end { found = 1; exit } END { exit !found }' >bt.win; do
-		[ $((i % 10)) = 0 ] && echo "$BT_TAG" >/dev/kmsg
-		[ $i -lt 600 ] || { echo "bench_bpftrace: no marker $BT_TAG after byte $BT_OFF of bt.out"; return 1; }
+		awk '{ print } /^END$/ { found = 1; exit } END { exit !found }' >bt.win; do
+		[ $i -lt 600 ] || { echo "bench_bpftrace: no marker after byte $BT_OFF of bt.out"; return 1; }
 		sleep 1
 		i=$((i + 1))
 	done
@@ -106,22 +99,18 @@ bt_mark() {
 }
 
 # "RECORDS LOST BYTES" of the window bt.win ends: the records (lines
-# that start with the time) before its MARK, outside the blocks of
-# earlier markers, the events bpftrace said it lost and the records' bytes.
+# that start with the time) before its MARK, the events bpftrace said it
+# lost and the records' bytes.
 bt_window() {
-	awk -v mark="MARK $BT_TAG" '
-	     $0 == mark { exit }
-	     /^MARK / { blk = 1; next }
-	     /^END / { blk = 0; next }
-	     !blk && /^[0-9]+ [0-9]+ [0-9]+ / { r++; b += length($0) + 1 }
+	awk '/^MARK$/ { m = 1 }
+	     !m && /^[0-9]+ [0-9]+ [0-9]+ / { r++; b += length($0) + 1 }
 	     /Lost [0-9]+ events/ { for (i = 1; i < NF; i++) if ($i == "Lost") l += $(i + 1) }
 	     END { print r + 0, l + 0, b + 0 }' bt.win
 }
 
 # The maps the last marker printed (between its MARK and END).
 bt_maps() {
-	awk -v mark="MARK $BT_TAG" -v end="END $BT_TAG" '
-	     $0 == mark { m = 1; next } $0 == end && m { exit } m' bt.win
+	awk '/^MARK$/ { m = 1; next } /^END$/ { exit } m' bt.win
 }
 
 # Hits of the events named (comma-separated), summed.
