@@ -9,8 +9,9 @@
 # figures are read: under wall they would double a long run for nothing.
 # BENCH_PEERS=0 leaves them out under icount too (tools/bench/ablate.sh),
 # BENCH_BPFTRACE=0 only bpftrace; BENCH_BT_WORKLOADS=getppid,pipe runs
-# bpftrace on those workloads only, BENCH_BT_CONFIGS=h-drop-bt,... those
-# of its configurations only.
+# bpftrace on those workloads only (without it, its printing programs run
+# on getppid and pipe, the others on all seven), BENCH_BT_CONFIGS=
+# h-drop-bt,... those of its configurations only.
 # Two hours at most: bpftrace compiles each of its programs under TCG.
 #
 # usage: tools/bench/run-guest.sh BZIMAGE INITRD OUTDIR icount|wall REPS
