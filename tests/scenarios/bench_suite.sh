@@ -166,6 +166,24 @@ ftrace_stat() {	# entries|bytes, summed over the CPUs
 	cat $T/per_cpu/cpu*/stats | sed -n "s/^$1: //p" | awk '{ s += $1 } END { print s + 0 }'
 }
 
+# The ITEMS (name or name:count) that LIST names (comma-separated), all of
+# them when LIST is empty.
+only_listed() {	# LIST ITEMS...
+	listed=$1
+	shift
+	[ -n "$listed" ] || { echo "$@"; return; }
+	for item in "$@"; do
+		case ",$listed," in *",${item%%:*},"*) printf '%s ' "$item" ;; esac
+	done
+}
+
+# lkst_bench_configs=none,lkst-twins,ftrace-twins and
+# lkst_bench_workloads=getppid,pipe: only those (tools/bench/ablate.sh).
+# shellcheck disable=SC2086
+CONFIGS=$(only_listed "$(cmdline_arg lkst_bench_configs)" $CONFIGS)
+# shellcheck disable=SC2086
+WORKLOADS=$(only_listed "$(cmdline_arg lkst_bench_workloads)" $WORKLOADS)
+
 # One warm-up pass, so that page cache and slab state are alike for all.
 for wl in $WORKLOADS; do
 	lkst_benchload "${wl%%:*}" -n 10 >/dev/null || { echo "FAIL: warm-up ${wl%%:*}"; exit 1; }

@@ -1,16 +1,26 @@
 #!/bin/bash
 # What pieces of the DEFAULT write path cost, weighed by taking them out:
-# one bench kernel per variant, each a copy of the bench tree with a piece
-# of kernel/lkst/core.c replaced, and the icount half of the bench suite
-# run on each.  The variants are not correct kernels (a bare RDTSC is not
-# nanoseconds); they only measure.  Prints instructions per twin event by
-# variant.  Run `make initramfs-bench` first (make bench-ablate does);
-# about 20 minutes.
+# one bench kernel per variant, each built in a copy of the bench tree with
+# kernel/lkst/core.c edited, and the icount half of the bench suite run on
+# each.  The variants are not correct kernels (a bare RDTSC is not
+# nanoseconds); they only measure.  The format variants are what each
+# candidate change of the record format (issue 35) would save: times as
+# raw counter values (readers converting them), argument widths fixed per
+# hook site at compile time (no test of each argument), and the PID word
+# always stored (no comparison with the record before).  Prints
+# instructions per twin event by variant.  Run `make initramfs-bench`
+# first (make bench-ablate does); about 8 minutes a variant at 1
+# repetition on the three workloads that repeat.
 #
 # usage: tools/bench/ablate.sh [OUTDIR]   (default out/bench-ablate)
+# ABLATE_VARIANTS: which (default: all of them, base first);
+# ABLATE_REPS: repetitions (3); ABLATE_WORKLOADS (getppid,pipe,udp: the
+# workloads whose figures repeat under icount).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:-out/bench-ablate}
+variants=${ABLATE_VARIANTS:-base rdtsc rdtsc-nohits raw-clock fixed-widths pid-always format-floor}
+reps=${ABLATE_REPS:-3}
 tree=build/linux-6.12-bench
 initrd=build/initramfs-bench.cpio.gz
 [ -f $tree/arch/x86/boot/bzImage ] && [ -f $initrd ] ||
@@ -18,11 +28,13 @@ initrd=build/initramfs-bench.cpio.gz
 rm -rf "$out" && mkdir -p "$out"
 copy=$out/tree
 cp -a $tree "$copy"
+core=$copy/kernel/lkst/core.c
+cp "$core" "$out/core.c.orig"
 
 # ablate OLD NEW: replace the text OLD of core.c by NEW, or fail loudly
 # when the code has moved on and OLD is no longer there.
 ablate() {
-	python3 - "$copy/kernel/lkst/core.c" "$1" "$2" <<'EOF'
+	python3 - "$core" "$1" "$2" <<'EOF'
 import sys
 path, old, new = sys.argv[1:]
 src = open(path).read()
@@ -32,9 +44,48 @@ open(path, "w").write(src.replace(old, new))
 EOF
 }
 
+# The pieces.  The clock: lkst_clock_ns() against the cheapest read there
+# is, or against the counter a raw-time format would store.
+no_clock() { ablate '	now = lkst_clock_ns();' '	now = rdtsc();'; }
+raw_clock() { ablate '	now = lkst_clock_ns();' '	now = lkst_clock_counter();'; }
+# The per-event hits counter of the DEFAULT path (lkm stat).
+no_hits() {
+	ablate '	if (likely(id == LKST_HANDLER_DEFAULT)) {
+		this_cpu_inc(lkst_counters.hits[event]);' \
+		'	if (likely(id == LKST_HANDLER_DEFAULT)) {'
+}
+# Every argument a site can pass stored in two words, the count known
+# from the dispatcher's copy (its constant zeros): the layout is a
+# constant, and the record a correct one (every wide bit set).
+fixed_widths() {
+	ablate '	len = lkst_brec_layout_args(a1, a2, a3, a4, a5, a6, &nr_args, &wide);' \
+		'	nr_args = !__LKST_ZERO_ARG(a6) ? 6 : !__LKST_ZERO_ARG(a5) ? 5 :
+		  !__LKST_ZERO_ARG(a4) ? 4 : !__LKST_ZERO_ARG(a3) ? 3 :
+		  !__LKST_ZERO_ARG(a2) ? 2 : !__LKST_ZERO_ARG(a1) ? 1 : 0;
+	wide = (1u << nr_args) - 1;
+	len = LKST_BREC_SIZE(nr_args, nr_args);'
+	ablate '	lkst_slot_put_args(&slot, pid, nr_args, a1, a2, a3, a4, a5, a6);' \
+		'	{
+		u32 *w = lkst_slot_args(&slot);
+
+		lkst_slot_put_pid(&slot, pid);
+#define PUT_WIDE(i, a) if (i < nr_args) { WRITE_ONCE(w[i], (u32)(a)); \
+		WRITE_ONCE(w[nr_args + i], (u32)((a) >> 32)); }
+		PUT_WIDE(0, a1) PUT_WIDE(1, a2) PUT_WIDE(2, a3)
+		PUT_WIDE(3, a4) PUT_WIDE(4, a5) PUT_WIDE(5, a6)
+	}'
+}
+# The PID word in every record.
+pid_always() {
+	ablate 'lkst_buf_reserve_inline(cb, len, pid, true, &slot)' \
+		'lkst_buf_reserve_inline(cb, len, pid, false, &slot)'
+}
+
 bench() { # VARIANT BZIMAGE
 	echo "== $1"
-	BENCH_PEERS=0 tools/bench/run-guest.sh "$2" $initrd "$out/$1/lkst-icount" icount 3 \
+	BENCH_PEERS=0 BENCH_CONFIGS=none,lkst-twins,ftrace-twins \
+		BENCH_WORKLOADS=${ABLATE_WORKLOADS:-getppid,pipe,udp} \
+		tools/bench/run-guest.sh "$2" $initrd "$out/$1/lkst-icount" icount "$reps" \
 		>"$out/$1.log" 2>&1 ||
 		{ echo "ablate.sh: the $1 guest failed: $out/$1.log" >&2; exit 1; }
 	python3 tools/bench/report.py "$out/$1" >/dev/null
@@ -46,22 +97,26 @@ build() { # VARIANT
 	cp "$copy/arch/x86/boot/bzImage" "$out/bzImage-$1"
 }
 
-bench base $tree/arch/x86/boot/bzImage
-# The clock: lkst_clock_ns() against the cheapest read there is.
-ablate '	now = lkst_clock_ns();' \
-	'	now = rdtsc();'
-build rdtsc
-bench rdtsc "$out/bzImage-rdtsc"
-# The per-event hits counter of the DEFAULT path (lkm stat), besides.
-ablate '	if (likely(id == LKST_HANDLER_DEFAULT)) {
-		this_cpu_inc(lkst_counters.hits[event]);' \
-	'	if (likely(id == LKST_HANDLER_DEFAULT)) {'
-build rdtsc-nohits
-bench rdtsc-nohits "$out/bzImage-rdtsc-nohits"
+for v in $variants; do
+	cp "$out/core.c.orig" "$core"
+	case $v in
+	base) bench base $tree/arch/x86/boot/bzImage; continue ;;
+	rdtsc) no_clock ;;
+	rdtsc-nohits) no_clock; no_hits ;;
+	raw-clock) raw_clock ;;
+	fixed-widths) fixed_widths ;;
+	pid-always) pid_always ;;
+	format-floor) raw_clock; fixed_widths; pid_always ;;
+	*) echo "ablate.sh: no variant $v" >&2; exit 2 ;;
+	esac
+	build "$v"
+	bench "$v" "$out/bzImage-$v"
+done
 rm -rf "$copy"
 
-python3 - "$out" base rdtsc rdtsc-nohits <<'EOF' | tee "$out/ablation.md"
-import re, sys
+# shellcheck disable=SC2086
+python3 - "$out" $variants <<'EOF' | tee "$out/ablation.md"
+import sys
 out, variants = sys.argv[1], sys.argv[2:]
 per = {}
 for v in variants:
@@ -69,7 +124,8 @@ for v in variants:
     table = text.split("## Per recorded event")[1].split("\n\n")[1]
     for row in table.splitlines()[2:]:
         cells = [c.strip() for c in row.strip("|").split("|")]
-        per.setdefault(cells[0], {})[v] = (int(cells[2]), int(cells[4]))
+        if cells[2].isdigit():	# a workload the run left out has "-"
+            per.setdefault(cells[0], {})[v] = (int(cells[2]), int(cells[4]))
 print("Instructions per twin event (icount), by variant; ftrace's in parentheses.\n")
 print("| workload | " + " | ".join(variants) + " | " +
       " | ".join(f"{v} saves" for v in variants[1:]) + " |")

@@ -11,7 +11,8 @@
 # BENCH_BPFTRACE=0 only bpftrace; BENCH_BT_WORKLOADS=getppid,pipe runs
 # bpftrace on those workloads only (without it, its printing programs run
 # on getppid and pipe, the others on all seven), BENCH_BT_CONFIGS=
-# h-drop-bt,... those of its configurations only.
+# h-drop-bt,... those of its configurations only; BENCH_CONFIGS=
+# none,lkst-twins and BENCH_WORKLOADS=getppid,pipe the suite's own.
 # Two hours at most: bpftrace compiles each of its programs under TCG.
 #
 # usage: tools/bench/run-guest.sh BZIMAGE INITRD OUTDIR icount|wall REPS
@@ -25,5 +26,5 @@ wall) extra="" peers=0 ;;
 esac
 peers=${BENCH_PEERS:-$peers}
 QEMU_EXTRA="$extra" KERNEL=$1 INITRD=$2 \
-	APPEND="lkst_run=bench_suite lkst_bench_reps=$5 lkst_bench_peers=$peers lkst_bench_bt=${BENCH_BPFTRACE:-1} ${BENCH_BT_WORKLOADS:+lkst_bench_bt_workloads=$BENCH_BT_WORKLOADS} ${BENCH_BT_CONFIGS:+lkst_bench_bt_configs=$BENCH_BT_CONFIGS} lkst_timeout=6600" \
+	APPEND="lkst_run=bench_suite lkst_bench_reps=$5 lkst_bench_peers=$peers lkst_bench_bt=${BENCH_BPFTRACE:-1} ${BENCH_BT_WORKLOADS:+lkst_bench_bt_workloads=$BENCH_BT_WORKLOADS} ${BENCH_BT_CONFIGS:+lkst_bench_bt_configs=$BENCH_BT_CONFIGS} ${BENCH_CONFIGS:+lkst_bench_configs=$BENCH_CONFIGS} ${BENCH_WORKLOADS:+lkst_bench_workloads=$BENCH_WORKLOADS} lkst_timeout=6600" \
 	TIMEOUT=7200 exec tests/qemu/run.sh "$3"
