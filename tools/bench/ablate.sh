@@ -7,7 +7,8 @@
 # candidate change of the record format (issue 35) would save: times as
 # raw counter values (readers converting them), argument widths fixed per
 # hook site at compile time (no test of each argument), and the PID word
-# always stored (no comparison with the record before).  Prints
+# always stored (no comparison with the record before); no-write is
+# everything but the record (the hook, the call and the dispatcher).  Prints
 # instructions per twin event by variant.  Run `make initramfs-bench`
 # first (make bench-ablate does); about 8 minutes a variant at 1
 # repetition on the three workloads that repeat.
@@ -19,7 +20,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:-out/bench-ablate}
-variants=${ABLATE_VARIANTS:-base rdtsc rdtsc-nohits raw-clock fixed-widths pid-always format-floor}
+variants=${ABLATE_VARIANTS:-base rdtsc rdtsc-nohits raw-clock fixed-widths pid-always format-floor no-write}
 reps=${ABLATE_REPS:-3}
 tree=build/linux-6.12-bench
 initrd=build/initramfs-bench.cpio.gz
@@ -75,6 +76,13 @@ fixed_widths() {
 		PUT_WIDE(3, a4) PUT_WIDE(4, a5) PUT_WIDE(5, a6)
 	}'
 }
+# Everything the DEFAULT path does but the record: the hook, the call,
+# the dispatcher's checks and its saved registers.
+no_write() {
+	ablate '		this_cpu_inc(lkst_counters.hits[event]);
+		lkst_write(event, ctx, a1, a2, a3, a4, a5, a6);' \
+		'		this_cpu_inc(lkst_counters.hits[event]);'
+}
 # The PID word in every record.
 pid_always() {
 	ablate 'lkst_buf_reserve_inline(cb, len, pid, true, &slot)' \
@@ -83,12 +91,11 @@ pid_always() {
 
 bench() { # VARIANT BZIMAGE
 	echo "== $1"
-	BENCH_PEERS=0 BENCH_CONFIGS=none,lkst-twins,ftrace-twins \
+	MEM=1G SCRATCH_SIZE=256M BENCH_PEERS=0 BENCH_CONFIGS=none,lkst-twins,ftrace-twins \
 		BENCH_WORKLOADS=${ABLATE_WORKLOADS:-getppid,pipe,udp} \
 		tools/bench/run-guest.sh "$2" $initrd "$out/$1/lkst-icount" icount "$reps" \
 		>"$out/$1.log" 2>&1 ||
 		{ echo "ablate.sh: the $1 guest failed: $out/$1.log" >&2; exit 1; }
-	python3 tools/bench/report.py "$out/$1" >/dev/null
 }
 
 build() { # VARIANT
@@ -107,6 +114,7 @@ for v in $variants; do
 	fixed-widths) fixed_widths ;;
 	pid-always) pid_always ;;
 	format-floor) raw_clock; fixed_widths; pid_always ;;
+	no-write) no_write ;;
 	*) echo "ablate.sh: no variant $v" >&2; exit 2 ;;
 	esac
 	build "$v"
@@ -114,25 +122,36 @@ for v in $variants; do
 done
 rm -rf "$copy"
 
+# Per twin event: the instructions a run of lkst-twins took over the
+# run of nothing traced, per record the base kernel wrote on it (no-write
+# writes none), from the suite's RESULT lines.
 # shellcheck disable=SC2086
 python3 - "$out" $variants <<'EOF' | tee "$out/ablation.md"
-import sys
+import glob, sys
 out, variants = sys.argv[1], sys.argv[2:]
-per = {}
+runs = {}	# variant -> workload -> config -> (instructions, lkst records, ftrace entries)
 for v in variants:
-    text = open(f"{out}/{v}/results.md").read()
-    table = text.split("## Per recorded event")[1].split("\n\n")[1]
-    for row in table.splitlines()[2:]:
-        cells = [c.strip() for c in row.strip("|").split("|")]
-        if cells[2].isdigit():	# a workload the run left out has "-"
-            per.setdefault(cells[0], {})[v] = (int(cells[2]), int(cells[4]))
+    for path in glob.glob(f"{out}/{v}/lkst-icount/**/output.txt", recursive=True):
+        for line in open(path):
+            f = line.split()
+            if len(f) >= 10 and f[0] == "RESULT":
+                # instructions: operations times instructions per operation
+                runs.setdefault(v, {}).setdefault(f[3], {})[f[2]] = (
+                    int(f[5]) * float(f[6]), int(f[7]), int(f[8]))
+base = runs[variants[0]]
 print("Instructions per twin event (icount), by variant; ftrace's in parentheses.\n")
 print("| workload | " + " | ".join(variants) + " | " +
       " | ".join(f"{v} saves" for v in variants[1:]) + " |")
 print("| --- " * (2 * len(variants)) + "|")
-for w, by in per.items():
-    base = by[variants[0]][0]
-    cells = [f"{by[v][0]} ({by[v][1]})" for v in variants]
-    cells += [str(base - by[v][0]) for v in variants[1:]]
-    print(f"| {w} | " + " | ".join(cells) + " |")
+for wl in base:
+    per = {}
+    for v in variants:
+        r = runs.get(v, {}).get(wl, {})
+        if {"none", "lkst-twins", "ftrace-twins"} <= r.keys():
+            per[v] = (round((r["lkst-twins"][0] - r["none"][0]) / base[wl]["lkst-twins"][1]),
+                      round((r["ftrace-twins"][0] - r["none"][0]) / r["ftrace-twins"][2]))
+    cells = [f"{per[v][0]} ({per[v][1]})" if v in per else "-" for v in variants]
+    cells += [str(per[variants[0]][0] - per[v][0]) if v in per and variants[0] in per else "-"
+              for v in variants[1:]]
+    print(f"| {wl} | " + " | ".join(cells) + " |")
 EOF
