@@ -68,7 +68,7 @@ bt_start() {
 		sleep 1
 		i=$((i + 1))
 	done
-	BT_OFF=0
+	BT_SEEN=0 BT_FREED=0 BT_T=0
 }
 
 # SIGKILL: everything measured was read at the markers.  On SIGINT
@@ -81,39 +81,122 @@ bt_stop() {
 	return 0
 }
 
-# A marker in bt.out: MARK, the program's maps (emptied), END; returns
-# once bpftrace wrote it, with what bt.out gained since the last marker
-# in bt.win.  Only that part is read (from byte BT_OFF): bt.out holds
-# every record of the configuration, and scanning it all at each wait was
-# what made the suite slow under TCG.  Returns 1 after 120 s of guest
-# time without it: the printing programs have stalled so after a workload
-# whose events they lost by the million (docs/bench/bpftrace-2026-11-28.md),
-# and a guest second then lasts minutes of TCG.
-bt_mark() {
-	echo lkst-bench-mark >/dev/kmsg
-	i=0
-	until tail -c +$((BT_OFF + 1)) bt.out |
-		awk '{ print } /^END$/ { found = 1; exit } END { exit !found }' >bt.win; do
-		[ $i -lt 120 ] || { echo "bench_bpftrace: no marker after byte $BT_OFF of bt.out"; return 1; }
-		sleep 1
-		i=$((i + 1))
-	done
-	BT_OFF=$((BT_OFF + $(wc -c <bt.win)))
+# Markers.  The suite's shell writes "lkst-bench-mark N" to /dev/kmsg,
+# numbered from 1 per boot; the program's printk:console probe (pid ==
+# $1) prints "MARK lkst-bench-mark N", its maps (emptied) and "END
+# lkst-bench-mark N".  bt_mark writes one and returns once bpftrace wrote
+# its END, with the window since the last marker read: bt_window and
+# bt_maps give what it held.
+#
+# bt.out holds every record of the configuration: 170 MB after six
+# workloads of twins.bt, as bpftrace formats more than the workloads
+# traced (it runs behind, and records the suite's waits too).  Two things
+# about it stalled the suite (docs/bench/bpftrace-2026-11-28.md):
+# - It is on the initramfs's tmpfs, which has half of the guest's memory
+#   and the initramfs's 295 MB in it.  When it filled, bpftrace's -o
+#   stream failed in the middle of a line and wrote nothing more, so
+#   every later marker was "lost", written again or not.  What a wait
+#   has read is given back as it goes (lkst_holepunch).
+# - Each second of a wait read the file from its start (busybox's
+#   tail -c +N reads what it skips) and scanned the window with awk.  A
+#   look now reads only the bytes bpftrace wrote since the last (dd
+#   seeks), once, counting as it goes, and leaves a line bpftrace has not
+#   finished for the next look.
+# A marker could also be lost as any event is, on a full ring: a wait
+# writes the next number every 10 s of guest time and takes the END of
+# any number it wrote, and skips the MARK ... END of an earlier number
+# that shows up late (lkst_bench_bt_resend=0 writes each marker once).
+# A wait gives up after 120 s of guest time and shows where bpftrace is.
+BT_MK=0
+BT_SEEN=0 BT_FREED=0 BT_T=0
+BT_RESEND=$(cmdline_arg lkst_bench_bt_resend)
+bt_send() {
+	BT_MK=$((BT_MK + 1))
+	echo "lkst-bench-mark $BT_MK" >/dev/kmsg
+}
+guest_s() {
+	read -r up _ </proc/uptime
+	echo "${up%.*}"
 }
 
-# "RECORDS LOST BYTES" of the window bt.win ends: the records (lines
-# that start with the time) before its MARK, the events bpftrace said it
-# lost and the records' bytes.
+# One look: the complete lines bpftrace wrote since the last, from byte
+# BT_SEEN.  Counts into BT_R (records: lines that start with the time,
+# outside marker blocks), BT_L (events bpftrace said it lost), BT_B (the
+# records' bytes); a block of a marker numbered BT_WANT or later goes to
+# bt.maps, one numbered lower is skipped.  BT_BLK: 0 outside a block, 1 in
+# this wait's, 2 in an earlier one's; BT_FOUND=1 once its END was read.
+bt_look() {
+	size=$(stat -c %s bt.out) || return 0
+	[ "$size" -gt "$BT_SEEN" ] || return 0
+	# shellcheck disable=SC2046
+	set -- $(dd if=bt.out bs=65536 skip="$BT_SEEN" count=$((size - BT_SEEN)) \
+			iflag=skip_bytes,count_bytes 2>/dev/null |
+		awk -v n=$((size - BT_SEEN)) -v want="$BT_WANT" -v blk="$BT_BLK" '
+		{ b += length($0) + 1 }
+		b > n { exit }
+		{ done = b }
+		/^MARK lkst-bench-mark / { blk = $NF + 0 >= want + 0 ? 1 : 2; next }
+		/^END lkst-bench-mark / { if (blk == 1) { found = 1; exit } blk = 0; next }
+		blk == 1 { print >>"bt.maps"; next }
+		blk == 0 && /^[0-9]+ [0-9]+ [0-9]+ / { r++; rb += length($0) + 1; t = $1 }
+		/Lost [0-9]+ events/ { for (i = 1; i < NF; i++) if ($i == "Lost") l += $(i + 1) }
+		END { print done + 0, found + 0, blk, r + 0, l + 0, rb + 0, int(t / 1000000000) }')
+	[ $# = 7 ] || return 0
+	BT_SEEN=$((BT_SEEN + $1)) BT_FOUND=$2 BT_BLK=$3
+	BT_R=$((BT_R + $4)) BT_L=$((BT_L + $5)) BT_B=$((BT_B + $6))
+	[ "$7" = 0 ] || BT_T=$7
+	# What was read is given back: the tmpfs filled after six workloads
+	# of twins.bt.
+	[ $((BT_SEEN - BT_FREED)) -lt 4194304 ] || {
+		lkst_holepunch bt.out $BT_SEEN && BT_FREED=$BT_SEEN; }
+}
+
+# Where bpftrace is: its threads' state, CPU time and kernel stacks.
+bt_where() {
+	what=${1:-}
+	for t in "/proc/$BT_PID"/task/*; do
+		# shellcheck disable=SC2046
+		set -- $(cut -d ')' -f 2 "$t/stat")
+		echo "bench_bpftrace:   thread ${t##*/} $(cat "$t/comm") state $1 utime ${12} stime ${13} wchan $(cat "$t/wchan")"
+		[ "$what" != stack ] || sed 's/^/bench_bpftrace:     /' "$t/stack"
+	done 2>/dev/null
+}
+
+bt_mark() {
+	bt_send
+	BT_WANT=$BT_MK BT_FOUND=0 BT_BLK=0 BT_R=0 BT_L=0 BT_B=0
+	: >bt.maps
+	t0=$(guest_s)
+	next=10
+	while bt_look; [ "$BT_FOUND" = 0 ]; do
+		el=$(($(guest_s) - t0))
+		if [ $el -ge 120 ]; then
+			echo "bench_bpftrace: no END of marker $BT_WANT..$BT_MK after $el s (bt.out $BT_SEEN bytes read, last record at ${BT_T}s):"
+			grep -E '^(MemAvailable|Shmem):' /proc/meminfo | sed 's/^/bench_bpftrace:   /'
+			bt_where stack
+			tail -n 3 bt.out | cut -c 1-100 | sed 's/^/bench_bpftrace:   bt.out: /'
+			return 1
+		fi
+		if [ $el -ge $next ]; then
+			echo "bench_bpftrace: waiting $el s for marker $BT_WANT..$BT_MK: bt.out $BT_SEEN bytes read, $BT_L events lost, last record at ${BT_T}s, $(awk '$1 == "MemAvailable:" { print $2 }' /proc/meminfo) KiB available"
+			bt_where
+			[ "${BT_RESEND:-1}" = 0 ] || bt_send
+			next=$((next + 10))
+		fi
+		sleep 1
+	done
+}
+
+# "RECORDS LOST BYTES" of the last window: the records (lines that start
+# with the time) before its marker, the events bpftrace said it lost and
+# the records' bytes.
 bt_window() {
-	awk '/^MARK$/ { m = 1 }
-	     !m && /^[0-9]+ [0-9]+ [0-9]+ / { r++; b += length($0) + 1 }
-	     /Lost [0-9]+ events/ { for (i = 1; i < NF; i++) if ($i == "Lost") l += $(i + 1) }
-	     END { print r + 0, l + 0, b + 0 }' bt.win
+	echo "$BT_R $BT_L $BT_B"
 }
 
 # The maps the last marker printed (between its MARK and END).
 bt_maps() {
-	awk '/^MARK$/ { m = 1; next } /^END$/ { exit } m' bt.win
+	cat bt.maps
 }
 
 # Hits of the events named (comma-separated), summed.
@@ -249,16 +332,10 @@ bt_run() {
 	return 0
 }
 
-# lkst_bench_bt_workloads=getppid,pipe: only those.  Without it the
-# programs that print every event (bpftrace-twins, h-pass-bt) run on
-# getppid and pipe only: after fork+exit or before mmap they stalled the
-# suite for hours of TCG (docs/bench/bpftrace-2026-11-28.md); the other
-# questions run on all seven.
+# lkst_bench_bt_workloads=getppid,pipe: only those (all seven without it).
 BT_ONLY=$(cmdline_arg lkst_bench_bt_workloads)
 # shellcheck disable=SC2086
 BT_WORKLOADS=$(only_listed "$BT_ONLY" $WORKLOADS)
-# shellcheck disable=SC2086
-BT_PRINT_WORKLOADS=$(only_listed "${BT_ONLY:-getppid,pipe}" $WORKLOADS)
 rep=1
 bt_started=0
 while [ -n "$BT_CONFIGS" ] && [ $rep -le "$BT_REPS" ]; do
@@ -272,9 +349,7 @@ while [ -n "$BT_CONFIGS" ] && [ $rep -le "$BT_REPS" ]; do
 			break
 		fi
 		[ -z "$prog" ] || bt_started=1
-		wls=$BT_WORKLOADS
-		case $config in bpftrace-twins|h-pass-bt) wls=$BT_PRINT_WORKLOADS ;; esac
-		for wl in $wls; do
+		for wl in $BT_WORKLOADS; do
 			bt_run "$config" "$wl" $rep && continue
 			echo "bench_bpftrace: $config stalled on ${wl%%:*}: its other workloads skipped"
 			break
@@ -283,7 +358,7 @@ while [ -n "$BT_CONFIGS" ] && [ $rep -le "$BT_REPS" ]; do
 	done
 	rep=$((rep + 1))
 done
-rm -f bt.out bt.win bt.err /tmp/bt-pass.bt /tmp/bt-drop.bt
+rm -f bt.out bt.maps bt.err /tmp/bt-pass.bt /tmp/bt-drop.bt
 if [ -n "$BT_CONFIGS" ] && [ $KERNEL = lkst ]; then
 	lkm agg delete -N btcount 2>/dev/null
 	lkm agg delete -N bthist 2>/dev/null

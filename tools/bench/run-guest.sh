@@ -9,8 +9,7 @@
 # figures are read: under wall they would double a long run for nothing.
 # BENCH_PEERS=0 leaves them out under icount too (tools/bench/ablate.sh),
 # BENCH_BPFTRACE=0 only bpftrace; BENCH_BT_WORKLOADS=getppid,pipe runs
-# bpftrace on those workloads only (without it, its printing programs run
-# on getppid and pipe, the others on all seven), BENCH_BT_CONFIGS=
+# bpftrace on those workloads only (all seven without it), BENCH_BT_CONFIGS=
 # h-drop-bt,... those of its configurations only; BENCH_CONFIGS=
 # none,lkst-twins and BENCH_WORKLOADS=getppid,pipe the suite's own.
 # Two hours at most: bpftrace compiles each of its programs under TCG.
