@@ -214,6 +214,10 @@ while [ $rep -le "$REPS" ]; do
 	done
 	rep=$((rep + 1))
 done
+# Nothing traced: the last configuration's events stay enabled otherwise
+# (ftrace-twins' on the pristine kernel, with tracing off: bt-none's
+# getppid read 575 instructions against none's 218).
+configure none
 [ "${PEERS:-1}" = 0 ] || [ "${BT:-1}" = 0 ] ||
 	. /scenarios/bench_bpftrace.sh	# bpftrace, and the handlers against it
 rm -f run.txt
