@@ -70,6 +70,11 @@ struct lkst_log_writer *lkbuf_create_log(const char *path, const struct lkst_log
 					 const char *source);
 void lkbuf_collect_ksyms(const struct lkst_record *recs, size_t n);
 void lkbuf_save_ksyms(struct lkst_log_writer *w);
+struct lkst_ksym_kallsyms;
+struct lkst_ksym_set;
+struct lkst_ksym_kallsyms *lkbuf_read_kallsyms(void);
+void lkbuf_save_ksyms_of(struct lkst_log_writer *w, const struct lkst_ksym_kallsyms *ks,
+			 struct lkst_ksym_set *s);
 void lkbuf_commit_log(struct lkst_log_writer *w);
 /* At exit, or before exiting: removes a log created and not committed. */
 void lkbuf_abort_unfinished_log(void);

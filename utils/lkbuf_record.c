@@ -18,6 +18,7 @@
 #include "lkbuf_cmds.h"
 #include "lkbuf_record.h"
 #include "lkst_format.h"
+#include "lkst_ksym.h"
 #include "lkst_logboot.h"
 
 #define RECORD_SOURCE "the running kernel's buffers (lkbuf record)"
@@ -218,6 +219,135 @@ static void record_remove_old(struct recorder *r)
 }
 
 /*
+ * The kernel-symbol section of the file being written (LKST_META_SYMBOLS,
+ * lkst_ksym.h): the symbols kallsyms, read once for the file, gives the
+ * KSYM arguments of the records taken (stack frames), counted as records
+ * are taken and then written from the same kallsyms, so that the file
+ * holds exactly what was counted.
+ */
+struct record_syms {
+	int read;			/* kallsyms read for this file */
+	struct lkst_ksym_kallsyms *ks;	/* NULL: no symbols to save */
+	struct lkst_ksym_set *addrs;	/* to symbolize: of the records taken */
+	const struct lkst_ksym **used;	/* the section's symbols, by address */
+	size_t nr, cap;
+	size_t payload;			/* the section's bytes; 0: none */
+};
+
+static uint64_t record_syms_bytes(size_t payload)
+{
+	return payload ? lkst_log_meta_bytes(payload) : 0;
+}
+
+/* Where k is in the section's symbols, or goes (sorted by address). */
+static size_t record_syms_find(const struct record_syms *s, const struct lkst_ksym *k, int *found)
+{
+	size_t lo = 0, hi = s->nr, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (s->used[mid]->addr < k->addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*found = lo < s->nr && s->used[lo] == k;
+	return lo;
+}
+
+/*
+ * The symbols rec would add to the section, into add (distinct, none
+ * there yet); returns how many.
+ */
+static unsigned int record_syms_new(struct record_syms *s, const struct lkst_record *rec,
+				    const struct lkst_ksym *add[LKST_NR_ARGS])
+{
+	const struct lkst_event_info *ev = lkst_event_by_id(rec->event);
+	const struct lkst_ksym *k;
+	unsigned int i, j, n = 0;
+	int found;
+
+	for (i = 0; ev && i < LKST_NR_ARGS; i++) {
+		if (ev->args[i].type != LKST_ARG_KSYM || !rec->arg[i])
+			continue;
+		if (!s->read) {
+			s->read = 1;
+			s->ks = lkbuf_read_kallsyms();
+		}
+		if (!s->ks || !(k = lkst_ksym_kallsyms_find(s->ks, rec->arg[i])))
+			continue;
+		record_syms_find(s, k, &found);
+		for (j = 0; j < n && add[j] != k; j++)
+			;
+		if (!found && j == n)
+			add[n++] = k;
+	}
+	return n;
+}
+
+/* Bytes the section grows by with the first n of add. */
+static uint64_t record_syms_cost(const struct record_syms *s, const struct lkst_ksym **add,
+				 unsigned int n)
+{
+	size_t payload = s->payload ? s->payload : LKST_KSYM_HEAD_SIZE;
+	unsigned int i;
+
+	if (!n)
+		return 0;
+	for (i = 0; i < n; i++)
+		payload += sizeof(struct lkst_ksym_entry) + strlen(add[i]->name) + 1;
+	return record_syms_bytes(payload) - record_syms_bytes(s->payload);
+}
+
+/* Takes rec with the first n of add: its frames whose symbol is then in the section. */
+static void record_syms_take(struct record_syms *s, const struct lkst_record *rec,
+			     const struct lkst_ksym **add, unsigned int n)
+{
+	const struct lkst_event_info *ev = lkst_event_by_id(rec->event);
+	const struct lkst_ksym *k;
+	struct lkst_err err;
+	unsigned int i;
+	size_t at;
+	int found;
+
+	if (!s->ks)
+		return;
+	for (i = 0; i < n; i++) {
+		if (!s->payload)
+			s->payload = LKST_KSYM_HEAD_SIZE;
+		s->payload += sizeof(struct lkst_ksym_entry) + strlen(add[i]->name) + 1;
+		if (s->nr == s->cap) {
+			s->cap = s->cap ? s->cap * 2 : 64;
+			s->used = realloc(s->used, s->cap * sizeof(*s->used));
+			if (!s->used)
+				lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
+		}
+		at = record_syms_find(s, add[i], &found);
+		memmove(&s->used[at + 1], &s->used[at], (s->nr - at) * sizeof(*s->used));
+		s->used[at] = add[i];
+		s->nr++;
+	}
+	if (!s->addrs && !(s->addrs = lkst_ksym_set_new(&err)))
+		record_oom(&err);
+	for (i = 0; ev && i < LKST_NR_ARGS; i++) {
+		if (ev->args[i].type != LKST_ARG_KSYM || !rec->arg[i] ||
+		    !(k = lkst_ksym_kallsyms_find(s->ks, rec->arg[i])))
+			continue;
+		record_syms_find(s, k, &found);
+		if (found && lkst_ksym_set_add(s->addrs, rec->arg[i]))
+			lkst_die(LKST_EXIT_DEVICE, "out of memory collecting kernel addresses; free some memory");
+	}
+}
+
+static void record_syms_free(struct record_syms *s)
+{
+	lkst_ksym_kallsyms_free(s->ks);
+	lkst_ksym_set_free(s->addrs);
+	free(s->used);
+	memset(s, 0, sizeof(*s));
+}
+
+/*
  * Writes the next file with the pending records that fit it, taken from
  * the CPUs in time order, so that every file covers about the same span,
  * and the names of their pids.
@@ -231,9 +361,12 @@ static void record_write_file(struct recorder *r)
 	const struct lkst_log_task *t;
 	struct lkst_err err;
 	size_t *take;
-	uint64_t used = 0, cost;
+	uint64_t used = 0, cost, task_cost;
+	struct record_syms syms;
+	const struct lkst_ksym *add[LKST_NR_ARGS];
 	char path[4096];
-	unsigned int i, best;
+	unsigned int i, best, nr_add, keep_add;
+	static int told_syms;
 
 	take = calloc(r->nr_cpus, sizeof(*take));
 	if (!take)
@@ -241,6 +374,7 @@ static void record_write_file(struct recorder *r)
 	names = lkst_tasks_new(&err);
 	if (!names)
 		record_oom(&err);
+	memset(&syms, 0, sizeof(syms));
 	for (;;) {
 		const struct lkst_record *rec;
 
@@ -257,14 +391,32 @@ static void record_write_file(struct recorder *r)
 		if (best == r->nr_cpus)
 			break;
 		rec = &r->cpus[best].records[r->cpus[best].head + take[best]];
-		cost = RECORD_SLOT_BYTES;
+		task_cost = 0;
 		t = lkst_tasks_find(r->tasks, rec->pid);
 		if (t && !lkst_tasks_find(names, rec->pid))
-			cost += lkst_tasks_nr(names) ? RECORD_TASK_BYTES : RECORD_TASKS_FIRST;
-		if (used + cost > r->room)
-			break;
+			task_cost = lkst_tasks_nr(names) ? RECORD_TASK_BYTES : RECORD_TASKS_FIRST;
+		/* Its kernel symbols too (stack frames): the section grows with them. */
+		nr_add = record_syms_new(&syms, rec, add);
+		cost = RECORD_SLOT_BYTES + task_cost;
+		keep_add = nr_add;
+		if (used + cost + record_syms_cost(&syms, add, nr_add) > r->room) {
+			if (used)
+				break;	/* the next file takes it */
+			/*
+			 * Its symbols alone outgrow an empty file (the rotate
+			 * size checks only a record and a name): it goes with
+			 * the names that fit, its other frames saved as hex.
+			 */
+			while (keep_add && used + cost + record_syms_cost(&syms, add, keep_add) > r->room)
+				keep_add--;
+			if (!told_syms)
+				fprintf(stderr, "lkbuf: a record's kernel symbols do not fit the rotate size; some of its frames are saved without names; give a larger --rotate\n");
+			told_syms = 1;
+		}
+		cost += record_syms_cost(&syms, add, keep_add);
 		if (t && lkst_tasks_put(names, t->pid, t->tgid, t->comm, 0, &err))
 			record_oom(&err);
+		record_syms_take(&syms, rec, add, keep_add);
 		used += cost;
 		take[best]++;
 	}
@@ -296,12 +448,12 @@ static void record_write_file(struct recorder *r)
 			lkbuf_abort_unfinished_log();
 			lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 		}
-		lkbuf_collect_ksyms(c->records + c->head, take[i]);
 		c->saved += take[i];
 		c->head = at;
 		c->file_start = section.seq_end;
 	}
-	lkbuf_save_ksyms(w);
+	lkbuf_save_ksyms_of(w, syms.ks, syms.addrs);
+	record_syms_free(&syms);
 	if (lkst_log_add_tasks(w, names, &err))
 		record_oom(&err);
 	lkst_tasks_free(names);

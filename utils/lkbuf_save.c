@@ -158,6 +158,58 @@ void lkbuf_save_ksyms(struct lkst_log_writer *w)
 			err.msg);
 }
 
+/*
+ * /proc/kallsyms for lkbuf record, which sizes a file by the symbols it
+ * will hold and then writes those same symbols; NULL when it gives none
+ * (a restricted one is told of once, like lkbuf_save_ksyms()).
+ */
+struct lkst_ksym_kallsyms *lkbuf_read_kallsyms(void)
+{
+	static int told_restricted;
+	struct lkst_ksym_kallsyms *ks;
+	struct lkst_err err;
+	FILE *in = fopen("/proc/kallsyms", "r");
+
+	if (!in) {
+		fprintf(stderr, "lkbuf: cannot open /proc/kallsyms: %s; the stacks cannot be symbolized; the log is saved without kernel symbols\n",
+			strerror(errno));
+		return NULL;
+	}
+	ks = lkst_ksym_kallsyms_read(in, &err);
+	fclose(in);
+	if (!ks) {
+		fprintf(stderr, "lkbuf: %s; the log is saved without kernel symbols\n", err.msg);
+		return NULL;
+	}
+	if (lkst_ksym_kallsyms_restricted(ks)) {
+		if (!told_restricted)
+			lkst_msg(LKST_MSG_WARNING, 0,
+				 "/proc/kallsyms shows no addresses (kptr_restrict); the log's kernel stacks are saved without symbols");
+		told_restricted = 1;
+		lkst_ksym_kallsyms_free(ks);
+		return NULL;
+	}
+	return ks;
+}
+
+/* The symbols of s's addresses in ks, into w (s keeps them, sorted). */
+void lkbuf_save_ksyms_of(struct lkst_log_writer *w, const struct lkst_ksym_kallsyms *ks,
+			 struct lkst_ksym_set *s)
+{
+	struct lkst_err err;
+	void *blob;
+	size_t len;
+
+	if (!ks || !lkst_ksym_set_nr(s))
+		return;
+	/* The records matter more: they are saved all the same. */
+	if (lkst_ksym_build(ks, s, &blob, &len, &err) ||
+	    (blob && lkst_log_add_meta(w, LKST_META_SYMBOLS, blob, len, &err)))
+		fprintf(stderr, "lkbuf: %s; the log is saved without kernel symbols\n",
+			err.msg);
+	free(blob);
+}
+
 void lkbuf_commit_log(struct lkst_log_writer *w)
 {
 	struct lkst_err err;

@@ -14,25 +14,71 @@ reported at the end.
 import glob
 import os
 import re
+import struct
 
 from lkstcheck import read_log
 
 SLOT = 64 + 8           # a record and its sequence number
 TASK = 24               # a task name; the first also brings 24 of headers
+META_SYMBOLS = 3        # utils/lkst_log.h
+META_HEAD = 16          # struct lkst_log_meta
+KSYM_HEAD = 8           # LKST_KSYM_HEAD_SIZE
+KSYM_ENTRY = 16         # struct lkst_ksym_entry
+
+
+def symbols(header):
+    """[(addr, size, name)] of a log's kernel-symbol section, and its
+    payload bytes (0: none)."""
+    blob = header.get("meta", {}).get(META_SYMBOLS, b"")
+    if not blob:
+        return [], 0
+    nr, _strtab = struct.unpack_from("<II", blob, 0)
+    names = blob[KSYM_HEAD + nr * KSYM_ENTRY:]
+    syms = []
+    for i in range(nr):
+        addr, size, name = struct.unpack_from("<QII", blob, KSYM_HEAD + i * KSYM_ENTRY)
+        syms.append((addr, size, names[name:names.index(b"\0", name)]))
+    return syms, len(blob)
+
+
+def meta_bytes(payload):
+    return META_HEAD + (payload + 7) // 8 * 8 if payload else 0
+
+
+def symbol_cost(header, following, rec):
+    """Bytes the symbol section of header's file grows by with the symbols
+    rec's frames have in the following file (lkbuf counts them)."""
+    if following[0]["events"].get(rec[3], ("",))[0] != "STACK_KERNEL":
+        return 0
+    have, payload = symbols(header)
+    have = {a for a, _s, _n in have}
+    new = {}
+    for addr in rec[5][1:]:
+        for a, size, name in symbols(following[0])[0]:
+            if addr and (a == addr or a <= addr < a + size) and a not in have:
+                new[a] = name
+    if not new:
+        return 0
+    grown = (payload or KSYM_HEAD) + sum(KSYM_ENTRY + len(n) + 1 for n in new.values())
+    return meta_bytes(grown) - meta_bytes(payload)
 
 
 def next_cost(header, following):
     """The most bytes the record this file stopped at may have needed: it
     is one CPU's first in the following file (the earliest pending then;
     another CPU's earlier ones may have come after), with its task name
-    when the following file has it and this one does not."""
+    when the following file has it and this one does not, and the kernel
+    symbols of its frames this file does not have."""
     cost = SLOT
     for s in following[1]:
         if not s["recs"]:
             continue
-        pid = s["recs"][0][2]
+        rec = s["recs"][0]
+        pid = rec[2]
+        task = 0
         if pid in following[0].get("tasks", {}) and pid not in header.get("tasks", {}):
-            cost = max(cost, SLOT + (TASK if header.get("tasks") else 2 * TASK))
+            task = TASK if header.get("tasks") else 2 * TASK
+        cost = max(cost, SLOT + task + symbol_cost(header, following, rec))
     return cost
     pid = min(firsts)[2]
     if pid in following[0].get("tasks", {}) and pid not in header.get("tasks", {}):

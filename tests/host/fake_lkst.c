@@ -201,6 +201,28 @@ static __u32 fake_pid(__u64 seq)
 	return n ? pids[seq % n] : 100 + seq % 50;
 }
 
+/*
+ * FAKE_LKST_STACKS=N: every Nth record is a STACK_KERNEL whose 5 frames
+ * are 5 new addresses in turn of FAKE_LKST_STACK_SYMS (default 4096)
+ * functions 0x100 apart from 0xffffffff81000000, into a kallsyms given as
+ * FAKE_LKST_KALLSYMS (see fopen below).
+ */
+#define FAKE_STACK_BASE	0xffffffff81000000ull
+
+static void fake_stack(struct lkst_record *r, __u64 seq)
+{
+	const char *every = getenv("FAKE_LKST_STACKS");
+	const char *syms = getenv("FAKE_LKST_STACK_SYMS");
+	__u64 n = every ? strtoull(every, NULL, 0) : 0;
+	__u64 nr_syms = syms ? strtoull(syms, NULL, 0) : 4096;
+
+	if (!n || seq % n || !nr_syms)
+		return;
+	r->event = LKST_EV_STACK_KERNEL;
+	for (int i = 1; i < LKST_NR_ARGS; i++)
+		r->arg[i] = FAKE_STACK_BASE + ((seq / n * 5 + i) % nr_syms) * 0x100 + 0x10;
+}
+
 static void fake_record(struct lkst_record *r, __u64 seq, __u32 cpu)
 {
 	memset(r, 0, sizeof(*r));
@@ -210,6 +232,7 @@ static void fake_record(struct lkst_record *r, __u64 seq, __u32 cpu)
 	r->context = cpu;
 	r->arg[0] = seq;
 	r->arg[1] = -(__s64)seq;
+	fake_stack(r, seq);
 }
 
 static int drain_ioctl(struct lkst_buffer_drain *d)
@@ -667,4 +690,25 @@ int open64(const char *path, int flags, ...)
 	mode = va_arg(ap, int);
 	va_end(ap);
 	return fake_open(path, flags, mode, "open64");
+}
+
+/* FAKE_LKST_KALLSYMS=FILE stands in for /proc/kallsyms. */
+static FILE *fake_fopen(const char *path, const char *mode, const char *sym)
+{
+	FILE *(*real)(const char *, const char *) = dlsym(RTLD_NEXT, sym);
+	const char *kallsyms = getenv("FAKE_LKST_KALLSYMS");
+
+	if (kallsyms && !strcmp(path, "/proc/kallsyms"))
+		path = kallsyms;
+	return real(path, mode);
+}
+
+FILE *fopen(const char *path, const char *mode)
+{
+	return fake_fopen(path, mode, "fopen");
+}
+
+FILE *fopen64(const char *path, const char *mode)
+{
+	return fake_fopen(path, mode, "fopen64");
 }

@@ -134,6 +134,19 @@ for f in glob.glob('$tmp/rec5/*.log'):
     assert h['tasks'] == want, (f, h['tasks'], pids)\""
 check "a recorded set prints the saved name, ? for the gone pid" "'$lkbuf' print -f '$tmp/rec5' 2>/dev/null | awk '{ print \$3, \$4 }' | sort -u >'$tmp/rec5.names' && printf '%s lkst-named\\n4194303 ?\\n' $named | sort | cmp - '$tmp/rec5.names'"
 check "-n selects by the saved name" "[ \$('$lkbuf' print -f '$tmp/rec5' -n lkst-named -C 2>/dev/null | grep -v '^time,' | grep -vc ',$named,') -eq 0 ] && [ \$('$lkbuf' print -f '$tmp/rec5' -n lkst-named -C 2>/dev/null | wc -l) -gt 1 ]"
+# Kernel symbols (LKST_META_SYMBOLS) take room too: every third record is a
+# kernel stack of 5 frames in new functions of long names (fake_lkst.c), as
+# t94_record met after t64_stack left stacks in the buffers.  Each file,
+# sized with its symbols, stays within the rotate size, is full, and names
+# every frame.
+awk 'BEGIN { x = sprintf("%150s", ""); gsub(/ /, "x", x)
+	for (i = 0; i < 4096; i++)
+		printf "ffffffff81%06x T lkst_fake_function_%04d_%s\n", i * 256, i, substr(x, 1, i % 150)
+	printf "ffffffff81%06x T _etext\n", 4096 * 256 }' >"$tmp/kallsyms"
+FAKE_LKST_STACKS=3 FAKE_LKST_KALLSYMS="$tmp/kallsyms" record "$tmp/rec6" 3 --rotate 16K; echo $? >"$tmp/rec6.rc"
+check "recorded files hold their stacks' symbols within the rotate size" "[ \$(cat '$tmp/rec6.rc') = 0 ] && python3 '$here/check_record.py' '$tmp/rec6' '$tmp/rec6.report' 16384 0"
+check "every recorded frame prints as its symbol" "for f in '$tmp'/rec6/*.log; do '$lkbuf' print -f \$f 2>/dev/null | grep STACK_KERNEL >'$tmp/stacks' && grep -q 'frame=lkst_fake_function_' '$tmp/stacks' && ! grep -q 'frame=0x' '$tmp/stacks' || exit 1; done"
+
 check "read saves every thread's name" "'$lkbuf' read -f '$tmp/tasks.log' && '$lkbuf' info -f '$tmp/tasks.log' | grep -q '^tasks     [1-9][0-9]* names saved\$'"
 
 # read --previous-boot: the fake keeps a previous boot's trace of 3 CPUs
