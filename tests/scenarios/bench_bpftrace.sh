@@ -106,7 +106,10 @@ bt_stop() {
 # writes the next number every 10 s of guest time and takes the END of
 # any number it wrote, and skips the MARK ... END of an earlier number
 # that shows up late (lkst_bench_bt_resend=0 writes each marker once).
-# A wait gives up after 120 s of guest time and shows where bpftrace is.
+# A wait gives up when bpftrace has written nothing for 120 s of guest
+# time, or after 600 s (a look can take a minute: bpftrace runs tens of
+# seconds behind, and a look reads all it wrote since the last), and shows
+# where bpftrace is.
 BT_MK=0
 BT_SEEN=0 BT_FREED=0 BT_T=0
 BT_RESEND=$(cmdline_arg lkst_bench_bt_resend)
@@ -167,11 +170,13 @@ bt_mark() {
 	BT_WANT=$BT_MK BT_FOUND=0 BT_BLK=0 BT_R=0 BT_L=0 BT_B=0
 	: >bt.maps
 	t0=$(guest_s)
-	next=10
+	tg=$t0 seen=$BT_SEEN next=10
 	while bt_look; [ "$BT_FOUND" = 0 ]; do
-		el=$(($(guest_s) - t0))
-		if [ $el -ge 120 ]; then
-			echo "bench_bpftrace: no END of marker $BT_WANT..$BT_MK after $el s (bt.out $BT_SEEN bytes read, last record at ${BT_T}s):"
+		now=$(guest_s)
+		el=$((now - t0))
+		[ "$BT_SEEN" = "$seen" ] || { seen=$BT_SEEN; tg=$now; }
+		if [ $((now - tg)) -ge 120 ] || [ $el -ge 600 ]; then
+			echo "bench_bpftrace: no END of marker $BT_WANT..$BT_MK after $el s, nothing new in bt.out for $((now - tg)) s ($BT_SEEN bytes read, last record at ${BT_T}s):"
 			grep -E '^(MemAvailable|Shmem):' /proc/meminfo | sed 's/^/bench_bpftrace:   /'
 			bt_where stack
 			tail -n 3 bt.out | cut -c 1-100 | sed 's/^/bench_bpftrace:   bt.out: /'
@@ -181,7 +186,7 @@ bt_mark() {
 			echo "bench_bpftrace: waiting $el s for marker $BT_WANT..$BT_MK: bt.out $BT_SEEN bytes read, $BT_L events lost, last record at ${BT_T}s, $(awk '$1 == "MemAvailable:" { print $2 }' /proc/meminfo) KiB available"
 			bt_where
 			[ "${BT_RESEND:-1}" = 0 ] || bt_send
-			next=$((next + 10))
+			next=$((el + 10))
 		fi
 		sleep 1
 	done
