@@ -35,7 +35,7 @@ _Static_assert(offsetof(struct lkst_block, persistent) == 12, "block persistent"
 _Static_assert(offsetof(struct lkst_block, pages) == LKST_X86_BLOCK_PAGES, "block pages");
 #endif
 /* Pages are copied as they are and read by lkst_buf.c in host order. */
-_Static_assert(sizeof(struct lkst_page) == 32, "page head");
+_Static_assert(sizeof(struct lkst_page) == 64, "page head");
 
 #define MAX_BLOCK_PAGES		(1u << 24)	/* what pos can address */
 

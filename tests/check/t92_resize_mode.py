@@ -12,7 +12,7 @@ CPU_LINE = re.compile(r"^cpu (\d+) \((\w+), (\w+)\): (\d+) blocks; written (\d+)
                       r"overwritten (\d+), dropped (\d+)$")
 BLOCK_LINE = re.compile(r"^  block (\d+): size (\d+), (\d+) pages, next (\w+)"
                         r"( \[current: (\d+) of (\d+) bytes used\])?$")
-PAGE, MAX_RECORD, PAGE_HEAD = 4096, 64, 32
+PAGE, MAX_RECORD, PAGE_HEAD = 4096, 64, 64
 PAGE_RECORDS = (PAGE - PAGE_HEAD) // 16     # most records a page holds
 
 

@@ -72,8 +72,16 @@ static inline void write_n(struct lkst_cpu_buffer *cb, u32 n, u32 nr_args)
 #define FULL		LKST_NR_ARGS
 #define PER_PAGE	((LKST_PAGE_SIZE - LKST_PAGE_HEAD) / LKST_BREC_SIZE(FULL, FULL))
 #define PER_PAGE_MIN	((LKST_PAGE_SIZE - LKST_PAGE_HEAD) / LKST_BREC_SIZE(0, 0))
-
-/* 64-byte records (six arguments): 63 fill a page's 4064 bytes of records. */
+/*
+ * 64-byte records (six arguments): 63 fill a page's 4032 bytes of records
+ * and leave TAIL (0); FIT_FULL(used): how many fit after @used bytes of
+ * others, LEFT_AFTER(used) what they leave.  The tests hold for any head.
+ */
+#define TAIL		LEFT_AFTER(0)
+#define FIT_FULL(used)	((LKST_PAGE_SIZE - LKST_PAGE_HEAD - (used)) / \
+			 LKST_BREC_SIZE(FULL, FULL))
+#define LEFT_AFTER(used) ((LKST_PAGE_SIZE - LKST_PAGE_HEAD - (used)) % \
+			  LKST_BREC_SIZE(FULL, FULL))
 
 static inline u64 dropped(struct lkst_cpu_buffer *cb)
 {
@@ -123,6 +131,17 @@ static inline void write_full(struct lkst_cpu_buffer *cb, u64 from, u64 n)
 {
 	for (u64 tag = from; tag < from + n; tag++)
 		CHECK_EQ(write_tagged(cb, tag, FULL), true);
+}
+
+/*
+ * PER_PAGE records from @from into an empty page, the last of two wide
+ * arguments (32 bytes): the page keeps 32 + TAIL bytes, room for small
+ * records.
+ */
+static inline void write_page_leaving_32(struct lkst_cpu_buffer *cb, u64 from)
+{
+	write_full(cb, from, PER_PAGE - 1);
+	CHECK_EQ(write_tagged(cb, from + PER_PAGE - 1, 2), true);
 }
 
 /* @rec is the one write_tagged(tag, nr_args) wrote. */

@@ -94,7 +94,8 @@ static void test_variable_sizes_exact_offsets(void)
 	for (u32 i = 0; i < 14; i++) {
 		struct lkst_brec *r = (struct lkst_brec *)((char *)pg + at[i]);
 
-		CHECK_EQ(r->info, LKST_BREC_INFO(1, 2, i % 7, (1u << i % 7) - 1));
+		CHECK_EQ(r->info, LKST_BREC_INFO(1, 2, i % 7, (1u << i % 7) - 1) |
+				  LKST_BREC_TIME_NS);
 		CHECK_EQ(r->time_lo, 1000 + i);
 		CHECK_EQ(r->time_hi, 0);
 	}
@@ -285,6 +286,37 @@ static void test_wide_bit_past_args_is_refused(void)
 	free_buffer(cb);
 }
 
+/*
+ * A record's counter value reads as CLOCK_MONOTONIC through its page's
+ * clock anchor (I16), the anchor's fraction of a nanosecond included; a
+ * record stamped in nanoseconds (LKST_BREC_TIME_NS) reads as it is.
+ */
+static void test_time_from_clock_anchor(void)
+{
+	struct lkst_cpu_buffer *cb = new_buffer();
+	struct lkst_block *b = add_block(cb, 0, 1, LKST_NO_NEXT);
+	struct lkst_page *pg = lkst_block_page(b, 0);
+	struct lkst_slot slot;
+	u64 first;
+
+	start_buffer(cb, b);
+	/* A 3 GHz counter: 2^24 / 3 at shift 24, and 7/8 ns of fraction. */
+	pg->clock = (struct lkst_page_clock){
+		.cycles = 1000000, .base_ns = 5000000000ull,
+		.frac = 7u << 21, .mult = (1u << 24) / 3, .shift = 24,
+	};
+	CHECK_EQ(lkst_buf_reserve(cb, LKST_BREC_SIZE(0, 0), &slot), true);
+	lkst_slot_put_pid(&slot, 1);
+	/* 2999 counts: 999.67 ns, 1000.55 with the fraction */
+	lkst_slot_put_time(&slot, 1000000 + 2999);
+	lkst_buf_commit(&slot, LKST_BREC_INFO(1, 0, 0, 0));
+	CHECK_EQ(write_tagged(cb, 7, 1), true);	/* at 1007 ns */
+	CHECK_EQ(lkst_page_read(pg, tmp, &first), 2);
+	CHECK_EQ(tmp[0].time_ns, 5000001000ull);
+	CHECK_EQ(tmp[1].time_ns, 1007);
+	free_buffer(cb);
+}
+
 /* A record that does not fit the page's tail starts the next page, numbered on. */
 static void test_page_switch_numbering(void)
 {
@@ -294,8 +326,9 @@ static void test_page_switch_numbering(void)
 	u64 first;
 
 	start_buffer(cb, b);
-	write_full(cb, 0, PER_PAGE);		/* 32 bytes left */
-	CHECK_EQ(write_tagged(cb, PER_PAGE, 2), true);	/* fits exactly */
+	write_page_leaving_32(cb, 0);
+	/* fits exactly */
+	CHECK_EQ(write_tagged(cb, PER_PAGE, (16 + TAIL) / 8), true);
 	CHECK_EQ(lkst_pos_offset(pos(cb)), LKST_PAGE_SIZE);
 	CHECK_EQ(lkst_pos_page(pos(cb)), 0);
 	CHECK_EQ(write_tagged(cb, PER_PAGE + 1, 0), true);
@@ -305,14 +338,14 @@ static void test_page_switch_numbering(void)
 	CHECK_EQ(lkst_block_page(b, 0)->nr_records, PER_PAGE + 1);
 	CHECK_EQ(lkst_block_page(b, 1)->first_seq, PER_PAGE + 1);
 	CHECK_EQ(next_seq(cb), PER_PAGE + 2);
-	/* Page 1: the small one and 63 full ones (16 bytes left), then on. */
-	write_full(cb, PER_PAGE + 2, PER_PAGE);
+	/* Page 1: the small one and as many full ones as fit, then on. */
+	write_full(cb, PER_PAGE + 2, FIT_FULL(16));
 	CHECK_EQ(lkst_pos_page(pos(cb)), 1);
-	CHECK_EQ(lkst_pos_offset(pos(cb)), LKST_PAGE_SIZE - 16);
-	write_full(cb, 2 * PER_PAGE + 2, 1);
+	CHECK_EQ(lkst_pos_offset(pos(cb)), LKST_PAGE_SIZE - LEFT_AFTER(16));
+	write_full(cb, PER_PAGE + 2 + FIT_FULL(16), 1);
 	CHECK_EQ(lkst_pos_page(pos(cb)), 2);
-	CHECK_EQ(lkst_block_page(b, 1)->nr_records, PER_PAGE + 1);
-	CHECK_EQ(lkst_block_page(b, 2)->first_seq, 2 * PER_PAGE + 2);
+	CHECK_EQ(lkst_block_page(b, 1)->nr_records, FIT_FULL(16) + 1);
+	CHECK_EQ(lkst_block_page(b, 2)->first_seq, PER_PAGE + 2 + FIT_FULL(16));
 	CHECK_EQ(lkst_buf_list_pages(cb->blocks, -1, refs, 3), 3);
 	for (u32 p = 0; p < 3; p++) {
 		int n = lkst_page_read(lkst_block_page(b, p), tmp, &first);
@@ -348,12 +381,12 @@ static void test_wrap_one_page_block(void)
 	CHECK_EQ(lkst_page_read(pg, tmp, &first), 1);
 	CHECK_EQ(first, PER_PAGE_MIN);
 	CHECK_EQ(is_tagged(&tmp[0], PER_PAGE_MIN, 0), true);
-	/* 1 small + 63 full, then the 64th full one wraps again. */
-	write_full(cb, PER_PAGE_MIN + 1, PER_PAGE + 1);
-	CHECK_EQ(overwritten(cb), PER_PAGE_MIN + PER_PAGE + 1);
-	CHECK_EQ(next_seq(cb), PER_PAGE_MIN + PER_PAGE + 2);
+	/* 1 small + as many full as fit, then the next full one wraps again. */
+	write_full(cb, PER_PAGE_MIN + 1, FIT_FULL(16) + 1);
+	CHECK_EQ(overwritten(cb), PER_PAGE_MIN + FIT_FULL(16) + 1);
+	CHECK_EQ(next_seq(cb), PER_PAGE_MIN + FIT_FULL(16) + 2);
 	CHECK_EQ(lkst_page_read(pg, tmp, &first), 1);
-	CHECK_EQ(first, PER_PAGE_MIN + PER_PAGE + 1);
+	CHECK_EQ(first, PER_PAGE_MIN + FIT_FULL(16) + 1);
 	CHECK_EQ(dropped(cb), 0);
 	free_buffer(cb);
 }
@@ -399,24 +432,28 @@ static void test_stop_mode(void)
 	add_block(cb, 1, 2, LKST_NO_NEXT);
 	start_buffer(cb, a);
 	cb->mode = LKST_MODE_STOP;
-	write_full(cb, 0, 3 * PER_PAGE);	/* a0, b0, b1: all never used */
+	/* a0, b0, b1: all never used */
+	write_full(cb, 0, 2 * PER_PAGE);
+	write_page_leaving_32(cb, 2 * PER_PAGE);
 	CHECK_EQ(dropped(cb), 0);
 	at = pos(cb);
 	CHECK_EQ(write_tagged(cb, 500, FULL), false);	/* b0 holds records */
 	CHECK_EQ(dropped(cb), 1);
 	CHECK_EQ(pos(cb), at);
-	CHECK_EQ(write_tagged(cb, 3 * PER_PAGE, 0), true);	/* 32 bytes left */
-	CHECK_EQ(write_tagged(cb, 3 * PER_PAGE + 1, 0), true);
+	/* the small records that fit the rest of b1 */
+	for (u64 i = 0; i < (32 + TAIL) / 16; i++)
+		CHECK_EQ(write_tagged(cb, 3 * PER_PAGE + i, 0), true);
 	CHECK_EQ(write_tagged(cb, 501, 0), false);
 	CHECK_EQ(dropped(cb), 2);
 	CHECK_EQ(overwritten(cb), 0);
-	CHECK_EQ(next_seq(cb), 3 * PER_PAGE + 2);
+	CHECK_EQ(next_seq(cb), 3 * PER_PAGE + (32 + TAIL) / 16);
 	CHECK_EQ(lkst_page_count(lkst_block_page(cb->blocks[1], 0)), PER_PAGE);
 	/* Overwriting again: b wraps onto itself. */
 	WRITE_ONCE(cb->mode, LKST_MODE_OVERWRITE);
-	CHECK_EQ(write_tagged(cb, 3 * PER_PAGE + 2, 0), true);
+	CHECK_EQ(write_tagged(cb, 3 * PER_PAGE + (32 + TAIL) / 16, 0), true);
 	CHECK_EQ(overwritten(cb), PER_PAGE);
-	CHECK_EQ(lkst_block_page(cb->blocks[1], 0)->first_seq, 3 * PER_PAGE + 2);
+	CHECK_EQ(lkst_block_page(cb->blocks[1], 0)->first_seq,
+		 3 * PER_PAGE + (32 + TAIL) / 16);
 	free_buffer(cb);
 }
 
@@ -480,7 +517,7 @@ static void test_lapping_writer_keeps_held_page(void)
 	start_buffer(cb, b);
 	CHECK_EQ(lkst_buf_reserve(cb, LKST_BREC_SIZE(0, 0), &held), true);
 	CHECK_EQ(lkst_block_page(b, 0)->writers, 1);
-	write_full(cb, 1, 2 * PER_PAGE);	/* the rest of page 0, page 1 */
+	write_full(cb, 1, FIT_FULL(16) + PER_PAGE);	/* the rest of page 0, page 1 */
 	CHECK_EQ(write_tagged(cb, 999, FULL), false);	/* page 0: held */
 	CHECK_EQ(dropped(cb), 1);
 	CHECK_EQ(overwritten(cb), 0);
@@ -492,15 +529,15 @@ static void test_lapping_writer_keeps_held_page(void)
 	lkst_slot_put_time(&held, 1000);
 	lkst_buf_commit(&held, LKST_BREC_INFO(1, 2, 0, 0));
 	CHECK_EQ(lkst_block_page(b, 0)->writers, 0);
-	CHECK_EQ(lkst_page_read(lkst_block_page(b, 0), tmp, &first), PER_PAGE + 1);
+	CHECK_EQ(lkst_page_read(lkst_block_page(b, 0), tmp, &first), FIT_FULL(16) + 1);
 	CHECK_EQ(is_tagged(&tmp[0], 0, 0), true);
 	cursor = drain(cb, cursor, &s);
-	CHECK_EQ(cursor, 2 * PER_PAGE + 1);
-	CHECK_EQ(s.nr, 2 * PER_PAGE + 1);
+	CHECK_EQ(cursor, FIT_FULL(16) + PER_PAGE + 1);
+	CHECK_EQ(s.nr, FIT_FULL(16) + PER_PAGE + 1);
 	CHECK_EQ(s.bad_order, false);
 	/* Now the page can be reset. */
-	CHECK_EQ(write_tagged(cb, 2 * PER_PAGE + 1, FULL), true);
-	CHECK_EQ(overwritten(cb), PER_PAGE + 1);
+	CHECK_EQ(write_tagged(cb, FIT_FULL(16) + PER_PAGE + 1, FULL), true);
+	CHECK_EQ(overwritten(cb), FIT_FULL(16) + 1);
 	free_buffer(cb);
 }
 
@@ -543,13 +580,13 @@ static void test_jump(void)
 	CHECK_EQ(next_seq(cb), 7);
 	/* To the current block from its page 1: page 0 reset, page 1 kept. */
 	cb->mode = LKST_MODE_OVERWRITE;
-	write_full(cb, 7, PER_PAGE + 1);	/* page 0 full, 1 in page 1 */
+	write_full(cb, 7, FIT_FULL(16) + 1);	/* page 0 full, 1 in page 1 */
 	CHECK_EQ(lkst_pos_page(pos(cb)), 1);
 	CHECK_EQ(lkst_buf_jump_pos(cb, a), 0);
-	CHECK_EQ(overwritten(cb), 5 + 1 + PER_PAGE);
-	CHECK_EQ(lkst_block_page(a, 0)->first_seq, 7 + PER_PAGE + 1);
+	CHECK_EQ(overwritten(cb), 5 + 1 + FIT_FULL(16));
+	CHECK_EQ(lkst_block_page(a, 0)->first_seq, 7 + FIT_FULL(16) + 1);
 	CHECK_EQ(lkst_page_count(lkst_block_page(a, 1)), 1);
-	CHECK_EQ(next_seq(cb), 7 + PER_PAGE + 1);
+	CHECK_EQ(next_seq(cb), 7 + FIT_FULL(16) + 1);
 	free_buffer(cb);
 }
 
@@ -817,6 +854,7 @@ static const struct unit_test tests[] = {
 	TEST(test_walk_past_overwritten_gap),
 	TEST(test_walk_stops_at_record_in_flight),
 	TEST(test_variable_sizes_exact_offsets),
+	TEST(test_time_from_clock_anchor),
 	TEST(test_trailing_zero_args),
 	TEST(test_narrow_and_wide_args),
 	TEST(test_wide_bit_past_args_is_refused),

@@ -234,7 +234,7 @@ void test_interrupt_before_claim(void)
 	u64 first;
 
 	start_buffer(cb, b);
-	write_full(cb, 0, PER_PAGE);		/* page 0: 32 bytes left */
+	write_page_leaving_32(cb, 0);		/* page 0: 32 + TAIL bytes left */
 	arm_hook(cb, &p1->gen, switch_before_claim);
 	CHECK_EQ(write_tagged(cb, PER_PAGE + 2, FULL), true);
 	lkst_host_read_hook = NULL;
@@ -293,7 +293,7 @@ void test_nmi_jump_during_claim(void)
 
 	add_block(cb, 1, 1, 0);			/* block 1 -> block 0 */
 	start_buffer(cb, b0);
-	write_full(cb, 0, PER_PAGE);		/* page 0: 32 bytes left */
+	write_page_leaving_32(cb, 0);		/* page 0: 32 + TAIL bytes left */
 	nmi_jump_ret = 1;
 	arm_hook(cb, &p0->first_seq, nmi_jump_in_claim);
 	CHECK_EQ(write_tagged(cb, PER_PAGE + 1, FULL), true);

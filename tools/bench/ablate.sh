@@ -4,10 +4,11 @@
 # kernel/lkst/core.c edited, and the icount half of the bench suite run on
 # each.  The variants are not correct kernels (a bare RDTSC is not
 # nanoseconds); they only measure.  The format variants are what each
-# candidate change of the record format (issue 35) would save: times as
-# raw counter values (readers converting them), argument widths fixed per
-# hook site at compile time (no test of each argument), and the PID word
-# always stored (no comparison with the record before); no-write is
+# candidate change of the record format (issue 35) saves or would save:
+# ns-clock times every record in nanoseconds again (what storing the
+# counter saved), fixed-widths stores every argument in two words (no
+# test of each argument), pid-always the PID word in every record (no
+# comparison with the record before), format-floor both; no-write is
 # everything but the record (the hook, the call and the dispatcher).  Prints
 # instructions per twin event by variant.  Run `make initramfs-bench`
 # first (make bench-ablate does); about 8 minutes a variant at 1
@@ -20,7 +21,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:-out/bench-ablate}
-variants=${ABLATE_VARIANTS:-base rdtsc rdtsc-nohits raw-clock fixed-widths pid-always format-floor no-write}
+variants=${ABLATE_VARIANTS:-base rdtsc rdtsc-nohits ns-clock fixed-widths pid-always format-floor no-write}
 reps=${ABLATE_REPS:-3}
 tree=build/linux-6.12-bench
 initrd=build/initramfs-bench.cpio.gz
@@ -45,10 +46,15 @@ open(path, "w").write(src.replace(old, new))
 EOF
 }
 
-# The pieces.  The clock: lkst_clock_ns() against the cheapest read there
-# is, or against the counter a raw-time format would store.
-no_clock() { ablate '	now = lkst_clock_ns();' '	now = rdtsc();'; }
-raw_clock() { ablate '	now = lkst_clock_ns();' '	now = lkst_clock_counter();'; }
+# The pieces.  The clock: the counter records store (lkst_clock_stamp())
+# against the cheapest read there is, or against converting every time to
+# nanoseconds, as records did before persist layout 4.
+no_clock() { ablate '	now = lkst_clock_stamp(slot.page, &info);' '	now = rdtsc();'; }
+ns_clock() {
+	ablate '	now = lkst_clock_stamp(slot.page, &info);' \
+		'	now = lkst_clock_ns();
+	info |= LKST_BREC_TIME_NS;'
+}
 # The per-event hits counter of the DEFAULT path (lkm stat).
 no_hits() {
 	ablate '	if (likely(id == LKST_HANDLER_DEFAULT)) {
@@ -110,10 +116,10 @@ for v in $variants; do
 	base) bench base $tree/arch/x86/boot/bzImage; continue ;;
 	rdtsc) no_clock ;;
 	rdtsc-nohits) no_clock; no_hits ;;
-	raw-clock) raw_clock ;;
+	ns-clock) ns_clock ;;
 	fixed-widths) fixed_widths ;;
 	pid-always) pid_always ;;
-	format-floor) raw_clock; fixed_widths; pid_always ;;
+	format-floor) fixed_widths; pid_always ;;
 	no-write) no_write ;;
 	*) echo "ablate.sh: no variant $v" >&2; exit 2 ;;
 	esac

@@ -8,6 +8,20 @@
 #include <linux/timekeeper_internal.h>
 #include "clock.h"
 
+/*
+ * No anchor: a counter then never passes lkst_clock_stamp()'s test (it
+ * would have to be within LKST_CLOCK_RAW_SPAN of 2^64).
+ */
+static void lkst_clock_no_anchor(struct lkst_page_clock *anchor)
+{
+	WRITE_ONCE(anchor->cycles, -(LKST_CLOCK_RAW_SPAN + 1));
+	WRITE_ONCE(anchor->base_ns, 0);
+	WRITE_ONCE(anchor->frac, 0);
+	WRITE_ONCE(anchor->mult, 0);
+	WRITE_ONCE(anchor->shift, 0);
+	WRITE_ONCE(anchor->__pad, 0);
+}
+
 #ifdef LKST_CLOCK_INLINE_TSC
 
 struct lkst_clock lkst_clock = {
@@ -83,6 +97,43 @@ void lkc_clock_exit(void)
 }
 #endif
 
+/**
+ * lkc_clock_anchor() - this CPU's clock anchor for a page being reset
+ * @anchor: the page's, written with its generation odd
+ *
+ * The counter now and CLOCK_MONOTONIC at that count, read from one copy
+ * of the readout base (I16); none while the counter is not the
+ * timekeeper's clock or the timekeeper would not convert its delta.
+ *
+ * Context: any context, NMI included; never sleeps.
+ */
+void lkc_clock_anchor(struct lkst_page_clock *anchor)
+{
+	struct lkst_clock_base b;
+	u64 counter, delta, shifted;
+	unsigned int seq;
+
+	do {
+		seq = raw_read_seqcount_latch(&lkst_clock.seq);
+		/* Racy by design, as in lkst_clock_ns(): the retry decides. */
+		b = data_race(lkst_clock.base[seq & 1]);
+		counter = lkst_clock_counter();
+	} while (unlikely(raw_read_seqcount_latch_retry(&lkst_clock.seq, seq)));
+	delta = counter - b.cycle_last;
+	/* The fraction fits its 32 bits: clocksources shift by 32 at most. */
+	if (unlikely(delta > b.max_cycles || b.shift > 32)) {
+		lkst_clock_no_anchor(anchor);
+		return;
+	}
+	shifted = delta * b.mult + b.xtime_nsec;
+	WRITE_ONCE(anchor->cycles, counter);
+	WRITE_ONCE(anchor->base_ns, b.base_ns + (shifted >> b.shift));
+	WRITE_ONCE(anchor->frac, shifted & ((1ULL << b.shift) - 1));
+	WRITE_ONCE(anchor->mult, b.mult);
+	WRITE_ONCE(anchor->shift, b.shift);
+	WRITE_ONCE(anchor->__pad, 0);
+}
+
 /* Whether records are being timed from the TSC inline (KUnit). */
 bool lkc_clock_is_inline(void)
 {
@@ -95,5 +146,11 @@ bool lkc_clock_is_inline(void)
 		tsc = data_race(lkst_clock.base[seq & 1].max_cycles) != 0;
 	} while (raw_read_seqcount_latch_retry(&lkst_clock.seq, seq));
 	return tsc;
+}
+#else
+/* Records are timed in nanoseconds, by ktime_get_mono_fast_ns(). */
+void lkc_clock_anchor(struct lkst_page_clock *anchor)
+{
+	lkst_clock_no_anchor(anchor);
 }
 #endif /* LKST_CLOCK_INLINE_TSC */

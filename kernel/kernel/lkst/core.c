@@ -146,11 +146,14 @@ EXPORT_SYMBOL_NS_GPL(lkst_event_context, LKST);
  * Write one record into this CPU's buffer: the arguments go once, from the
  * caller's registers, into the record (lkst_brec_layout_args() and
  * lkst_slot_put_args(), shared with the host's benchmark and tests); the
- * clock is read last, right before the record is completed.
+ * clock is read last, right before the record is completed, and stored as
+ * the counter while the page's anchor allows (lkst_clock_stamp(), I16).
+ * Returns the record's time in nanoseconds when @want_ns (the DEFAULT
+ * path does not), 0 when it was dropped.
  */
 static __always_inline u64 lkst_write(unsigned int event, unsigned int ctx,
 				      u64 a1, u64 a2, u64 a3, u64 a4,
-				      u64 a5, u64 a6)
+				      u64 a5, u64 a6, bool want_ns)
 {
 	struct lkst_cpu_buffer *cb = this_cpu_ptr(&lkst_cpu_buffers);
 	/* Filled by the reservation: not zeroed first (INIT_STACK_ALL_ZERO). */
@@ -167,8 +170,11 @@ static __always_inline u64 lkst_write(unsigned int event, unsigned int ctx,
 		return 0;
 	}
 	lkst_slot_put_args(&slot, pid, nr_args, a1, a2, a3, a4, a5, a6);
-	now = lkst_clock_ns();
+	now = lkst_clock_stamp(slot.page, &info);
 	lkst_slot_put_time(&slot, now);
+	/* The anchor is read before the commit: the page cannot be reset. */
+	if (want_ns && !(info & LKST_BREC_TIME_NS))
+		now = lkst_page_clock_ns(&slot.page->clock, now);
 	lkst_buf_commit(&slot, info);
 	return now;
 }
@@ -206,7 +212,7 @@ u64 lkst_record_event(unsigned int event, const u64 args[LKST_NR_ARGS])
 		return 0;
 	}
 	return lkst_write(event, lkst_context_level(), args[0], args[1],
-			  args[2], args[3], args[4], args[5]);
+			  args[2], args[3], args[4], args[5], true);
 }
 EXPORT_SYMBOL_NS_GPL(lkst_record_event, LKST);
 
@@ -286,7 +292,7 @@ static __always_inline void lkst_dispatch(unsigned int event, u64 a1, u64 a2,
 	id = READ_ONCE(ms->handler[event]);
 	if (likely(id == LKST_HANDLER_DEFAULT)) {
 		this_cpu_inc(lkst_counters.hits[event]);
-		lkst_write(event, ctx, a1, a2, a3, a4, a5, a6);
+		lkst_write(event, ctx, a1, a2, a3, a4, a5, a6, false);
 	} else if (id != LKST_HANDLER_NOTHING) {
 		lkst_call_handler(id, event, a1, a2, a3, a4, a5, a6);
 	}

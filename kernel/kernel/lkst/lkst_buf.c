@@ -62,7 +62,7 @@ void lkst_buf_write(struct lkst_cpu_buffer *cb, const struct lkst_record *rec,
 			   a[4], a[5]);
 	lkst_slot_put_time(&slot, rec->time_ns);
 	lkst_buf_commit(&slot, LKST_BREC_INFO(rec->event, rec->context,
-						  nr_args, wide));
+					      nr_args, wide) | LKST_BREC_TIME_NS);
 }
 
 /* The page a writer fills after page @page of @blk. */
@@ -109,6 +109,7 @@ static void lkst_page_empty(struct lkst_cpu_buffer *cb, struct lkst_page *pg,
 	WRITE_ONCE(pg->nr_records, 0);
 	WRITE_ONCE(pg->left_at, 0);
 	WRITE_ONCE(pg->zero, 0);
+	lkc_clock_anchor(&pg->clock);	/* I16 */
 	for (; word < end; word += 4) {
 		WRITE_ONCE(word[0], 0);
 		WRITE_ONCE(word[1], 0);
@@ -489,6 +490,8 @@ bool lkst_page_next(const struct lkst_page *pg, u32 end, u32 *offset,
 		*pid = READ_ONCE(*(const u32 *)((const char *)rec + len - 4));
 	out->time_ns = READ_ONCE(rec->time_lo) |
 		       (u64)READ_ONCE(rec->time_hi) << 32;
+	if (!(info & LKST_BREC_TIME_NS))	/* a counter value (I16) */
+		out->time_ns = lkst_page_clock_ns(&pg->clock, out->time_ns);
 	out->pid = *pid;
 	out->event = LKST_BREC_EVENT(info);
 	out->context = LKST_BREC_CONTEXT(info);

@@ -32,7 +32,41 @@
 #endif
 
 /*
- * The head of every page (32 bytes).  gen: 0 never used, odd while reset,
+ * A page's clock anchor (I16), taken when the page is reset: the CPU's
+ * counter then (@cycles), and CLOCK_MONOTONIC at that count as the
+ * timekeeper computes it, in whole nanoseconds (@base_ns) and in
+ * 1/2^@shift ns (@frac), with its @mult.  A record of the page whose time
+ * is a counter value c (no LKST_BREC_TIME_NS) reads as
+ * lkst_page_clock_ns(): base_ns + (frac + (c - cycles) * mult) >> shift,
+ * the timekeeper's own formula from the anchor on.  The writer stores a
+ * counter only up to LKST_CLOCK_RAW_SPAN after the anchor (clock.h), so
+ * the product cannot overflow and a change of mult since the anchor (NTP)
+ * moves a time by a few nanoseconds at most; past it, or with no anchor
+ * (@cycles 0: the counter is not the timekeeper's clock, a module's
+ * build, the host), it stores nanoseconds.  Readers trust nothing here:
+ * any value converts without a fault.
+ */
+struct lkst_page_clock {
+	u64 cycles;
+	u64 base_ns;
+	u32 frac;
+	u32 mult;
+	u32 shift;
+	u32 __pad;
+};
+
+static inline u64 lkst_page_clock_ns(const struct lkst_page_clock *anchor,
+				     u64 counter)
+{
+	u64 delta = counter - READ_ONCE(anchor->cycles);
+
+	return READ_ONCE(anchor->base_ns) +
+	       ((READ_ONCE(anchor->frac) + delta * READ_ONCE(anchor->mult)) >>
+		(READ_ONCE(anchor->shift) & 63));
+}
+
+/*
+ * The head of every page (64 bytes).  gen: 0 never used, odd while reset,
  * even and stable otherwise (I5).  The records are numbered first_seq,
  * first_seq + 1, ... in the order they lie in the page (I12).  nr_records
  * and left_at (bytes): what was reserved in the page, stored when the
@@ -41,7 +75,8 @@
  * writer resets a page whose writers is not 0 (I7).  There is no commit
  * word: a reset zeroes the page's records, and a record is complete once
  * its info word, stored last, is (I6), so readers read up to the first
- * zero word and a writer publishes nothing.  zero: 0.
+ * zero word and a writer publishes nothing.  zero: 0.  clock: what the
+ * records' times count from (I16).
  */
 struct lkst_page {
 	u64 gen;
@@ -50,7 +85,26 @@ struct lkst_page {
 	u32 writers;
 	u32 left_at;
 	u32 zero;
+	struct lkst_page_clock clock;
 };
+
+/*
+ * Take this CPU's clock anchor for a page being reset (clock.c).  On the
+ * host, whose tests store nanoseconds as the counter, the identity.
+ */
+#ifdef __KERNEL__
+void lkc_clock_anchor(struct lkst_page_clock *anchor);
+#else
+static inline void lkc_clock_anchor(struct lkst_page_clock *anchor)
+{
+	WRITE_ONCE(anchor->cycles, 0);
+	WRITE_ONCE(anchor->base_ns, 0);
+	WRITE_ONCE(anchor->frac, 0);
+	WRITE_ONCE(anchor->mult, 1);
+	WRITE_ONCE(anchor->shift, 0);
+	WRITE_ONCE(anchor->__pad, 0);
+}
+#endif
 
 #define LKST_PAGE_HEAD		sizeof(struct lkst_page)
 #define LKST_PAGE_MAX_RECORDS	((LKST_PAGE_SIZE - LKST_PAGE_HEAD) / \
@@ -161,12 +215,13 @@ static_assert(LKST_CTX_NMI <= LKST_BREC_CONTEXT_MASK, "contexts");
 static_assert(LKST_NR_EVENT_IDS - 1 <= LKST_BREC_EVENT_MASK, "event IDs");
 static_assert((LKST_BREC_NR_ARGS_MASK << LKST_BREC_NR_ARGS_SHIFT) +
 	      (LKST_BREC_CONTEXT_MASK << LKST_BREC_CONTEXT_SHIFT) +
-	      LKST_BREC_NO_PID + LKST_BREC_VALID +
+	      LKST_BREC_TIME_NS + LKST_BREC_NO_PID + LKST_BREC_VALID +
 	      (LKST_BREC_WIDE_MASK << LKST_BREC_WIDE_SHIFT) +
-	      (LKST_BREC_EVENT_MASK << LKST_BREC_EVENT_SHIFT) == 0xffff3fdfu,
-	      "info fields do not overlap; bits 5, 14 and 15 are reserved");
+	      (LKST_BREC_EVENT_MASK << LKST_BREC_EVENT_SHIFT) == 0xffff3fffu,
+	      "info fields do not overlap; bits 14 and 15 are reserved");
 static_assert(LKST_BREC_NR_ARGS_MASK == 7 && LKST_BREC_CONTEXT_SHIFT == 3 &&
-	      LKST_BREC_CONTEXT_MASK == 3 && LKST_BREC_NO_PID == 0x40 &&
+	      LKST_BREC_CONTEXT_MASK == 3 && LKST_BREC_TIME_NS == 0x20 &&
+	      LKST_BREC_NO_PID == 0x40 &&
 	      LKST_BREC_VALID == 0x80 && LKST_BREC_WIDE_SHIFT == 8 &&
 	      LKST_BREC_WIDE_MASK == 0x3f && LKST_BREC_EVENT_SHIFT == 16 &&
 	      LKST_BREC_EVENT_MASK == 0xffff, "info word layout");
@@ -174,7 +229,8 @@ static_assert(LKST_BREC_SIZE(0, 0) == sizeof(struct lkst_brec) + 4 &&
 	      LKST_BREC_MIN_SIZE == 12 && LKST_BREC_MAX_SIZE == 64 &&
 	      LKST_BREC_MAX_SIZE == LKST_RECORD_SIZE,
 	      "records of 12 to 64 bytes");
-static_assert(sizeof(struct lkst_page) == 32, "a 32-byte page head");
+static_assert(sizeof(struct lkst_page_clock) == 32 &&
+	      sizeof(struct lkst_page) == 64, "a 64-byte page head");
 /* The reset zeroes the records a u64 at a time, four to a step. */
 static_assert((LKST_PAGE_SIZE - LKST_PAGE_HEAD) % 32 == 0, "records' bytes");
 
@@ -340,11 +396,12 @@ static __always_inline u32 *lkst_slot_args(const struct lkst_slot *slot)
 	return slot->rec->word;
 }
 
+/* A counter value, or nanoseconds with LKST_BREC_TIME_NS in the info. */
 static __always_inline void lkst_slot_put_time(const struct lkst_slot *slot,
-					       u64 time_ns)
+					       u64 time)
 {
-	WRITE_ONCE(slot->rec->time_lo, (u32)time_ns);
-	WRITE_ONCE(slot->rec->time_hi, (u32)(time_ns >> 32));
+	WRITE_ONCE(slot->rec->time_lo, (u32)time);
+	WRITE_ONCE(slot->rec->time_hi, (u32)(time >> 32));
 }
 
 /*

@@ -77,10 +77,12 @@ static u64 test_next_seq(struct lkst_cpu_buffer *cb)
 	return lkst_buf_next_seq(cb, (struct lkst_block *const *)cb->blocks);
 }
 
-/* 60-byte records: 67 fill a page's 4064 bytes of records. */
+/* 60-byte records: 67 fill a page's 4032 bytes of records. */
 #define FULL	6
 #define FULL_SIZE LKST_BREC_SIZE(FULL, FULL - 1)
 #define PER_PAGE ((LKST_PAGE_SIZE - LKST_PAGE_HEAD) / FULL_SIZE)
+/* How many fit after @used bytes of other records. */
+#define FIT_FULL(used) ((LKST_PAGE_SIZE - LKST_PAGE_HEAD - (used)) / FULL_SIZE)
 
 static void lkst_buf_fills_in_order(struct kunit *test)
 {
@@ -175,8 +177,8 @@ static void lkst_buf_never_resets_under_writer(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, lkst_buf_reserve(cb, LKST_BREC_SIZE(0, 0),
 						 &held));
 	rcu_read_unlock_sched();
-	/* 16 bytes held leave room for 67 full records still. */
-	for (seq = 1; seq <= PER_PAGE; seq++)
+	/* the full records that fit after the 16 bytes held */
+	for (seq = 1; seq <= FIT_FULL(16); seq++)
 		KUNIT_ASSERT_TRUE(test, test_write(cb, seq, FULL));
 	KUNIT_EXPECT_FALSE(test, test_write(cb, 99, FULL));
 	KUNIT_EXPECT_EQ(test, local64_read(&cb->dropped), 1);
@@ -184,15 +186,15 @@ static void lkst_buf_never_resets_under_writer(struct kunit *test)
 					     &first), 0);
 	lkst_slot_put_time(&held, 5);
 	rcu_read_lock_sched();
-	lkst_buf_commit(&held, LKST_BREC_INFO(3, 0, 0, 0));
+	lkst_buf_commit(&held, LKST_BREC_INFO(3, 0, 0, 0) | LKST_BREC_TIME_NS);
 	rcu_read_unlock_sched();
 	KUNIT_EXPECT_EQ(test, lkst_page_read(lkst_block_page(blk, 0), out,
-					     &first), PER_PAGE + 1);
+					     &first), FIT_FULL(16) + 1);
 	KUNIT_EXPECT_EQ(test, out[0].event, 3);
 	KUNIT_EXPECT_EQ(test, out[0].time_ns, 5);
 	/* Now the page can be reset. */
 	KUNIT_EXPECT_TRUE(test, test_write(cb, 100, FULL));
-	KUNIT_EXPECT_EQ(test, local64_read(&cb->overwritten), PER_PAGE + 1);
+	KUNIT_EXPECT_EQ(test, local64_read(&cb->overwritten), FIT_FULL(16) + 1);
 }
 
 static void lkst_buf_drops_without_block(struct kunit *test)
@@ -275,23 +277,23 @@ static void lkst_buf_stop_mode_keeps_oldest(struct kunit *test)
 	out = lkst_kunit_page_records(test);
 	RCU_INIT_POINTER(cb->blocks[1], b);
 	cb->mode = LKST_MODE_STOP;
-	for (seq = 0; seq < 2 * PER_PAGE; seq++)
+	/* b's page with room for one full record less, then a small one */
+	for (seq = 0; seq < 2 * PER_PAGE - 1; seq++)
 		KUNIT_ASSERT_TRUE(test, test_write(cb, seq, FULL));
+	KUNIT_EXPECT_TRUE(test, test_write(cb, seq, 0));
 	/* The chain is full: nothing is overwritten, the rest is dropped. */
 	KUNIT_EXPECT_FALSE(test, test_write(cb, 200, FULL));
 	KUNIT_EXPECT_FALSE(test, test_write(cb, 201, FULL));
 	KUNIT_EXPECT_EQ(test, local64_read(&cb->dropped), 2);
 	KUNIT_EXPECT_EQ(test, local64_read(&cb->overwritten), 0);
 	KUNIT_EXPECT_EQ(test, test_next_seq(cb), 2 * PER_PAGE);
-	/* A small record still fits in the last page's 32 bytes left. */
-	KUNIT_EXPECT_TRUE(test, test_write(cb, 2 * PER_PAGE, 1));
 	/* Back to overwriting: the last block wraps onto itself. */
 	WRITE_ONCE(cb->mode, LKST_MODE_OVERWRITE);
 	KUNIT_ASSERT_TRUE(test, test_write(cb, 2 * PER_PAGE + 1, FULL));
 	KUNIT_ASSERT_EQ(test, lkst_page_read(lkst_block_page(b, 0), out,
 					     &first), 1);
-	KUNIT_EXPECT_EQ(test, first, 2 * PER_PAGE + 1);
-	KUNIT_EXPECT_EQ(test, local64_read(&cb->overwritten), PER_PAGE + 1);
+	KUNIT_EXPECT_EQ(test, first, 2 * PER_PAGE);
+	KUNIT_EXPECT_EQ(test, local64_read(&cb->overwritten), PER_PAGE);
 }
 
 static void lkst_buf_jumps(struct kunit *test)
@@ -470,6 +472,32 @@ static void lkst_clock_matches_timekeeper(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ_MSG(test, i, 100000, "%llu not within [%llu, %llu]",
 			    t, before, after);
+#ifdef LKST_CLOCK_INLINE_TSC
+	/*
+	 * A counter value stored in a page reads, through the page's anchor,
+	 * as the timekeeper's time then (I16); the anchor taken first, as a
+	 * page's reset takes it before its records.
+	 */
+	if (lkc_clock_is_inline()) {
+		struct lkst_page_clock anchor;
+		u64 counter;
+
+		for (i = 0; i < 10000; i++) {
+			preempt_disable();
+			lkc_clock_anchor(&anchor);
+			before = ktime_get_mono_fast_ns();
+			counter = lkst_clock_counter();
+			after = ktime_get_mono_fast_ns();
+			preempt_enable();
+			t = lkst_page_clock_ns(&anchor, counter);
+			if (!anchor.mult || t < before || t > after)
+				break;
+		}
+		KUNIT_EXPECT_EQ_MSG(test, i, 10000,
+				    "mult %u: %llu not within [%llu, %llu]",
+				    anchor.mult, t, before, after);
+	}
+#endif
 	kunit_info(test, "records timed %s\n", lkc_clock_is_inline() ?
 		   "from the CPU's counter (TSC, arch timer), inline" :
 		   "by ktime_get_mono_fast_ns()");

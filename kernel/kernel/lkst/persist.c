@@ -29,7 +29,7 @@
 #include "internal.h"
 
 #define LKST_PERSIST_MAGIC	0x5352455054534b4cULL	/* "LKSTPERS" */
-#define LKST_PERSIST_LAYOUT	3	/* of the head and of the pages */
+#define LKST_PERSIST_LAYOUT	4	/* of the head and of the pages */
 /* The pages' words are pinned in lkst_buf.h: a change there bumps it. */
 
 /* What the pages cannot tell; written is where their numbers end. */

@@ -32,7 +32,9 @@ struct lkst_record {
 
 /*
  * A record as it lies in the kernel's per-CPU buffers, in 32-bit words:
- * info, the time (low word first), the low words of the arguments up to
+ * info, the time (low word first: the CPU's counter, which readers turn
+ * into CLOCK_MONOTONIC with the clock anchor in the page's head, or with
+ * LKST_BREC_TIME_NS the nanoseconds themselves), the low words of the arguments up to
  * the last non-zero one (those left out read as 0), the high words of
  * those whose high word is not 0, in the same order (bit i of
  * LKST_BREC_WIDE() set for argument i), then the PID.  A record with
@@ -60,7 +62,7 @@ struct lkst_brec {
 
 /*
  * The info word, from bit 0 up (see docs/buffer-design.md): the number of
- * arguments stored, the context, a reserved bit, NO_PID, VALID, the wide
+ * arguments stored, the context, TIME_NS, NO_PID, VALID, the wide
  * mask (one bit per argument), two reserved bits, the event.  Reserved
  * bits are written 0.  Each field is its width and its shift; a _MASK is
  * the field's value mask, before the shift.
@@ -70,6 +72,7 @@ struct lkst_brec {
 #define LKST_BREC_CONTEXT_BITS	2
 #define LKST_BREC_CONTEXT_SHIFT	\
 	(LKST_BREC_NR_ARGS_SHIFT + LKST_BREC_NR_ARGS_BITS)
+#define LKST_BREC_TIME_NS_SHIFT	5
 #define LKST_BREC_NO_PID_SHIFT	6
 #define LKST_BREC_VALID_SHIFT	7
 #define LKST_BREC_WIDE_BITS	LKST_NR_ARGS
@@ -84,6 +87,8 @@ struct lkst_brec {
 
 #define LKST_BREC_VALID		(1u << LKST_BREC_VALID_SHIFT)
 #define LKST_BREC_NO_PID	(1u << LKST_BREC_NO_PID_SHIFT)
+/* The time is nanoseconds, not a counter value to convert. */
+#define LKST_BREC_TIME_NS	(1u << LKST_BREC_TIME_NS_SHIFT)
 #define LKST_BREC_NR_ARGS(info)	\
 	(((info) >> LKST_BREC_NR_ARGS_SHIFT) & LKST_BREC_NR_ARGS_MASK)
 #define LKST_BREC_CONTEXT(info)	\
