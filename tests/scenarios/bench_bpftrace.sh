@@ -243,18 +243,8 @@ if [ -n "$BT_CONFIGS" ] && [ $KERNEL = lkst ]; then
 	esac
 fi
 
-# The ITEMS (name or name:count) that LIST names (comma-separated), all of
-# them when LIST is empty.
-only_listed() {	# LIST ITEMS...
-	listed=$1
-	shift
-	[ -n "$listed" ] || { echo "$@"; return; }
-	for item in "$@"; do
-		case ",$listed," in *",${item%%:*},"*) printf '%s ' "$item" ;; esac
-	done
-}
-
-# lkst_bench_bt_configs=h-drop-bt,h-drop-lkst: only those configurations.
+# lkst_bench_bt_configs=h-drop-bt,h-drop-lkst: only those configurations
+# (only_listed(): bench_suite.sh's, which sources this file).
 # shellcheck disable=SC2086
 BT_CONFIGS=$(only_listed "$(cmdline_arg lkst_bench_bt_configs)" $BT_CONFIGS)
 
