@@ -28,7 +28,7 @@ KERNEL_DEP ?= kernel
 all: kernel utils handlers initramfs
 
 help:
-	@echo "targets: deps kernel patches docs count-hooks utils handlers initramfs demo test torture bench checkpatch install uninstall clean distclean"
+	@echo "targets: deps kernel patches docs count-hooks utils handlers initramfs demo test test-shuffle torture bench checkpatch install uninstall clean distclean"
 	@echo "vars: KSRC=tree (skips extraction) SERIES=file KCONFIG_FRAGMENTS='...' QEMU_TIMEOUT=s PREFIX=/usr/local DESTDIR="
 
 deps:
@@ -225,6 +225,12 @@ demo: deps kernel utils handlers initramfs
 test: deps
 	@tests/run-all.sh
 
+# make test's scenario boot in a shuffled order (tests/shuffle.sh): defects
+# that need another scenario before them.  SEED=N repeats an order.
+.PHONY: test-shuffle
+test-shuffle: deps initramfs
+	@tests/shuffle.sh $(SEED)
+
 # The fleet test (docs/fleet.md): the guest logs of a test run (FLEET_OUT,
 # default out/test) as SQLite databases, and shipped into two
 # clickhouse-server instances it starts itself; tests/run-all.sh runs it
@@ -284,11 +290,18 @@ torture: $(TORTURE_DEPS)
 # path and lkbuf print's throughput.  tools/bench/hook-cost.py lists the
 # hooked functions whose prologue saves more registers or takes a bigger
 # frame than the pristine kernel's (out/bench/hook-cost.txt).
-# BENCH_REPS: repetitions (5).
+# The two icount boots run side by side (their figures count instructions,
+# which the host's load does not change); the wall boots one at a time.
+# BENCH_REPS: repetitions (3; icount repeats within a few per cent).
 BENCH_FRAGMENTS := configs/guest.config configs/ftrace.config configs/peers.config
 BENCH_LKST_KSRC := $(CURDIR)/build/linux-6.12-bench
 BENCH_VANILLA_KSRC := $(CURDIR)/build/linux-6.12-vanilla
-BENCH_REPS ?= 5
+BENCH_REPS ?= 3
+# One bench guest, for $$k (vanilla or lkst) and $$clock: 2G, as bpftrace's
+# output file lives on the guest's tmpfs.
+BENCH_GUEST = ksrc=$(BENCH_VANILLA_KSRC); [ $$k = lkst ] && ksrc=$(BENCH_LKST_KSRC); \
+	MEM=2G SCRATCH_SIZE=256M tools/bench/run-guest.sh $$ksrc/arch/x86/boot/bzImage \
+	$(BENCH_INITRAMFS) out/bench/$$k-$$clock $$clock $(BENCH_REPS)
 kernel-bench:
 	@$(TOOLS)/extract-kernel.sh $(TARBALL) $(BENCH_LKST_KSRC)
 	@$(TOOLS)/apply-patches.sh $(BENCH_LKST_KSRC) $(PATCH_DIR) $(SERIES)
@@ -330,12 +343,11 @@ bench: deps utils initramfs-bench
 		/usr/bin/time -f "lkst-procstate --summary on 10000000 records: %e s, peak %M KiB" \
 		tools/visualize/lkst-procstate -f out/bench/10m.log -o out/bench/procstate-10m.png \
 		--summary 2>&1 >/dev/null | tee -a out/bench/userland.txt; rm -f out/bench/10m.log
-	@for k in vanilla lkst; do for clock in icount wall; do \
-		ksrc=$(BENCH_VANILLA_KSRC); [ $$k = lkst ] && ksrc=$(BENCH_LKST_KSRC); \
-		MEM=1G SCRATCH_SIZE=256M \
-		tools/bench/run-guest.sh $$ksrc/arch/x86/boot/bzImage $(BENCH_INITRAMFS) \
-			out/bench/$$k-$$clock $$clock $(BENCH_REPS) || exit 1; \
-	done; done
+	@pids=; clock=icount; for k in vanilla lkst; do \
+		($(BENCH_GUEST)) >out/bench/$$k-icount.txt 2>&1 & pids="$$pids $$!"; \
+	done; rc=0; for p in $$pids; do wait $$p || rc=1; done; \
+	tail -n 2 out/bench/vanilla-icount.txt out/bench/lkst-icount.txt; [ $$rc = 0 ]
+	@clock=wall; for k in vanilla lkst; do ($(BENCH_GUEST)) || exit 1; done
 	@tools/bench/userside.sh out/bench/lkst-icount/bench_suite | tee -a out/bench/userland.txt
 	@tools/bench/lttng.sh $(BENCH_LKST_KSRC) out/bench/lttng.txt
 	@python3 tools/bench/hook-cost.py $(BENCH_LKST_KSRC)/vmlinux $(BENCH_VANILLA_KSRC)/vmlinux \
@@ -350,7 +362,8 @@ bench-ablate: deps utils initramfs-bench
 # kernels of one configuration (tools/bench/kernels-arm64.sh: pristine 6.12
 # and the series, guest + ftrace + arm64 fragments), each booted once under
 # qemu-system-aarch64 -icount shift=0,sleep=off with the same suite, and
-# tools/bench/report-arm64.py's figures in out/bench-arm64/results.md.
+# tools/bench/report-arm64.py's figures in out/bench-arm64/results.md, with
+# hook-cost.py's prologue count (out/bench-arm64/hook-cost.txt).
 # BENCH_ARM64_REPS: repetitions (3: arm64 TCG is slower than x86's).
 BENCH_ARM64_REPS ?= 3
 BENCH_ARM64_INITRAMFS := $(CURDIR)/build/initramfs-arm64-bench.cpio.gz
@@ -364,6 +377,8 @@ bench-arm64: deps
 			$(BENCH_ARM64_INITRAMFS) out/bench-arm64/$${k/bench/lkst}-icount icount \
 			$(BENCH_ARM64_REPS) || exit 1; \
 	done
+	@python3 tools/bench/hook-cost.py build/linux-6.12-arm64-bench/vmlinux \
+		build/linux-6.12-arm64-vanilla/vmlinux | tee out/bench-arm64/hook-cost.txt | tail -n 1
 	@python3 tools/bench/report-arm64.py out/bench-arm64 | tee out/bench-arm64/results.md
 
 checkpatch: kernel-tree

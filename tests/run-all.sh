@@ -143,7 +143,7 @@ scenario() {
 
 # 5. one boot running every scenario except demo
 if [ $guest_ok = 1 ]; then
-	names=$(cd tests/scenarios 2>/dev/null && ls -1 *.sh 2>/dev/null | LC_ALL=C sort | sed 's/\.sh$//' | grep -vx -e demo -e bench_suite -e bench_bpftrace -e panic -e persist -e kdump -e late_cpu -e oops_handler -e lockdown -e boot_options -e agg_memory -e compat32)
+	names=$(tests/scenario-list.sh)
 	list=$(echo $names | tr ' ' ',')
 	boot "$out/scenarios" "lkst.maskset=rdefault lkst.bufsize=512K lkst_hostname=lkst-a lkst_run=$list" "${TEST_QEMU_TIMEOUT:-1800}"
 

@@ -8,6 +8,8 @@ tests/scenarios/bench_suite.sh in OUT/vanilla-icount and OUT/lkst-icount
             (twin) tracepoints, and their ratio
   always on RDEFAULT's overhead against ftrace's with the twin events
 
+and, from OUT/hook-cost.txt (tools/bench/hook-cost.py), how many hooked
+functions' prologues differ from the pristine kernel's.
 Under -icount shift=0 a guest ns is one executed instruction.  Medians of
 the repetitions; the spread is (max - min) / median.  With --against DIR, a
 second patched kernel's runs (DIR/lkst-icount: the same series with one
@@ -96,6 +98,12 @@ def main(argv):
               f"{fmt(le, '.0f')} | {fmt(fe, '.0f')} | "
               f"{fmt(le / fe if le and fe else None, '.2f')} | {fmt(o_rd, '+.1f', '%')} | "
               f"{fmt(o_ft, '+.1f', '%')} | {fmt(o_rd / o_ft if o_rd and o_ft else None, '.2f')} |")
+    diff, new = report.prologues_differing(out)
+    if diff is not None:
+        print()
+        print(f"Hooked functions whose prologue saves more registers or takes a bigger "
+              f"frame than pristine: {diff}, plus {new} new out-of-line copies and helpers "
+              f"(goal at most {report.GOAL_PROLOGUES}; OUT/hook-cost.txt).")
     if len(argv) == 4:
         other = suite(argv[3], "lkst")
         print()
