@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/lkst_ioctl.h>
+#include "lkst_cpu0.h"
 #include "lkst_expect.h"
 
 
@@ -198,7 +199,7 @@ static void check_buffer_requests(int fd)
 	struct lkst_buffer_resize resize = { .size = 100 };
 
 	expect("BUFFER_DRAIN cpu 4096", ioctl(fd, LKST_IOC_BUFFER_DRAIN, &drain), EINVAL);
-	/* CPU 0 holds records from boot on: copying them out must fault. */
+	/* CPU 0 holds records (lkst_fill_cpu0()): copying them out must fault. */
 	drain.cpu = 0;
 	drain.records = 0x10;	/* unmapped */
 	drain.seqs = 0x10;
@@ -282,6 +283,7 @@ int main(void)
 {
 	struct lkst_version v;
 	int fd = open(LKST_DEVICE, O_RDWR);
+	__u32 restore;
 
 	if (fd < 0) {
 		perror(LKST_DEVICE);
@@ -296,8 +298,14 @@ int main(void)
 	check_handler_ctl(fd);
 	check_event_table(fd, v.nr_events);
 	check_masksets(fd);
-	check_buffers(fd);
-	check_buffer_requests(fd);
+	/* A bad pointer must fault where a read or drain copies records. */
+	if (lkst_fill_cpu0(fd, "lkst_ioctl_bad", &restore)) {
+		failures++;
+	} else {
+		check_buffers(fd);
+		check_buffer_requests(fd);
+		expect("MASKSET_SET back", ioctl(fd, LKST_IOC_MASKSET_SET, &restore), 0);
+	}
 	check_probes(fd);
 	check_unprivileged(fd);
 	printf("%d failures\n", failures);

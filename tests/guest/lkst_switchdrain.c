@@ -30,6 +30,7 @@
 #include <unistd.h>
 #include <linux/lkst_ioctl.h>
 #include <linux/lkst_record.h>
+#include "lkst_cpu0.h"
 
 #define NR_SWITCHES 6
 
@@ -107,30 +108,6 @@ static int trap_drain(int uffd)
 }
 
 /*
- * The drain must have records to copy, or it never stops in its copy: a
- * scenario run before this one may leave CPU 0's buffer empty (t98_torture
- * ends on an empty one).  RDEFAULT records this thread's system calls on
- * CPU 0; the active maskset is restored at the end.
- */
-static int fill_cpu0(void)
-{
-	__u32 maskset = LKST_MASKSET_RDEFAULT;
-	cpu_set_t cpu0;
-	int i;
-
-	CPU_ZERO(&cpu0);
-	CPU_SET(0, &cpu0);
-	if (sched_setaffinity(0, sizeof(cpu0), &cpu0) ||
-	    ioctl(fd, LKST_IOC_MASKSET_SET, &maskset)) {
-		perror("lkst_switchdrain: recording on CPU 0");
-		return -1;
-	}
-	for (i = 0; i < 100; i++)
-		syscall(SYS_getppid);
-	return 0;
-}
-
-/*
  * Wait until the drain faults on the trap: it is then inside its copy.
  * The descriptor is non-blocking: poll() on a blocking userfaultfd
  * returns POLLERR at once (the kernel cannot promise a read will not
@@ -179,8 +156,8 @@ int main(int argc, char **argv)
 		perror("lkst_switchdrain: /dev/lkst");
 		return 1;
 	}
-	restore = ver.active_maskset;
-	if (fill_cpu0())
+	/* The drain must have records to copy, or it never stops in its copy. */
+	if (lkst_fill_cpu0(fd, "lkst_switchdrain", &restore))
 		return 1;
 	uffd = syscall(__NR_userfaultfd, O_CLOEXEC | O_NONBLOCK);
 	if (uffd < 0) {
