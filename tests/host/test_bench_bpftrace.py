@@ -80,7 +80,9 @@ with tempfile.TemporaryDirectory() as out:
                f"RESULT lkst h-drop-lkst getppid {rep} 1000 {400 + d} 4000 0 0 0 0",
                f"RESULT lkst h-drop-bt getppid {rep} 1000 {300 + d} 0 0 0 0 0",
                f"RESULT lkst h-count-lkst getppid {rep} 1000 {350 + d} 3000 0 0 0 0",
-               f"RESULT lkst h-count-bt getppid {rep} 1000 {650 + d} 0 0 0 0 0"]
+               f"RESULT lkst h-count-bt getppid {rep} 1000 {650 + d} 0 0 0 0 0",
+               f"RESULT lkst h-kstack-lkst getppid {rep} 1000 {203 + d} 1000 0 0 0 0",
+               f"RESULT lkst h-kstack-bt getppid {rep} 1000 {5200 + d} 0 0 0 0 0"]
     write(os.path.join(out, "lkst-icount", "bench_suite", "output.txt"), "\n".join(lk) + "\n")
     write(os.path.join(out, "vanilla-icount", "bench_suite", "output.txt"),
           "RESULT vanilla bt-none getppid 1 1000 190 0 0 0 0 0\n"
@@ -100,6 +102,12 @@ with tempfile.TemporaryDirectory() as out:
     close(lkc, 50, "lkst count per system call")
     close(btc, 150, "bpftrace count per system call lkst counted")
     check(rb.handler_pair(cells, "hist", "getppid") == (None, None), "hist not run: n/a")
+    # The nothing-traced runs span 198-203 instr/op: kstack's lkst run, 3
+    # over bt-none, is not measured; bpftrace's 5000 per call is.
+    close(rb.noise_per_op(cells, "getppid"), 5, "range of the nothing-traced runs")
+    lks, bts = rb.handler_pair(cells, "kstack", "getppid")
+    check(lks is None, f"lkst kstack within the noise: n/a, not {lks}")
+    close(bts, 5000, "bpftrace kstack per system call")
 
     # The answers: a workload with all six files, one without.
     d = os.path.join(out, "lkst-icount", "bench_suite")
@@ -124,7 +132,8 @@ with tempfile.TemporaryDirectory() as out:
     text = "\n".join(rb.section(out, cells))
     check("| getppid | 2.00 | 2.50 | 30 | 60.0 | 600 | 100 | 300 | 0.17 | 0.50 | 450 |" in text,
           "recording row")
-    check("| getppid | 50 | 50 | 1.00 | n/a | n/a | n/a | 50 | 150 | 0.33 |" in text, "handler row")
+    check("| getppid | 50 | 50 | 1.00 | n/a | n/a | n/a | 50 | 150 | 0.33 | n/a | n/a | n/a "
+          "| n/a | 5000 | n/a |" in text, "handler row")
     check("| getppid | 110 | 2000 / 2001 | 2009 / 2011 | 1K / 1K | 1.00 | 2010 / 2011 | 2 |" in text,
           "agreement row")
     check(rb.section(os.path.join(out, "nothing"), {}) == [], "no bpftrace runs: no section")
