@@ -12,12 +12,13 @@
 # and the order are printed, and SEED repeats the order)
 # Passes when the guest ran to the end with a clean console and every
 # scenario's rc and checker (tests/check/NAME.py) passed.  Output:
-# out/shuffle/ (console.log, NAME/, check-NAME.log).
+# out/shuffle/ (console.log, NAME/, check-NAME.log; SHUFFLE_OUT=DIR
+# elsewhere, to run two at once).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 seed=${1:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 case $seed in '' | *[!0-9]*) echo "shuffle.sh: seed '$seed' is not a number" >&2; exit 2 ;; esac
-out=out/shuffle
+out=${SHUFFLE_OUT:-out/shuffle}
 rm -rf "$out" && mkdir -p "$out"
 names=$(tests/scenario-list.sh | grep -vx t00_boot |
 	shuf --random-source=<(openssl enc -aes-128-ctr -pass "pass:$seed" -nosalt -pbkdf2 </dev/zero 2>/dev/null))
