@@ -14,12 +14,7 @@
  */
 static void lkst_clock_no_anchor(struct lkst_page_clock *anchor)
 {
-	WRITE_ONCE(anchor->cycles, -(LKST_CLOCK_RAW_SPAN + 1));
-	WRITE_ONCE(anchor->base_ns, 0);
-	WRITE_ONCE(anchor->frac, 0);
-	WRITE_ONCE(anchor->mult, 0);
-	WRITE_ONCE(anchor->shift, 0);
-	WRITE_ONCE(anchor->__pad, 0);
+	lkst_page_clock_set(anchor, -(LKST_CLOCK_RAW_SPAN + 1), 0, 0, 0, 0);
 }
 
 #ifdef LKST_CLOCK_INLINE_TSC
@@ -126,12 +121,8 @@ void lkc_clock_anchor(struct lkst_page_clock *anchor)
 		return;
 	}
 	shifted = delta * b.mult + b.xtime_nsec;
-	WRITE_ONCE(anchor->cycles, counter);
-	WRITE_ONCE(anchor->base_ns, b.base_ns + (shifted >> b.shift));
-	WRITE_ONCE(anchor->frac, shifted & ((1ULL << b.shift) - 1));
-	WRITE_ONCE(anchor->mult, b.mult);
-	WRITE_ONCE(anchor->shift, b.shift);
-	WRITE_ONCE(anchor->__pad, 0);
+	lkst_page_clock_set(anchor, counter, b.base_ns + (shifted >> b.shift),
+			    shifted & ((1ULL << b.shift) - 1), b.mult, b.shift);
 }
 
 /* Whether records are being timed from the TSC inline (KUnit). */

@@ -42,9 +42,10 @@
  * counter only up to LKST_CLOCK_RAW_SPAN after the anchor (clock.h), so
  * the product cannot overflow and a change of mult since the anchor (NTP)
  * moves a time by a few nanoseconds at most; past it, or with no anchor
- * (@cycles 0: the counter is not the timekeeper's clock, a module's
- * build, the host), it stores nanoseconds.  Readers trust nothing here:
- * any value converts without a fault.
+ * (the counter is not the timekeeper's clock, or a module's build: @cycles
+ * LKST_CLOCK_RAW_SPAN + 1 before 2^64, which no counter is within), it
+ * stores nanoseconds.  The host's tests take the identity (@mult 1).
+ * Readers trust nothing here: any value converts without a fault.
  */
 struct lkst_page_clock {
 	u64 cycles;
@@ -54,6 +55,18 @@ struct lkst_page_clock {
 	u32 shift;
 	u32 __pad;
 };
+
+static inline void lkst_page_clock_set(struct lkst_page_clock *anchor,
+				       u64 cycles, u64 base_ns, u32 frac,
+				       u32 mult, u32 shift)
+{
+	WRITE_ONCE(anchor->cycles, cycles);
+	WRITE_ONCE(anchor->base_ns, base_ns);
+	WRITE_ONCE(anchor->frac, frac);
+	WRITE_ONCE(anchor->mult, mult);
+	WRITE_ONCE(anchor->shift, shift);
+	WRITE_ONCE(anchor->__pad, 0);
+}
 
 static inline u64 lkst_page_clock_ns(const struct lkst_page_clock *anchor,
 				     u64 counter)
@@ -97,12 +110,7 @@ void lkc_clock_anchor(struct lkst_page_clock *anchor);
 #else
 static inline void lkc_clock_anchor(struct lkst_page_clock *anchor)
 {
-	WRITE_ONCE(anchor->cycles, 0);
-	WRITE_ONCE(anchor->base_ns, 0);
-	WRITE_ONCE(anchor->frac, 0);
-	WRITE_ONCE(anchor->mult, 1);
-	WRITE_ONCE(anchor->shift, 0);
-	WRITE_ONCE(anchor->__pad, 0);
+	lkst_page_clock_set(anchor, 0, 0, 0, 1, 0);
 }
 #endif
 
