@@ -11,7 +11,17 @@ describes so it cannot drift from them:
   - which categories RDEFAULT routes from lkst_route_primary() in boot.c.
 
 usage: gen-events-doc.py KSRC PATCH_DIR SERIES > docs/events.md
+       gen-events-doc.py --check DOC KSRC PATCH_DIR SERIES
+
+The page names the kernel release its functions were read from.  The
+archive's 6.12.y moves on under the project, and a stable update may move a
+hook's line into another function (panic() became a wrapper of vpanic() in
+6.12.y) with the series still applying.  So --check compares DOC strictly
+when KSRC is the release DOC was made from; against another release it
+compares everything but the enclosing functions' names, and lists the names
+that differ as a note, not a failure.
 """
+import difflib
 import os
 import re
 import sys
@@ -159,10 +169,68 @@ def rdefault_categories():
     return re.findall(r"case LKST_CAT_(\w+):", body)
 
 
+def kernel_release(ksrc):
+    """VERSION.PATCHLEVEL.SUBLEVEL of the tree's top Makefile."""
+    fields = {}
+    with open(os.path.join(ksrc, "Makefile")) as f:
+        for line in f:
+            m = re.match(r"^(VERSION|PATCHLEVEL|SUBLEVEL)\s*=\s*(\d+)", line)
+            if m:
+                fields[m.group(1)] = m.group(2)
+            if len(fields) == 3:
+                break
+    return "{VERSION}.{PATCHLEVEL}.{SUBLEVEL}".format(**fields)
+
+
+RELEASE_LINE = re.compile(r"^Hook sites and their functions as in Linux (\S+)\.$", re.M)
+SITE_FN = re.compile(r"(`[^`]+`): `[^`]+\(\)`")
+
+
+def check(doc_path, text, release):
+    """0 when DOC agrees with TEXT (made from RELEASE), as the docstring
+    says; prints what differs."""
+    with open(doc_path) as f:
+        doc = f.read()
+    if doc == text:
+        print(f"{doc_path}: up to date (Linux {release})")
+        return 0
+    m = RELEASE_LINE.search(doc)
+    made = m.group(1) if m else None
+    if made == release or made is None:
+        sys.stdout.writelines(difflib.unified_diff(
+            doc.splitlines(True), text.splitlines(True), doc_path, "generated"))
+        print(f"{doc_path} is stale: run make docs" +
+              ("" if made else " (it names no kernel release)"))
+        return 1
+
+    def masked(t):
+        return SITE_FN.sub(r"\1", RELEASE_LINE.sub("", t)).splitlines(True)
+    diff = list(difflib.unified_diff(masked(doc), masked(text), doc_path, "generated"))
+    if diff:
+        sys.stdout.writelines(diff)
+        print(f"{doc_path} is stale beyond its functions' names "
+              f"(made from Linux {made}, the tree is {release}): run make docs")
+        return 1
+    old = set(re.findall(r"`[^`]+`: `[^`]+\(\)`", doc))
+    new = set(re.findall(r"`[^`]+`: `[^`]+\(\)`", text))
+    print(f"{doc_path}: made from Linux {made}, the tree is {release}; "
+          "the same events, arguments and hooked files")
+    for site in sorted(old - new):
+        print(f"  note: only in {made}: {site}")
+    for site in sorted(new - old):
+        print(f"  note: only in {release}: {site}")
+    return 0
+
+
 def main():
-    if len(sys.argv) != 4:
+    args = sys.argv[1:]
+    doc_path = None
+    if args[:1] == ["--check"] and len(args) == 5:
+        doc_path, args = args[1], args[2:]
+    if len(args) != 3:
         sys.exit(__doc__)
-    ksrc, patch_dir, series = sys.argv[1:]
+    ksrc, patch_dir, series = args
+    release = kernel_release(ksrc)
     cats, events = read_table()
     names = {e["name"] for e in events}
     sites = {}
@@ -194,6 +262,8 @@ def main():
       "(`kernel/kernel/lkst/events.def`), the hook sites in the "
       "patched kernel, the tracer core and the handler modules; `make test` "
       "fails when this file is stale. Do not edit it by hand.")
+    w("")
+    w(f"Hook sites and their functions as in Linux {release}.")
     w("")
     w(f"{len(events)} events; {nsites} hook sites in the source "
       "(one source line can be inlined into several places: "
@@ -262,7 +332,10 @@ def main():
               f"{where or '—'} | {'<br>'.join(args) or '—'} | {twin or '—'} | "
               f"{e['locks'] or '—'} |")
         w("")
-    sys.stdout.write("\n".join(out))
+    text = "\n".join(out)
+    if doc_path:
+        sys.exit(check(doc_path, text, release))
+    sys.stdout.write(text)
 
 
 main()
