@@ -14,17 +14,40 @@ here=$(dirname "$(realpath "$0")")
 repo=$(realpath "$here/../..")
 out=$(realpath -m "${1:-$repo/out/stock}")
 stock=${STOCK_DIR:-$repo/build/stock}
-KVER=${KVER:-$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sed 's|.*/linux-headers-||' | sort -V | tail -n 1)}
+newest_headers() {
+	ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sed 's|.*/linux-headers-||' | sort -V | tail -n 1
+}
+kver_given=${KVER:+1}
+KVER=${KVER:-$(newest_headers)}
 [ -n "$KVER" ] || { echo "stock: no linux-headers-*-amd64 installed (make deps)" >&2; exit 1; }
+
+# fetch_image VERSION: download the linux-image package of VERSION into $stock/deb.
+fetch_image() {
+	mkdir -p "$stock/deb"
+	(cd "$stock/deb" && { apt-get download "linux-image-$1-unsigned" ||
+			      apt-get download "linux-image-$1"; })
+}
+# The archive keeps only its newest 6.12.y: once it moves on, the image of
+# the headers installed earlier is gone.  Unless KVER was asked for, move the
+# headers to the archive's version (as a user's apt upgrade would) and test
+# that kernel instead of failing.
+if [ ! -f "$stock/image-$KVER/boot/vmlinuz-$KVER" ] && [ -z "$kver_given" ] &&
+	! fetch_image "$KVER" >/dev/null 2>&1; then
+	echo "stock: the archive no longer has linux-image-$KVER; upgrading linux-headers-6.12-amd64"
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -qq --no-install-recommends linux-headers-6.12-amd64 </dev/null >/dev/null ||
+		{ echo "stock: could not upgrade linux-headers-6.12-amd64" >&2; exit 1; }
+	KVER=$(newest_headers)
+	echo "stock: testing $KVER"
+fi
 
 make -s -C "$repo" stock-module KVER="$KVER"
 
 # The image of the same version as the headers, never the host's own.
 image=$stock/image-$KVER
 if [ ! -f "$image/boot/vmlinuz-$KVER" ]; then
-	mkdir -p "$stock/deb"
-	(cd "$stock/deb" && { apt-get download "linux-image-$KVER-unsigned" ||
-			      apt-get download "linux-image-$KVER"; })
+	ls "$stock"/deb/linux-image-"$KVER"*_*.deb >/dev/null 2>&1 || fetch_image "$KVER" ||
+		{ echo "stock: apt-get download linux-image-$KVER failed" >&2; exit 1; }
 	rm -rf "$image.tmp" && mkdir -p "$image.tmp"
 	dpkg-deb -x "$(ls "$stock"/deb/linux-image-"$KVER"*_*.deb | head -n 1)" "$image.tmp"
 	# The package leaves modules.dep to the installing machine.
