@@ -2,7 +2,11 @@
 # The man pages cannot drift from the tools: every verb that `TOOL --help`
 # lists is in TOOL.1, and so is every option of every verb's --help (its
 # long form, or its short one when it has no long one); `TOOL help VERB` is `TOOL VERB --help`;
-# `TOOL --version` names the ABI and log format.  Run from utils/.
+# `TOOL --version` names the ABI and log format.  liblkst's man3 pages
+# (make man3) are real ones: every function's header comment documents what
+# it does, each argument and what it returns, so each page has a RETURN
+# VALUE and an entry per argument of its synopsis, and renders without a
+# warning.  Run from utils/.
 passed=0
 failed=0
 
@@ -48,5 +52,81 @@ for tool in lkm lkbuf; do
 	else ok; fi
 done
 rm -f opts.tmp
+
+# ---- liblkst's man3 pages ----------------------------------------------------
+# page_problems PAGE: one line per thing a real page has and PAGE lacks: a
+# section, or an argument of a prototype in its SYNOPSIS with no ".TP" /
+# ".I ARG" entry (a stub page, or a comment that leaves one out).
+page_problems() {
+	for s in NAME SYNOPSIS DESCRIPTION "RETURN VALUE" "SEE ALSO"; do
+		grep -qx ".SH $s" "$1" || echo "$1: no $s"
+	done
+	# The prototypes: ".B TYPE name(ARGS);" in the SYNOPSIS, the
+	# arguments maybe wrapped onto '.B "   MORE"' lines; each argument is
+	# the last word of a top-level comma-separated part (the name in
+	# "(*name)" for a function pointer), "void" and "..." none.
+	sed -n '/^\.SH SYNOPSIS/,/^\.fi/{s/^\.B "\{0,1\}\([^"]*\)"\{0,1\}$/\1/p}' "$1" |
+	sed 's/\\-/-/g' | awk '/\(/ { p = $0 } !/\(/ && p != "" { p = p " " $0 } /;$/ && p != "" { print p; p = "" }' |
+	awk '{
+		s = $0; sub(/^[^(]*\(/, "", s); sub(/\);$/, "", s)
+		depth = 0; part = ""
+		for (i = 1; i <= length(s) + 1; i++) {
+			c = i <= length(s) ? substr(s, i, 1) : ","
+			if (c == "(") depth++
+			if (c == ")") depth--
+			if (c == "," && depth == 0) {
+				if (match(part, /\(\*[A-Za-z_0-9]+\)/))
+					name = substr(part, RSTART + 2, RLENGTH - 3)
+				else {
+					gsub(/\[[^]]*\]/, "", part)
+					n = split(part, w, /[^A-Za-z_0-9.]+/)
+					name = w[n]; if (name == "" && n > 1) name = w[n - 1]
+				}
+				if (name != "void" && name != "...")
+					print name
+				part = ""
+			} else part = part c
+		}
+	}' | sort -u | while read -r a; do
+		# \fI..\fP or plain: the entry is ".I ARG" right after a ".TP".
+		if ! awk -v a="$a" 'p && $0 == ".I " a { f = 1 } { p = ($0 == ".TP") } END { exit !f }' "$1"; then
+			echo "$1: argument $a is not documented"
+		fi
+	done
+}
+if [ -d man3 ]; then
+	hdrs="lkst.h $(sed -n 's/^#include "\(.*\)"$/\1/p' lkst.h) ../handlers/lkst_filter.h"
+	# shellcheck disable=SC2086
+	if c=$(python3 gen-man3.py --check $hdrs); then ok; else
+		fail "header comments that make no man3 page: $(printf '%s\n' "$c" | head -20)"
+	fi
+	n=0
+	for f in man3/*.3; do
+		p=$(page_problems "$f")
+		if [ -z "$p" ]; then ok; else fail "$(printf '%s\n' "$p" | head -5)"; fi
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ] || fail "man3/ holds no page (make man3)"
+	# The check sees a stub: a page without its RETURN VALUE, and one
+	# without an argument's entry.
+	tmpd=$(mktemp -d)
+	sed '/^\.SH RETURN VALUE$/d' man3/lkst_log_load.3 >"$tmpd/noret.3"
+	awk '$0 == ".I path" { next } { print }' man3/lkst_log_load.3 >"$tmpd/noarg.3"
+	if page_problems "$tmpd/noret.3" | grep -q 'no RETURN VALUE' &&
+	   page_problems "$tmpd/noarg.3" | grep -q 'argument path is not documented' &&
+	   [ -z "$(page_problems man3/lkst_log_load.3)" ]; then ok; else
+		fail "the man3 check does not see a stub page"
+	fi
+	rm -rf "$tmpd"
+	# Each page renders without a warning (man's groff run, -ww).
+	if command -v man >/dev/null; then
+		w=$(for f in man3/*.3; do
+			MANWIDTH=80 man --warnings -l "$f" 2>&1 >/dev/null | sed "s|^|$f: |"
+		done | head -5)
+		if [ -z "$w" ]; then ok; else fail "man -l warns: $w"; fi
+	fi
+else
+	fail "man3 missing (make -C utils man3)"
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
