@@ -310,7 +310,7 @@ int lkst_log_mapped(const struct lkst_log *log);
  * @logs: logs already loaded, which stay the caller's
  * @err: the message, when it fails
  *
- * Joins the files that lkbuf record \-\-rotate writes into one log image
+ * Joins the files that lkbuf record --rotate writes into one log image
  * in memory (at most %LKST_LOG_MAX_READ bytes), parsed as a file is: one
  * section per CPU holding the records of all files in order, seq_start
  * the first file's, seq_end the last's, lost the losses and gaps, the
@@ -739,7 +739,7 @@ struct lkst_trace_select {
  * @err: the message, when it fails
  *
  * Replaces the selection: a record passes when it passes every criterion
- * given (lkst_select_match(), and the \-\-where expression).  The lists
+ * given (lkst_select_match(), and the --where expression).  The lists
  * are text, as lkbuf print's options take them (lkst_select_events(),
  * lkst_select_pids(), lkst_select_comms(), lkst_parse_window() on the
  * log's clock anchor, lkst_select_cpus()); @sel->ids adds events by ID
@@ -783,7 +783,7 @@ struct lkst_trace_rec {
  *
  * The iterator starts at the first record and merges every section in
  * time order (ties by CPU, then by section).  A selection by command name
- * or a \-\-where expression that tests comm learns names whatever
+ * or a --where expression that tests comm learns names whatever
  * @flags say, starting from the names saved with the log.  A mapped log's
  * pages the merge has passed are given back, so memory stays bounded
  * however big the file is.
