@@ -66,7 +66,7 @@ page_problems() {
 	# the last word of a top-level comma-separated part (the name in
 	# "(*name)" for a function pointer), "void" and "..." none.
 	sed -n '/^\.SH SYNOPSIS/,/^\.fi/{s/^\.B "\{0,1\}\([^"]*\)"\{0,1\}$/\1/p}' "$1" |
-	sed 's/\\-/-/g' | awk '/\(/ { p = $0 } !/\(/ && p != "" { p = p " " $0 } /;$/ && p != "" { print p; p = "" }' |
+	sed 's/\\-/-/g' | awk '/^#/ { next } { p = p == "" ? $0 : p " " $0 } /;$/ { print p; p = "" }' |
 	awk '{
 		s = $0; sub(/^[^(]*\(/, "", s); sub(/\);$/, "", s)
 		depth = 0; part = ""
