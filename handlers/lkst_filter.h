@@ -197,8 +197,10 @@ static inline int lkst_filter_test(const struct lkst_filter_insn *in,
  *         lkst_filter_field, only when a test needs it
  * @ctx: passed to @field
  *
- * The stack is a word of bits: at most 32 deep.  Inlined with a constant
- * @field, the handler reads only the fields its program tests.
+ * Runs the postfix program: each test pushes its result (lkst_filter_test()
+ * of the field it names), each && or || pops two and pushes one, a ! flips
+ * the top.  The stack is a word of bits: at most 32 deep.  Inlined with a
+ * constant @field, the handler reads only the fields its program tests.
  *
  * Return: 1 when the predicate holds, else 0.
  */

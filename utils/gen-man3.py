@@ -280,6 +280,14 @@ def paragraphs(lines):
     return out
 
 
+def capital(s):
+    """s with a capital first letter, unless it starts with a name
+    ("lkst_x(): ...", "@arg", "argN") that must be spelled as it is."""
+    if re.match(r'[a-z]+(?=[\s,;:.]|$)', s):
+        return s[:1].upper() + s[1:]
+    return s
+
+
 def synopsis(proto, width=78):
     """roff lines of a prototype, its arguments wrapped under the first."""
     head, rest = proto.split('(', 1)
@@ -338,7 +346,7 @@ def page(name, proto, doc, group, header, version, family, known):
     if not ok:
         out += ['Not documented: see', '.IR %s .' % header]
     else:
-        desc = doc.desc or [doc.summary[:1].upper() + doc.summary[1:] + '.']
+        desc = doc.desc or [capital(doc.summary) + '.']
         out += paragraphs(desc)
         have = []
         for p in group:
@@ -355,7 +363,7 @@ def page(name, proto, doc, group, header, version, family, known):
                 out += paragraphs([doc.args.get(a, '')])
         out.append('.SH RETURN VALUE')
         if doc.ret:
-            out += paragraphs([doc.ret[0][:1].upper() + doc.ret[0][1:]] + doc.ret[1:])
+            out += paragraphs([capital(doc.ret[0])] + doc.ret[1:])
         else:
             out.append('.BR %s ()' % esc(name))
             out.append('returns no value.')

@@ -73,14 +73,17 @@ void lkst_format_comm(unsigned long long a, unsigned long long b,
  * lkst_format_arg() - one argument of a record as text
  * @rec: the record; its event is looked up in the active table
  * @index: the argument, 0 to %LKST_NR_ARGS - 1
- * @opts: the options that change it: raw (hexadecimal), symbols
- *        (KSYM arguments as "name+0xOFF/0xSIZE")
+ * @opts: the options that change it: raw (every used argument in
+ *        hexadecimal), csv (a system call as its number, flags not
+ *        decoded), symbols (KSYM arguments as "name+0xOFF/0xSIZE")
  * @buf: where the text goes, always terminated (cut short to fit)
  * @len: the size of @buf in bytes; 0 writes nothing
  *
  * Writes the argument as lkbuf print shows it: decoded by its type
  * (numbers, states, command names, system call names and flags, text),
- * "" for a slot the event does not use.
+ * "" for a slot the event does not use, for the second half of a command
+ * name and for a TEXT argument that continues the one before (its text
+ * is shown in the first).
  */
 void lkst_format_arg(const struct lkst_record *rec, unsigned int index,
 		     const struct lkst_format_opts *opts, char *buf, size_t len);

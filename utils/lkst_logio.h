@@ -50,10 +50,12 @@ struct lkst_log;
  * lkst_log_header_init() - fill a log header's fixed fields
  * @h: the header to fill
  *
- * Sets the fields of @h that do not come from the kernel (the magic, the
- * format version, the sizes a reader checks), the ones every log this
- * library writes has; the caller fills in the rest (the clock anchor, the
- * host name, ...) before lkst_log_create().
+ * Clears @h and sets the fields that do not come from the kernel, the
+ * ones every log this library writes has: the magic, byte order, format
+ * version, header and record sizes, the number of event IDs, the clock
+ * (%LKST_CLOCK_MONOTONIC), the tracer's ABI version and the record
+ * layout.  The caller fills in the rest (the clock anchor, the host
+ * name, ...) before lkst_log_create().
  */
 void lkst_log_header_init(struct lkst_log_header *h);
 
@@ -81,8 +83,9 @@ struct lkst_log_writer;
  * @err: the message, when it fails
  *
  * Creates @path.tmp (or, for a compressed log or standard output, an
- * unnamed temporary file) and writes @h and the active event table
- * (%LKST_META_EVENTS) to it.  The CPU sections follow
+ * unnamed temporary file), writes @h to it and adds the calling thread's
+ * active event table as the log's %LKST_META_EVENTS section, so that the
+ * log names its records as they are named now.  The CPU sections follow
  * (lkst_log_write_cpu()), metadata may be added any time
  * (lkst_log_add_meta()); lkst_log_commit() gives the file its name, and
  * lkst_log_abort() removes it.
@@ -133,9 +136,10 @@ size_t lkst_log_event_table_bytes(void);
  * Appends a CPU section to the log.  Without @seqs (and always with
  * lkst_log_write_cpu()) the records are numbered from @cpu->seq_start on,
  * and a seq_end of 0 with no loss stands for seq_start + nr_records.  The
- * numbers must account for the range as lkst_log.h says (increasing,
- * inside [seq_start, seq_end), the ones missing counted in lost);
- * sections are refused otherwise, so that the file reads back.
+ * numbers must fill the range as lkst_log.h says: nr_records + lost =
+ * seq_end - seq_start, each number increasing and in [seq_start,
+ * seq_end); a section that does not is refused, so that the file reads
+ * back.
  *
  * Return: 0, or -1 with @err set (numbers that do not fit the range, or a
  * write error); @w is then still the caller's, to abort.
