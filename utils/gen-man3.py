@@ -20,7 +20,8 @@ above the group of declarations it opens (no blank line between them):
      *
      * Return: a new log, or NULL with @err set.
      * Errors: errno values, when it sets any (optional).
-     * Example: (optional) indented code, kept as it is.
+     * Example: (optional) indented code, kept as it is, or the path of
+     *          a program of utils/examples, relative to the header.
      */
 
 A group's comment names every function of the group on its first line
@@ -322,7 +323,19 @@ ERR_TEXT = ('On failure @err->msg holds a one-line message saying what is wrong 
             'a failure is unspecified.')
 
 
-def page(name, proto, doc, group, header, version, family, known):
+def example_lines(doc, hdir):
+    """The example: its lines, or, when it names a file of the examples
+    ("Example: examples/lkst_count.c", relative to the header), that
+    file's, without its license line: a program the tests build."""
+    ex = doc.example
+    if len(ex) == 1 and re.match(r'^\S+\.(c|cc)$', ex[0].strip()):
+        path = os.path.join(hdir, ex[0].strip())
+        lines = open(path).read().rstrip('\n').split('\n')
+        return [l for l in lines if 'SPDX-License-Identifier' not in l]
+    return ex
+
+
+def page(name, proto, doc, group, header, version, family, known, hdir='.'):
     ok = doc is not None and not problems(name, proto, doc)
     names = doc.names if doc else [name]
     summary = doc.summary if doc else 'liblkst function (undocumented)'
@@ -374,10 +387,11 @@ def page(name, proto, doc, group, header, version, family, known):
         if errs:
             out.append('.SH ERRORS')
             out += paragraphs(errs)
-        if doc.example:
+        example = example_lines(doc, hdir) if doc.example else []
+        if example:
             out += ['.SH EXAMPLE', '.PP', '.EX']
-            ind = min(len(l) - len(l.lstrip()) for l in doc.example if l.strip())
-            for l in doc.example:
+            ind = min(len(l) - len(l.lstrip()) for l in example if l.strip())
+            for l in example:
                 l = esc(l[ind:]) if l.strip() else ''
                 out.append(l if l else '')
             out.append('.EE')
@@ -439,7 +453,12 @@ def main(argv):
             fam = '_'.join(name.split('_')[:2]) + '_'
             others = [n for n in names if n != name and n.startswith(fam)]
             pages[name] = page(name, proto, doc, group, os.path.basename(h), version,
-                               others, known)
+                               others, known, os.path.dirname(h) or '.')
+            # Said at once, so that a new function's author need not wait
+            # for the test to learn its page is a stub.
+            for p in problems(name, proto, doc):
+                sys.stderr.write('gen-man3.py: %s: %s (a stub page)\n'
+                                 % (os.path.basename(h), p))
     for f in os.listdir(outdir):
         if f.endswith('.3') and f[:-2] not in pages:
             os.unlink(os.path.join(outdir, f))

@@ -623,23 +623,7 @@ struct lkst_comm_map;
  * Return: a new trace, to close with lkst_trace_close(); NULL with @err
  * set (the message as lkbuf prints it; for bad symbols, naming the file).
  *
- * Example:
- *	struct lkst_trace_select sel = { .events = "syscall" };
- *	struct lkst_trace_iter *it;
- *	struct lkst_trace_rec r;
- *	struct lkst_trace *t;
- *	struct lkst_err err;
- *
- *	t = lkst_trace_open("trace.log", 0, &err);
- *	if (!t || lkst_trace_select(t, &sel, &err) ||
- *	    !(it = lkst_trace_iter_new(t, 0, &err))) {
- *		fprintf(stderr, "%s\n", err.msg);
- *		return 1;
- *	}
- *	while (lkst_trace_next(it, &r))
- *		printf("%u %s\n", r.cpu, lkst_event_by_id(r.rec->event)->name);
- *	lkst_trace_iter_free(it);
- *	lkst_trace_close(t);
+ * Example: examples/lkst_count.c
  */
 struct lkst_trace *lkst_trace_open(const char *path, unsigned int flags,
 				   struct lkst_err *err);
@@ -752,6 +736,8 @@ struct lkst_trace_select {
  *
  * Return: 0, or -1 with @err naming the first bad list (checked in the
  * order of the struct); the trace then selects nothing out.
+ *
+ * Example: examples/lkst_count.c
  */
 int lkst_trace_select(struct lkst_trace *t, const struct lkst_trace_select *sel,
 		      struct lkst_err *err);
@@ -794,6 +780,8 @@ struct lkst_trace_rec {
  *
  * Return: lkst_trace_iter_new(): a new iterator, to free with
  * lkst_trace_iter_free(); NULL with @err set when out of memory.
+ *
+ * Example: examples/lkst_count.c
  */
 struct lkst_trace_iter *lkst_trace_iter_new(struct lkst_trace *t, unsigned int flags,
 					    struct lkst_err *err);
@@ -809,6 +797,8 @@ void lkst_trace_iter_free(struct lkst_trace_iter *it);
  * when the iterator learns them.
  *
  * Return: 1 with @out filled, 0 at the end.
+ *
+ * Example: examples/lkst_count.c
  */
 int lkst_trace_next(struct lkst_trace_iter *it, struct lkst_trace_rec *out);
 /**
