@@ -227,6 +227,7 @@ struct lkst_outbuf;
  *
  * Return: lkst_outbuf_new(): a new buffer, or NULL when out of memory.
  * The others return nothing.
+ * Errors: lkst_outbuf_new(): %ENOMEM from malloc(3).
  */
 struct lkst_outbuf *lkst_outbuf_new(FILE *fp);
 void lkst_outbuf_free(struct lkst_outbuf *o);
@@ -265,6 +266,7 @@ void lkst_format_record_buf(struct lkst_outbuf *o, const struct lkst_record *rec
  *
  * Return: lkst_comm_map_new(): an empty map, or NULL when out of memory.
  * The others return nothing.
+ * Errors: lkst_comm_map_new(): %ENOMEM from calloc(3).
  */
 struct lkst_comm_map *lkst_comm_map_new(void);
 void lkst_comm_map_free(struct lkst_comm_map *m);

@@ -133,6 +133,7 @@ struct lkst_ksym_set *lkst_ksym_set_new(struct lkst_err *err);
  * built (lkst_ksym_build()).
  *
  * Return: 0, or -1 when out of memory (the addresses before kept).
+ * Errors: %ENOMEM from realloc(3).
  */
 int lkst_ksym_set_add_records(struct lkst_ksym_set *s,
 			      const struct lkst_record *recs, size_t n);

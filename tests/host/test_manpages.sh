@@ -118,12 +118,15 @@ if [ -d man3 ]; then
 		fail "the man3 check does not see a stub page"
 	fi
 	rm -rf "$tmpd"
-	# Each page renders without a warning (man's groff run, -ww).
-	if command -v man >/dev/null; then
+	# Each page renders without a warning (man's groff run, -ww); a man
+	# without --warnings (mandoc's) is no man-db to ask.
+	if MANWIDTH=80 man --warnings -l man3/lkst_log_load.3 >/dev/null 2>&1; then
 		w=$(for f in man3/*.3; do
 			MANWIDTH=80 man --warnings -l "$f" 2>&1 >/dev/null | sed "s|^|$f: |"
 		done | head -5)
 		if [ -z "$w" ]; then ok; else fail "man -l warns: $w"; fi
+	else
+		echo "note: man (man-db) is not installed; the man3 pages are not rendered"
 	fi
 else
 	fail "man3 missing (make -C utils man3)"
