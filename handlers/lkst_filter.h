@@ -155,7 +155,7 @@ static inline int lkst_filter_check(const struct lkst_filter_insn *insns,
 
 /**
  * lkst_filter_test() - one test of a filter program
- * @in: a %LKST_FOP_TEST instruction
+ * @in: an %LKST_FOP_TEST instruction
  * @field: the value of the field it tests
  *
  * Masks @field with @in->mask and compares it with @in->value, signed

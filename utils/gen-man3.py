@@ -377,6 +377,8 @@ def page(name, proto, doc, group, header, version, family, known, hdir='.'):
         out.append('.SH RETURN VALUE')
         if doc.ret:
             out += paragraphs([capital(doc.ret[0])] + doc.ret[1:])
+        elif len(group) > 1:
+            out.append('These functions return no value.')
         else:
             out.append('.BR %s ()' % esc(name))
             out.append('returns no value.')

@@ -120,7 +120,7 @@ struct lkst_field {
 /**
  * lkst_event_fields() - the typed fields of an event
  * @ev: the event (lkst_event_by_id()), or NULL for an event the table
- *      does not have (every argument a %LKST_FIELD_HEX field)
+ *      does not have (every argument an %LKST_FIELD_HEX field)
  * @fields: filled, at most %LKST_NR_ARGS entries
  *
  * The fields are the arguments lkbuf print shows without -r, each with a
@@ -189,8 +189,9 @@ void lkst_format_text(const __u64 *args, unsigned int nr_args, char *buf, size_t
 /**
  * lkst_format_csv_header(), lkst_format_record() - write records as lkbuf print does
  * @out: the stream; write errors show in ferror(3)
- * @opts: the output's form (struct lkst_format_opts: CSV, raw, seconds,
- *        human, names, symbols, stacks)
+ * @opts: the output's form (struct lkst_format_opts: csv, raw, seconds,
+ *        verbose, human with its realtime_offset_ns and comms, symbols,
+ *        stacks)
  * @rec: the record, of the active event table
  * @cpu: the CPU that recorded it
  *

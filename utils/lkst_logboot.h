@@ -16,7 +16,8 @@ extern "C" {
 /**
  * lkst_boot_id_read() - the running boot's ID
  * @path: the kernel's boot ID file, /proc/sys/kernel/random/boot_id
- * @b: cleared, then filled: the UUID, and how %LKST_BOOT_ID_KERNEL
+ * @b: cleared, then filled: the UUID as text, and its origin (how)
+ *     %LKST_BOOT_ID_KERNEL
  * @err: the message, when it fails
  *
  * Return: 0, or -1 with @err set when @path cannot be read or does not
@@ -27,7 +28,7 @@ int lkst_boot_id_read(const char *path, struct lkst_log_boot *b, struct lkst_err
  * lkst_boot_id_derive() - a boot ID for a boot that cannot be asked
  * @h: a log header: its host name and clock anchor name the boot
  * @b: cleared, then filled: a UUID (RFC 9562 version 8) hashed from them,
- *     and how %LKST_BOOT_ID_DERIVED
+ *     and its origin (how) %LKST_BOOT_ID_DERIVED
  *
  * For records of a boot that is over (a vmcore, the previous boot's
  * trace): the same header gives the same ID.

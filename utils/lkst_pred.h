@@ -28,8 +28,8 @@ extern "C" {
 
 /**
  * lkst_pred_compile() - compile a filter predicate
- * @text: the predicate, in the grammar at the top of lkst_pred.h
- *        ("arg1 == 3 && comm == "bash*"")
+ * @text: the predicate, in the grammar at the top of lkst_pred.h:
+ *        arg1 == 3 && comm == "bash*"
  * @event: the event it filters; the active table gives its arguments'
  *         signedness
  * @prog: filled for the lkst_filter handler: event, insns and text
