@@ -200,9 +200,9 @@ struct lkst_log *lkst_log_parse(void *image, size_t len, struct lkst_err *err);
  *        lkst_log_load_dir() does
  * @err: the message, when it fails
  *
- * Maps a regular file read-only; other inputs (a pipe, a device) are read
- * into memory, up to %LKST_LOG_MAX_READ bytes.  A file that starts with a
- * zstd frame is decompressed into memory first.  The image is then
+ * Maps a regular file read-only.  Other inputs (a pipe, a device) and a
+ * file that starts with a zstd frame are read (and decompressed) first,
+ * as the opening comment of lkst_logio.h tells.  The image is then
  * checked as lkst_log_parse() does: a corrupt or hostile file is refused
  * with a message, never read out of bounds.  The map hooks
  * (lkst_log_set_map_hooks()) are told of the mapping.
@@ -280,9 +280,9 @@ const void *lkst_log_get_meta(const struct lkst_log *log, unsigned int i,
  * was, and for a set of files (lkst_log_load_files()) the joined log.
  *
  * Return: lkst_log_image(): the image, read-only, valid as long as @log.
- * lkst_log_mapped(): 1 when the image is a read-only mapping of the file
- * (which raises SIGBUS when the file shrinks: lkst_log_set_map_hooks()),
- * 0 when it is in memory.
+ * lkst_log_mapped(): 1 when the image is a read-only mapping (which
+ * raises SIGBUS when the file under it shrinks:
+ * lkst_log_set_map_hooks()), 0 when it is in memory.
  */
 const void *lkst_log_image(const struct lkst_log *log, size_t *len);
 int lkst_log_mapped(const struct lkst_log *log);
@@ -314,8 +314,8 @@ int lkst_log_mapped(const struct lkst_log *log);
  * @logs: logs already loaded, which stay the caller's
  * @err: the message, when it fails
  *
- * Joins the files that lkbuf record --rotate writes into one log image
- * in memory (at most %LKST_LOG_MAX_READ bytes), parsed as a file is: one
+ * Joins the files that lkbuf record --rotate writes into one log image,
+ * parsed as a file is (the comment above says where it is kept): one
  * section per CPU holding the records of all files in order, seq_start
  * the first file's, seq_end the last's, lost the losses and gaps, the
  * kernel's counters the last file's.  The header and metadata are the

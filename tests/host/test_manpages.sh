@@ -2,11 +2,7 @@
 # The man pages cannot drift from the tools: every verb that `TOOL --help`
 # lists is in TOOL.1, and so is every option of every verb's --help (its
 # long form, or its short one when it has no long one); `TOOL help VERB` is `TOOL VERB --help`;
-# `TOOL --version` names the ABI and log format.  liblkst's man3 pages
-# (make man3) are real ones: every function's header comment documents what
-# it does, each argument and what it returns, so each page has a RETURN
-# VALUE and an entry per argument of its synopsis, and renders without a
-# warning.  Run from utils/.
+# `TOOL --version` names the ABI and log format.  Run from utils/.
 passed=0
 failed=0
 
@@ -54,6 +50,10 @@ done
 rm -f opts.tmp
 
 # ---- liblkst's man3 pages ----------------------------------------------------
+# They are real ones: every function's header comment documents what it
+# does, each argument and what it returns (gen-man3.py --check), so each
+# page has a RETURN VALUE and an entry per argument of its synopsis, and
+# renders without a warning.
 # page_problems PAGE...: one line per thing a real page has and a PAGE
 # lacks: a section, or an argument of a prototype in its SYNOPSIS with no
 # ".TP" / ".I ARG" entry (a stub page, or a comment that leaves one out).
