@@ -34,13 +34,13 @@ summary), SYNOPSIS (the #include and the group's prototypes),
 DESCRIPTION (the text and one entry per argument), RETURN VALUE, ERRORS
 (the Errors: text; a function that takes a struct lkst_err says how its
 message reports a failure), EXAMPLE (when there is one) and SEE ALSO
-(the functions the text names, then the others of its family).  A
-function without such a comment, or one that leaves an argument or the
-return value (of a function that returns one) undocumented (the text may
-be the summary alone), gets a page
-without those sections, which tests/host/test_manpages.sh refuses;
---check prints each such problem, and a documented argument that the
-prototype lacks, and exits 1 if there is any.  Pages of functions no
+(the functions the text names, then the others of its family).  The
+text may be the summary alone; a function without such a comment, or
+one that leaves an argument or the return value (of a function that
+returns one) undocumented, gets a stub page without those sections,
+which tests/host/test_manpages.sh refuses, and a warning as it is
+written.  --check prints each such problem, and a documented argument
+that no prototype has, and exits 1 if there is any.  Pages of functions no
 header declares any more are removed, so that OUTDIR holds exactly one
 page per function (tests/host/test_lib.sh checks them against the
 library's exported functions).  --list prints the function names and the
