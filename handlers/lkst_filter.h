@@ -101,7 +101,17 @@ struct lkst_filter_stat {
 	__u64 passed;			/* out: of those, handed on to target */
 };
 
-/* Stack depth a valid program needs, or -1 if it is not valid. */
+/**
+ * lkst_filter_check() - check a filter program
+ * @insns: the program, postfix (lkst_pred_compile() makes one)
+ * @n: its length, 1 to %LKST_FILTER_MAX_INSNS
+ *
+ * Checks what the kernel checks before it installs a program: known
+ * operations, fields and comparisons, no stray bits, each operator with
+ * its operands, one result left.
+ *
+ * Return: the stack depth the program needs, or -1 when it is not valid.
+ */
 static inline int lkst_filter_check(const struct lkst_filter_insn *insns,
 				    __u32 n)
 {
@@ -143,6 +153,16 @@ static inline int lkst_filter_check(const struct lkst_filter_insn *insns,
 	return depth == 1 ? max : -1;
 }
 
+/**
+ * lkst_filter_test() - one test of a filter program
+ * @in: an %LKST_FOP_TEST instruction
+ * @field: the value of the field it tests
+ *
+ * Masks @field with @in->mask and compares it with @in->value, signed
+ * when @in->flags has %LKST_FILTER_SIGNED.
+ *
+ * Return: 1 when the comparison holds, else 0.
+ */
 static inline int lkst_filter_test(const struct lkst_filter_insn *in,
 				   __u64 field)
 {
@@ -169,11 +189,20 @@ static inline int lkst_filter_test(const struct lkst_filter_insn *in,
 	}
 }
 
-/*
- * Run a program lkst_filter_check() accepted; @field(id, ctx) reads a field
- * of enum lkst_filter_field, only when a test needs it.  The stack is a
- * word of bits: at most 32 deep.  Inlined with a constant @field, the
- * handler reads only the fields its program tests.
+/**
+ * lkst_filter_eval() - run a filter program
+ * @insns: a program lkst_filter_check() accepted
+ * @n: its length
+ * @field: called as field(id, @ctx) to read a field of enum
+ *         lkst_filter_field, only when a test needs it
+ * @ctx: passed to @field
+ *
+ * Runs the postfix program: each test pushes its result (lkst_filter_test()
+ * of the field it names), each && or || pops two and pushes one, a ! flips
+ * the top.  The stack is a word of bits: at most 32 deep.  Inlined with a
+ * constant @field, the handler reads only the fields its program tests.
+ *
+ * Return: 1 when the predicate holds, else 0.
  */
 static inline int lkst_filter_eval(const struct lkst_filter_insn *insns,
 				   __u32 n,

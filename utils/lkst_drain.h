@@ -34,17 +34,34 @@ struct lkst_drain_result {
 #define LKST_DRAIN_FINAL	(1u << 1) /* count possibly in-flight ones lost */
 #define LKST_DRAIN_FROM_LAST_GAP (1u << 2) /* start after the newest gap */
 
-/*
- * Sorts records[] and seqs[] (n entries from one DRAIN of cursor with
- * next_seq) by number, drops duplicates and numbers outside [cursor,
- * next_seq), and keeps the records up to the first missing number that is
- * in busy[] (nr_busy numbers being written; nr_busy < 0: unknown, so any
- * missing number may be).  With LKST_DRAIN_FROM_OLDEST the numbers below
- * the oldest record found or being written are not counted lost; with
- * LKST_DRAIN_FROM_LAST_GAP it starts where the records found or being
- * written run without a gap up to next_seq, leaving out older ones cut
- * off by a gap (records lost before a recording began).  Returns 0, or
- * -1 when out of memory.
+/**
+ * lkst_drain_settle() - order what a drain returned and count the losses
+ * @records: @n records from one LKST_IOC_BUFFER_DRAIN, reordered in place
+ * @seqs: their sequence numbers, reordered with them
+ * @n: how many
+ * @cursor: the first number the drain asked for
+ * @next_seq: the number after the newest the kernel had committed
+ * @busy: @nr_busy numbers of slots still being written
+ * @nr_busy: how many; below 0: unknown, so any missing number may be
+ *           being written
+ * @flags: 0, or any of %LKST_DRAIN_FROM_OLDEST, %LKST_DRAIN_FINAL and
+ *         %LKST_DRAIN_FROM_LAST_GAP
+ * @res: filled: the records kept (now first in the arrays), the range
+ *       accounted for, the numbers lost in it, and whether it stalled
+ *
+ * Sorts the records by number, drops duplicates and numbers outside
+ * [@cursor, @next_seq), and keeps the records up to the first missing
+ * number that may be in flight (in @busy); a missing number that is not
+ * was overwritten before it was read, a loss.  With
+ * %LKST_DRAIN_FROM_OLDEST the numbers below the oldest record found or
+ * being written are not counted lost; with %LKST_DRAIN_FINAL the ones
+ * possibly in flight are (the last drain); with %LKST_DRAIN_FROM_LAST_GAP
+ * it starts where the records found or being written run without a gap
+ * up to @next_seq, leaving out older ones cut off by a gap (records lost
+ * before a recording began).
+ *
+ * Return: 0, or -1 when out of memory.
+ * Errors: %ENOMEM from malloc(3).
  */
 int lkst_drain_settle(struct lkst_record *records, __u64 *seqs, size_t n,
 		      __u64 cursor, __u64 next_seq, const __u64 *busy, int nr_busy,

@@ -26,10 +26,22 @@
 extern "C" {
 #endif
 
-/*
- * Fill @prog (event, insns, text; target is left to the caller) from
- * @text for event @event.  Returns 0, or -1 with @err set and *@errpos the
- * byte offset in @text where the problem is.
+/**
+ * lkst_pred_compile() - compile a filter predicate
+ * @text: the predicate, in the grammar at the top of lkst_pred.h:
+ *        arg1 == 3 && comm == "bash*"
+ * @event: the event it filters; the active table gives its arguments'
+ *         signedness
+ * @prog: filled for the lkst_filter handler: event, insns and text
+ *        (target is left to the caller)
+ * @errpos: set on failure to the byte offset in @text where the problem is
+ * @err: the message, when it fails
+ *
+ * Compiles @text into the postfix program handlers/lkst_filter.h runs
+ * (lkst_filter_check() accepts it), as lkm filter and --where take it.
+ *
+ * Return: 0, or -1 with @err and *@errpos set: a syntax error, an unknown
+ * field, a value out of range, or a program too long.
  */
 int lkst_pred_compile(const char *text, unsigned int event,
 			struct lkst_filter_prog *prog, size_t *errpos,
