@@ -769,6 +769,83 @@ static void test_walk_skips_page_reset_after_listing(void)
 	free_buffer(cb);
 }
 
+/*
+ * One block's records, as LKST_IOC_BLOCK_READ reads them: its pages
+ * listed, walked from 0 without stopping at holes.  Each record must be
+ * the one written with its number, in order.
+ */
+static u64 first_read;
+
+static int tagged_emit(void *ctx, const struct lkst_record *rec, u64 seq)
+{
+	struct sink *s = ctx;
+
+	if (!is_tagged(rec, seq, FULL))
+		s->bad_order = true;
+	if (!s->nr)
+		first_read = seq;
+	return count_emit(ctx, rec, seq);
+}
+
+static u64 read_block(struct lkst_cpu_buffer *cb, u32 id, struct sink *s)
+{
+	struct lkst_page_ref refs[8];
+	u64 nr, next;
+
+	*s = (struct sink){ 0 };
+	first_read = ~0ull;
+	nr = lkst_buf_list_pages(cb->blocks, id, refs, 8);
+	CHECK_EQ(lkst_buf_walk_only(cb->blocks, id, refs, nr, 0, false, tmp,
+				    tagged_emit, s, &next), 0);
+	return first_read;
+}
+
+/*
+ * A block read walks that block's pages alone: the pages of another
+ * block, numbered below or between its own, are no page reset during the
+ * listing.  Taking them for one stopped the walk at the lowest of them,
+ * before the block's first record.
+ */
+static void test_block_read_among_other_blocks(void)
+{
+	struct lkst_cpu_buffer *cb = new_buffer();
+	struct lkst_block *a = add_block(cb, 0, 2, 1);
+	struct sink s;
+
+	add_block(cb, 1, 2, LKST_NO_NEXT);
+	start_buffer(cb, a);
+	/* Block 0 -> block 1, three pages: a0 0.., a1 63.., b0 126.. */
+	write_full(cb, 0, 3 * PER_PAGE);
+	CHECK_EQ(lkst_pos_block(pos(cb)), 1);
+	CHECK_EQ(read_block(cb, 1, &s), 2 * PER_PAGE);
+	CHECK_EQ(s.nr, PER_PAGE);
+	CHECK_EQ(s.bad_order, false);
+	CHECK_EQ(read_block(cb, 0, &s), 0);
+	CHECK_EQ(s.nr, 2 * PER_PAGE);
+	CHECK_EQ(s.bad_order, false);
+	/*
+	 * A ring 0 -> 1 -> 0, lapped: a0 252.. (newest), a1 63.. (oldest),
+	 * b0 126.., b1 189..: each block's records lie on both sides of the
+	 * other's.
+	 */
+	WRITE_ONCE(cb->blocks[1]->next, 0);
+	write_full(cb, 3 * PER_PAGE, 2 * PER_PAGE);
+	CHECK_EQ(lkst_pos_block(pos(cb)), 0);
+	CHECK_EQ(read_block(cb, 0, &s), PER_PAGE);
+	CHECK_EQ(s.nr, 2 * PER_PAGE);	/* 63..125, then 252..314 */
+	CHECK_EQ(s.last, 5 * PER_PAGE - 1);
+	CHECK_EQ(s.bad_order, false);
+	CHECK_EQ(read_block(cb, 1, &s), 2 * PER_PAGE);
+	CHECK_EQ(s.nr, 2 * PER_PAGE);
+	CHECK_EQ(s.bad_order, false);
+	/* A drain walks every block: all of them, from 63 on. */
+	s = (struct sink){ 0 };
+	CHECK_EQ(drain(cb, 0, &s), 5 * PER_PAGE);
+	CHECK_EQ(s.nr, 4 * PER_PAGE);
+	CHECK_EQ(s.bad_order, false);
+	free_buffer(cb);
+}
+
 struct unit_test {
 	const char *name;
 	void (*fn)(void);
@@ -872,6 +949,7 @@ static const struct unit_test tests[] = {
 	TEST(test_walk_from_cursor_mid_page),
 	TEST(test_walk_past_hole_without_stop),
 	TEST(test_walk_skips_page_reset_after_listing),
+	TEST(test_block_read_among_other_blocks),
 	TEST(test_page_read_generation),
 	TEST(test_reader_during_reset),
 	TEST(test_list_pages_during_reset),

@@ -82,9 +82,9 @@ static int lkst_read_blocks(struct lkst_block *const *blocks, int only_block,
 	if (!refs)
 		return -ENOMEM;
 	nr = lkst_buf_list_pages(blocks, only_block, refs, nr_pages);
-	ret = lkst_buf_walk(blocks, refs, min(nr, nr_pages), cursor,
-			    stop_at_hole, rd->page, lkst_reader_emit, rd,
-			    next_seq);
+	ret = lkst_buf_walk_only(blocks, only_block, refs, min(nr, nr_pages),
+				 cursor, stop_at_hole, rd->page,
+				 lkst_reader_emit, rd, next_seq);
 	kvfree(refs);
 	if (ret && ret != -ENOSPC)
 		return ret;

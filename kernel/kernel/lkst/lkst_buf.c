@@ -635,9 +635,12 @@ static bool lkst_listed(const struct lkst_page_ref *refs, u64 nr, u64 first)
  * its first_seq now, maybe below pages listed after it: no number from
  * there on is known lost.  Returns @next, lowered to the lowest such
  * first_seq (not below @cursor).  A page reset after the listing is
- * numbered above every page listed (I12).
+ * numbered above every page listed (I12).  Only the blocks listed
+ * (@only_block, unless negative) count: another block's pages were never
+ * listed, and their numbers, below or between this block's, are no reset.
  */
 static u64 lkst_buf_walk_limit(struct lkst_block *const *blocks,
+			       int only_block,
 			       const struct lkst_page_ref *refs, u64 nr,
 			       u64 cursor, u64 next)
 {
@@ -646,6 +649,8 @@ static u64 lkst_buf_walk_limit(struct lkst_block *const *blocks,
 	u32 id, page;
 
 	for (id = 0; id < LKST_MAX_BLOCKS; id++) {
+		if (only_block >= 0 && id != (u32)only_block)
+			continue;
 		for (page = 0; blocks[id] && page < blocks[id]->nr_pages; page++) {
 			pg = lkst_block_page(blocks[id], page);
 			gen = READ_ONCE(pg->gen);
@@ -661,8 +666,10 @@ static u64 lkst_buf_walk_limit(struct lkst_block *const *blocks,
 }
 
 /**
- * lkst_buf_walk() - hand on the records numbered from a cursor on
+ * lkst_buf_walk_only() - hand on the records numbered from a cursor on
  * @blocks: a CPU's blocks by ID, stable for the walk
+ * @only_block: the block whose pages @refs lists, or negative for every
+ *	block: as given to lkst_buf_list_pages()
  * @refs: the pages that hold records, from lkst_buf_list_pages()
  * @nr: how many @refs lists
  * @cursor: the number of the first record wanted
@@ -683,13 +690,14 @@ static u64 lkst_buf_walk_limit(struct lkst_block *const *blocks,
  * Return: 0, or what @emit returned when it was negative (then *@next_seq
  * is the number of the record it refused).
  */
-int lkst_buf_walk(struct lkst_block *const *blocks,
-		  const struct lkst_page_ref *refs, u64 nr, u64 cursor,
-		  bool stop_at_hole, struct lkst_record *tmp,
-		  lkst_emit_fn emit, void *ctx, u64 *next_seq)
+int lkst_buf_walk_only(struct lkst_block *const *blocks, int only_block,
+		       const struct lkst_page_ref *refs, u64 nr, u64 cursor,
+		       bool stop_at_hole, struct lkst_record *tmp,
+		       lkst_emit_fn emit, void *ctx, u64 *next_seq)
 {
 	u64 i, start = 0, first, seq, next = cursor;
-	u64 limit = lkst_buf_walk_limit(blocks, refs, nr, cursor, U64_MAX);
+	u64 limit = lkst_buf_walk_limit(blocks, only_block, refs, nr, cursor,
+					U64_MAX);
 	u32 reserved;
 	int n, k, ret;
 
@@ -731,4 +739,14 @@ int lkst_buf_walk(struct lkst_block *const *blocks,
 out:
 	*next_seq = next < limit ? next : limit > cursor ? limit : cursor;
 	return 0;
+}
+
+/* lkst_buf_walk_only() of every block's pages. */
+int lkst_buf_walk(struct lkst_block *const *blocks,
+		  const struct lkst_page_ref *refs, u64 nr, u64 cursor,
+		  bool stop_at_hole, struct lkst_record *tmp,
+		  lkst_emit_fn emit, void *ctx, u64 *next_seq)
+{
+	return lkst_buf_walk_only(blocks, -1, refs, nr, cursor, stop_at_hole,
+				  tmp, emit, ctx, next_seq);
 }

@@ -579,6 +579,10 @@ u64 lkst_buf_list_pages(struct lkst_block *const *blocks, int only_block,
 			struct lkst_page_ref *refs, u64 max);
 
 typedef int (*lkst_emit_fn)(void *ctx, const struct lkst_record *rec, u64 seq);
+int lkst_buf_walk_only(struct lkst_block *const *blocks, int only_block,
+		       const struct lkst_page_ref *refs, u64 nr, u64 cursor,
+		       bool stop_at_hole, struct lkst_record *tmp,
+		       lkst_emit_fn emit, void *ctx, u64 *next_seq);
 int lkst_buf_walk(struct lkst_block *const *blocks,
 		  const struct lkst_page_ref *refs, u64 nr, u64 cursor,
 		  bool stop_at_hole, struct lkst_record *tmp,
