@@ -314,6 +314,109 @@ void test_nmi_jump_during_claim(void)
 }
 
 /*
+ * Another CPU changes where the current block leads while this CPU's
+ * writer claims the next page through the old link: a relink
+ * (BLOCK_LINK) or a delete (BLOCK_DELETE unlinks and unpublishes the
+ * block), neither of which interrupts the writer.  Then an NMI writes a
+ * small record into the current page and either its handler jumps or it
+ * writes a record that needs a page of its own.  Either would leave the
+ * current page with the NMI's record counted, and the writer then stored
+ * the count it had read over that one: the page's records were charged
+ * one short once it was overwritten, and its end hid the NMI's record.
+ * Finding the claim through the new link found none.  Now the jump is
+ * refused (-EBUSY) and the second record dropped while the claim is under
+ * way, and the claim counts the NMI's record.
+ */
+enum relink_how { RELINK_JUMP, DELETE_JUMP, RELINK_MOVE_ON };
+static enum relink_how relink_how;
+static int relink_nmi_ret, relink_nmi_wrote;
+
+static void relink_in_claim(const void *addr)
+{
+	if (addr != hook_at || hook_fired)
+		return;
+	hook_fired = 1;
+	/* Another CPU: block 0 no longer leads to block 1. */
+	if (relink_how == DELETE_JUMP) {
+		WRITE_ONCE(race_cb->blocks[0]->next, LKST_NO_NEXT);
+		rcu_assign_pointer(race_cb->blocks[1], NULL);
+	} else {
+		WRITE_ONCE(race_cb->blocks[0]->next, 2);
+	}
+	/* This CPU's NMI. */
+	CHECK_EQ(write_tagged(race_cb, 2 * PER_PAGE, 0), true);
+	if (relink_how == RELINK_MOVE_ON)
+		relink_nmi_wrote = write_tagged(race_cb, 2 * PER_PAGE + 1, FULL);
+	else
+		relink_nmi_ret = lkst_buf_jump_pos(race_cb, race_cb->blocks[2]);
+}
+
+static void nmi_during_claim_after_relink(enum relink_how how)
+{
+	struct lkst_cpu_buffer *cb = new_buffer();
+	struct lkst_block *b0 = add_block(cb, 0, 2, 1);	/* 0 -> 1 */
+	struct lkst_block *b1 = add_block(cb, 1, 1, 0);	/* 1 -> 0 */
+	struct lkst_page *p1 = lkst_block_page(b0, 1);
+	u64 from;
+
+	add_block(cb, 2, 1, 0);				/* 2 -> 0 */
+	start_buffer(cb, b0);
+	write_full(cb, 0, PER_PAGE);
+	write_page_leaving_32(cb, PER_PAGE);	/* page 1: 32 + TAIL bytes left */
+	relink_how = how;
+	relink_nmi_ret = 1;
+	relink_nmi_wrote = -1;
+	arm_hook(cb, &p1->first_seq, relink_in_claim);
+	/* Needs the next page: claims block 1's through the old link. */
+	write_tagged(cb, 2 * PER_PAGE + 1, FULL);
+	lkst_host_read_hook = NULL;
+	CHECK_EQ(hook_fired, 1);
+	if (how == RELINK_MOVE_ON) {
+		CHECK_EQ(relink_nmi_wrote, false);
+		CHECK_EQ(dropped(cb), 1);
+	} else {
+		CHECK_EQ(relink_nmi_ret, -EBUSY);
+		CHECK_EQ(dropped(cb), 0);
+	}
+	/* The writer's record went to block 1, where it claimed. */
+	CHECK_EQ(lkst_pos_block(pos(cb)), 1);
+	CHECK_EQ(lkst_page_read(lkst_block_page(b1, 0), tmp, &from), 1);
+	CHECK_EQ(from, 2 * PER_PAGE + 1);
+	CHECK_EQ(is_tagged(&tmp[0], 2 * PER_PAGE + 1, FULL), true);
+	CHECK_EQ(READ_ONCE(p1->nr_records), PER_PAGE + 1);
+	CHECK_EQ(READ_ONCE(p1->left_at),
+		 LKST_PAGE_SIZE - 32 - TAIL + LKST_BREC_SIZE(0, 0));
+	CHECK_EQ(lkst_page_count(p1), PER_PAGE + 1);
+	/* A delete finds block 1 current and puts it back. */
+	if (how == DELETE_JUMP)
+		rcu_assign_pointer(cb->blocks[1], b1);
+	CHECK_EQ(next_seq(cb), 2 * PER_PAGE + 2);
+	/* Once the claim is done the jump goes ahead. */
+	CHECK_EQ(lkst_buf_jump_pos(cb, cb->blocks[2]), 0);
+	/* Around: block 2, then block 0's pages are overwritten. */
+	from = next_seq(cb);
+	write_full(cb, from, 3 * PER_PAGE);
+	CHECK_EQ(next_seq(cb), from + 3 * PER_PAGE);
+	CHECK_EQ(held(cb) + overwritten(cb), next_seq(cb));
+	free_buffer(cb);
+}
+
+void test_nmi_jump_during_claim_after_relink(void)
+{
+	nmi_during_claim_after_relink(RELINK_JUMP);
+}
+
+void test_nmi_jump_during_claim_after_delete(void)
+{
+	nmi_during_claim_after_relink(DELETE_JUMP);
+}
+
+void test_nmi_moves_on_during_claim_after_relink(void)
+{
+	nmi_during_claim_after_relink(RELINK_MOVE_ON);
+}
+
+/*
  * A delete on another CPU unpublishes a block that a writer has just made
  * current (and puts it back once it sees so): here between a jump's check
  * that the current block is published and its claim of the position.  The

@@ -185,10 +185,11 @@ static struct lkst_brec *lkst_buf_wrap_page(struct lkst_cpu_buffer *cb,
  * reserve there.  The writer claims that page by making its generation
  * odd, prepares it, and moves the position with one compare-and-exchange
  * (I8), so writers that interrupt it keep writing into the current page;
- * only one that needs the claimed page too drops its event.  Returns
+ * only one that needs another page too drops its event.  Returns
  * LKST_RESERVE_RETRY when a nested writer moved the position to another
  * page first, NULL (a drop, counted) when the next page holds records a
- * STOP-mode buffer keeps, or writers this one interrupted.  @blk: the
+ * STOP-mode buffer keeps, or writers this one interrupted, or when this
+ * one interrupted a writer claiming a page.  @blk: the
  * block of @old as the caller found it published (see
  * lkst_buf_leave_page()).
  */
@@ -211,7 +212,7 @@ static struct lkst_brec *lkst_buf_claim_next(struct lkst_cpu_buffer *cb,
 	 * be one this writer interrupted, and it stays until this one is
 	 * done: the check holds without a lock (I2, I7).
 	 */
-	if (READ_ONCE(pg->writers) || (gen & 1) ||
+	if (READ_ONCE(cb->claiming) || READ_ONCE(pg->writers) || (gen & 1) ||
 	    (gen && READ_ONCE(cb->mode) == LKST_MODE_STOP)) {
 		/* A nested writer that moved on first decided for it. */
 		if (local64_read(&cb->pos) != old)
@@ -223,17 +224,31 @@ static struct lkst_brec *lkst_buf_claim_next(struct lkst_cpu_buffer *cb,
 	if (cmpxchg_local(&pg->gen, gen, gen + 1) != gen)
 		return LKST_RESERVE_RETRY;
 	/*
+	 * Until the position moves on, this writer stores the current
+	 * page's count and end from @old, over whatever an interrupting
+	 * writer stored there: a switch from an NMI (a handler's jump), or
+	 * a nested writer moving to another page, would store its own and
+	 * be overwritten by these.  They see claiming and drop or refuse
+	 * (I9).  The page claimed does not tell them: another CPU may relink
+	 * or delete the block's next one meanwhile without an IPI, so the
+	 * page after the current one is no longer the page this writer
+	 * claimed.
+	 */
+	WRITE_ONCE(cb->claiming, 1);
+	barrier();
+	/*
 	 * Claimed, then checked: a nested writer may have moved on to that
 	 * very page since this one read @old (then it is the current page,
 	 * not one to empty), or a jump from an NMI moved the position and
 	 * left this page with its own records counted (then the count this
-	 * writer would store is stale).  From the claim on, neither can
-	 * happen: the page is odd, so no writer moves there, and a jump
-	 * refuses (lkst_buf_begin_switch()).  The page is not changed yet:
-	 * its generation goes back.  Same page: same epoch too (I10).
+	 * writer would store is stale).  From here on, neither can happen.
+	 * The page is not changed yet: its generation goes back.  Same page:
+	 * same epoch too (I10).
 	 */
 	if (!lkst_pos_same_page(local64_read(&cb->pos), old)) {
 		WRITE_ONCE(pg->gen, gen);
+		barrier();
+		WRITE_ONCE(cb->claiming, 0);
 		return LKST_RESERVE_RETRY;
 	}
 	lkst_page_empty(cb, pg, gen);
@@ -259,12 +274,16 @@ static struct lkst_brec *lkst_buf_claim_next(struct lkst_cpu_buffer *cb,
 			WRITE_ONCE(pg->writers, 0);
 			smp_wmb();	/* emptied before it reads as unused */
 			WRITE_ONCE(pg->gen, 0);
+			barrier();
+			WRITE_ONCE(cb->claiming, 0);
 			return LKST_RESERVE_RETRY;
 		}
 		old = seen;	/* nested writers added to the current page */
 	}
 	smp_wmb();	/* the page's head before it is stable (I5) */
 	WRITE_ONCE(pg->gen, gen + 2);
+	barrier();	/* the counts stored before switches may go ahead */
+	WRITE_ONCE(cb->claiming, 0);
 	slot->page = pg;
 	return (struct lkst_brec *)((char *)pg + LKST_PAGE_HEAD);
 drop:
@@ -301,27 +320,6 @@ void lkst_buf_init_first_page(struct lkst_cpu_buffer *cb,
 	local64_set(&cb->pos, lkst_make_pos(blk->id, 0, LKST_PAGE_HEAD, 0));
 }
 
-/*
- * A writer the caller interrupted (an NMI's handler, in the kernel, where
- * interrupts are off during a claim) is claiming the page after @pos's
- * (lkst_buf_claim_next()): it is odd (I5).  That writer stores the
- * current page's count and end from the position it read; a switch
- * leaving the page meanwhile would store its own, with the caller's
- * records, and be overwritten by the stale ones (I9).
- */
-static bool lkst_buf_claiming(struct lkst_cpu_buffer *cb,
-			      struct lkst_block *blk, u64 pos)
-{
-	struct lkst_page *cur = lkst_block_page(blk, lkst_pos_page(pos));
-	struct lkst_block *target;
-	struct lkst_page *next;
-	u32 target_page;
-
-	next = lkst_buf_next_page(cb, blk, lkst_pos_page(pos), &target,
-				  &target_page);
-	return next != cur && (READ_ONCE(next->gen) & 1);
-}
-
 /**
  * lkst_buf_begin_switch() - hold a CPU's write position for a move
  * @cb: the buffer of the CPU this runs on (I1)
@@ -354,7 +352,16 @@ int lkst_buf_begin_switch(struct lkst_cpu_buffer *cb, u64 *old, u64 *first_seq)
 		id = lkst_pos_block(pos);
 		blk = id < LKST_MAX_BLOCKS ?
 			rcu_dereference_sched(cb->blocks[id]) : NULL;
-		if (!blk || lkst_buf_claiming(cb, blk, pos))
+		if (!blk)
+			return -EBUSY;
+		/*
+		 * A writer the caller interrupted (an NMI's handler, in the
+		 * kernel, where interrupts are off during a claim) has claimed
+		 * the next page: it stores the current page's count and end
+		 * from the position it read, over the ones a switch leaving
+		 * the page would store with the caller's records (I9).
+		 */
+		if (READ_ONCE(cb->claiming))
 			return -EBUSY;
 		*old = local64_cmpxchg(&cb->pos, pos, pos | LKST_POS_SWITCHING);
 		if (*old == pos)

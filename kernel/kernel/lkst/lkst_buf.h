@@ -259,6 +259,12 @@ struct lkst_cpu_buffer {
 	local64_t overwritten ____cacheline_aligned;
 	local64_t dropped;
 	u64 discarded;		/* held by blocks a resize or delete freed */
+	/*
+	 * Not 0 while a writer of this CPU has claimed the next page and
+	 * not yet moved the position there (lkst_buf_claim_next()); only
+	 * writers and switches on this CPU, which interrupt it, read it.
+	 */
+	u32 claiming;
 } ____cacheline_aligned;
 
 /* A writer's reservation: where the record goes, and in which page. */
