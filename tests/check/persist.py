@@ -2,8 +2,10 @@
 
 The first boot, on cold RAM, says it found no previous trace; the second
 says it kept one with no page refused.  The first could neither resize nor
-delete the persistent buffer (lkbuf exits 2 saying why); the second fuzzes
-its persistent buffers, resizes and deletes refused as documented.  The log the second boot saved with
+delete the persistent buffer, nor link it to a block it created nor jump
+there (lkbuf exits 2 saying why); the second fuzzes its persistent
+buffers, resizes, deletes, links and jumps out of the region refused as
+documented.  The log the second boot saved with
 `lkbuf read --previous-boot` holds every record the first boot read before
 the crash (before.log), number for number, then the mark written after
 that read, OOPS_DIE and OOPS_PANIC in that order, and nothing after the
@@ -53,15 +55,16 @@ def text_of(args):
 
 
 _h, before = read_log(os.path.join(d, "before.log"))
-# The first boot could neither resize nor delete the persistent buffer.
+# The first boot could neither resize nor delete the persistent buffer, nor
+# move the writer off it by a link or a jump to a block it created.
 refusals = open(os.path.join(d, "refusals.txt")).read().splitlines()
 fuzzed = open(os.path.join(d, "fuzz-result.txt")).read().strip()
 fz = re.match(r"fuzz exited 0 unexpected_answers 0 persistent_refusals (\d+)", fuzzed)
 check(fz and int(fz.group(1)) > 0, f"the fuzzer on persistent buffers: {fuzzed}")
-check(len(refusals) == 2 and refusals[0].startswith("resize exited 2 ") and
-      "persistent" in refusals[0] and refusals[1].startswith("delete exited 2 ") and
-      "persistent" in refusals[1],
-      f"resize and delete of the persistent buffer were not refused: {refusals}")
+verbs = ("resize", "delete", "link", "jump")
+check(len(refusals) == len(verbs) and
+      all(r.startswith(f"{v} exited 2 ") and "persistent" in r for v, r in zip(verbs, refusals)),
+      f"resize, delete, link and jump out of the persistent buffer were not all refused: {refusals}")
 
 _h, previous = read_log(os.path.join(d, "previous.log"))
 prev_by_cpu = {s["cpu"]: s for s in previous}

@@ -155,6 +155,20 @@ free:
 	return ret;
 }
 
+/*
+ * A CPU whose first block is its share of the persistent region
+ * (lkst.persist=) writes there only: the next boot finds its records
+ * there and nowhere else.  Moving the writer to another block, by a jump
+ * or by a link at the region's end, would end crash survival silently, as
+ * a resize would: refused the same way (EPERM).  @first: the CPU's block
+ * 0, the only one that can be persistent.
+ */
+static bool lkst_leaves_region(const struct lkst_block *first,
+			       const struct lkst_block *target)
+{
+	return first && first->persistent && target != first;
+}
+
 static int lkst_check_next(struct lkst_cpu_buffer *cb, unsigned int next)
 {
 	if (next == LKST_NO_NEXT)
@@ -263,7 +277,9 @@ unlock:
  * Context: process context; sleeps.
  * Return: 0; -EINVAL when @req->cpu is not a possible CPU, a block ID is
  * out of range or the padding is not zero; -ENOENT when the CPU has no
- * such block, or no block @req->next.
+ * such block, or no block @req->next; -EPERM when the block is the
+ * persistent region's and @req->next another block (the writer would
+ * leave the region).
  */
 int lkc_ioc_block_link(const struct lkst_block_link *req)
 {
@@ -276,6 +292,9 @@ int lkc_ioc_block_link(const struct lkst_block_link *req)
 	mutex_lock(&lkst_buf_mutex);
 	blk = lkc_block_get(cb, req->block);
 	ret = blk ? lkst_check_next(cb, req->next) : -ENOENT;
+	if (!ret && req->next != LKST_NO_NEXT &&
+	    lkst_leaves_region(blk, lkc_block_get(cb, req->next)))
+		ret = -EPERM;
 	if (!ret)
 		WRITE_ONCE(blk->next, req->next);
 	mutex_unlock(&lkst_buf_mutex);
@@ -389,7 +408,8 @@ static void lkst_jump_on_cpu_offline(struct lkst_jump_request *jr)
  * Context: process context; sleeps; takes the CPU hotplug lock.
  * Return: 0; -EINVAL when @req->cpu is not a possible CPU, the block ID is
  * out of range, or the padding is not zero; -ENOENT when the CPU
- * has no such block; an error of smp_call_function_single().
+ * has no such block; -EPERM when the CPU writes into the persistent
+ * region and the block is another; an error of smp_call_function_single().
  */
 int lkc_ioc_block_jump(const struct lkst_block_jump *req)
 {
@@ -407,6 +427,10 @@ int lkc_ioc_block_jump(const struct lkst_block_jump *req)
 	jr.target = lkc_block_get(jr.cb, req->block);
 	if (!jr.target) {
 		ret = -ENOENT;
+		goto unlock;
+	}
+	if (lkst_leaves_region(lkc_block_get(jr.cb, 0), jr.target)) {
+		ret = -EPERM;
 		goto unlock;
 	}
 	/* -EBUSY: the IPI came while a writer was moving; it soon is done. */
@@ -439,7 +463,8 @@ unlock:
  * this CPU moving to another page (I9), when a writer is still in the
  * target's first page, or when a resize replaced the block (its IPI can
  * land between the lookup and the jump) or a delete holds it unpublished
- * (I11), as lkst_buf_jump_pos() checks.
+ * (I11), as lkst_buf_jump_pos() checks; -EPERM when this CPU writes into
+ * the persistent region and @block is another block.
  */
 int lkst_jump_this_cpu(unsigned int block)
 {
@@ -452,7 +477,13 @@ int lkst_jump_this_cpu(unsigned int block)
 	preempt_disable_notrace();
 	cb = this_cpu_ptr(&lkst_cpu_buffers);
 	target = rcu_dereference_sched(cb->blocks[block]);
-	ret = target ? lkst_buf_jump_pos(cb, target) : -ENOENT;
+	if (!target)
+		ret = -ENOENT;
+	else if (lkst_leaves_region(rcu_dereference_sched(cb->blocks[0]),
+				    target))
+		ret = -EPERM;
+	else
+		ret = lkst_buf_jump_pos(cb, target);
 	preempt_enable_notrace();
 	return ret;
 }

@@ -67,7 +67,8 @@ static int errno_documented(int e)
 
 /*
  * States a run may meet: persistent buffers (lkst.persist= on the command
- * line), whose resize and delete the kernel refuses, and lockdown raised
+ * line), whose resize and delete the kernel refuses, as links and jumps
+ * that would move a writer off them, and lockdown raised
  * by another process mid-run, after which reading records and adding
  * probes are refused on descriptors already open, and opening fails.
  */
@@ -101,7 +102,8 @@ static int read_persistent(void)
 /* EPERM as the state documents it (lkst_ioctl.h), counted. */
 static int eperm_documented(unsigned long nr)
 {
-	if (persistent && (nr == LKST_IOC_BUFFER_RESIZE || nr == LKST_IOC_BLOCK_DELETE)) {
+	if (persistent && (nr == LKST_IOC_BUFFER_RESIZE || nr == LKST_IOC_BLOCK_DELETE ||
+			   nr == LKST_IOC_BLOCK_LINK || nr == LKST_IOC_BLOCK_JUMP)) {
 		atomic_fetch_add(&persistent_refusals, 1);
 		return 1;
 	}

@@ -29,6 +29,9 @@
  * block; the block being written cannot be deleted (EBUSY), nor a
  * persistent one (EPERM: the reserve_mem region of lkst.persist=).  JUMP
  * makes the writer continue at the block's first page, which it empties.
+ * A CPU whose buffer is persistent keeps writing there: LINK of its
+ * persistent block to another block and JUMP to another block are EPERM
+ * too, as BUFFER_RESIZE is.
  *
  * Lockdown (confidentiality) is asked at open, and again by every request
  * that copies records out (BLOCK_READ, BUFFER_DRAIN, PREVIOUS_DRAIN) and
