@@ -257,7 +257,9 @@ unsigned int lkst_event_context(void);
  * refuses a preemptible caller); lkst_jump_this_cpu() acts on this CPU, and
  * returns -EBUSY when the hook interrupted a writer of this CPU that is
  * moving to another page or still writes in the target's first page, or
- * when a resize or a delete of the target block is under way.
+ * when a resize or a delete of the target block is under way; -EPERM when
+ * this CPU writes into the persistent region (lkst.persist=) and the
+ * target is another block.
  */
 int lkst_maskset_switch(unsigned int maskset);
 int lkst_jump_this_cpu(unsigned int block);
