@@ -102,27 +102,34 @@ struct config {
 	bool resize;			/* owner replaces all its blocks */
 	bool irq_resize;		/* interrupts replace them */
 	bool nmi_jumps;			/* NMI handlers jump, as lkst_trigger may */
+	bool relinks;			/* NMIs relink, as another CPU may */
 };
 
 #define N LKST_NO_NEXT
 static const struct config configs[] = {
 	/* One page wrapping onto itself: every page switch resets it. */
-	{ "one_page_wraps",  { 1 },		{ N },		32, false, false, false, false, false },
-	{ "odd_pages_3",     { 3 },		{ N },		12, false, false, false, false, false },
-	{ "ring_3_5",	     { 3, 5 },		{ 1, 0 },	12, false, false, false, false, false },
+	{ "one_page_wraps",  { 1 },		{ N },		32, false, false, false, false, false, false },
+	{ "odd_pages_3",     { 3 },		{ N },		12, false, false, false, false, false, false },
+	{ "ring_3_5",	     { 3, 5 },		{ 1, 0 },	12, false, false, false, false, false, false },
 	/* Block 0 is never reused: 0 -> 1 -> 2 -> 1 -> 2 ... */
-	{ "chain_1_3_5_3",   { 1, 3, 5 },	{ 1, 2, 1 },	12, false, false, false, false, false },
-	{ "ring_of_1_pages", { 1, 1 },		{ 1, 0 },	32, false, false, false, false, false },
-	{ "large_ring",	     { 64, 64 },	{ 1, 0 },	12, false, false, false, false, false },
+	{ "chain_1_3_5_3",   { 1, 3, 5 },	{ 1, 2, 1 },	12, false, false, false, false, false, false },
+	{ "ring_of_1_pages", { 1, 1 },		{ 1, 0 },	32, false, false, false, false, false, false },
+	{ "large_ring",	     { 64, 64 },	{ 1, 0 },	12, false, false, false, false, false, false },
 	/* Block 1 missing: 2 -> 1 wraps onto 2. */
-	{ "jumps",	     { 3, MISSING, 5, 1 }, { 2, 2, 1, 0 }, 12, true, false, false, false, false },
+	{ "jumps",	     { 3, MISSING, 5, 1 }, { 2, 2, 1, 0 }, 12, true, false, false, false, false, false },
 	/* STOP mode: a chain fills once and never overwrites but by jumps. */
-	{ "stop_chain",	     { 3, 5 },		{ 1, N },	12, false, true, false, false, false },
-	{ "stop_jumps",	     { 3, MISSING, 5, 1 }, { 2, 2, 1, 0 }, 12, true, true, false, false, false },
-	{ "resize",	     { 3, 2 },		{ 1, 0 },	12, false, false, true, false, false },
-	{ "irq_resize",	     { 3, 2 },		{ 1, 0 },	12, true, false, false, true, false },
+	{ "stop_chain",	     { 3, 5 },		{ 1, N },	12, false, true, false, false, false, false },
+	{ "stop_jumps",	     { 3, MISSING, 5, 1 }, { 2, 2, 1, 0 }, 12, true, true, false, false, false, false },
+	{ "resize",	     { 3, 2 },		{ 1, 0 },	12, false, false, true, false, false, false },
+	{ "irq_resize",	     { 3, 2 },		{ 1, 0 },	12, true, false, false, true, false, false },
 	/* NMIs jump too, also while the writer they interrupt claims a page. */
-	{ "nmi_jumps",	     { 3, MISSING, 5, 1 }, { 2, 2, 1, 0 }, 12, true, false, false, false, true },
+	{ "nmi_jumps",	     { 3, MISSING, 5, 1 }, { 2, 2, 1, 0 }, 12, true, false, false, false, true, false },
+	/*
+	 * And the links change under them, as another CPU's BLOCK_LINK
+	 * changes them without an IPI: the page after the current one is
+	 * then not the page a writer interrupted there is claiming.
+	 */
+	{ "nmi_relinks",     { 3, MISSING, 5, 1 }, { 2, 2, 1, 0 }, 12, true, false, false, false, true, true },
 };
 #undef N
 #define NR_CONFIGS (sizeof(configs) / sizeof(configs[0]))
@@ -412,6 +419,17 @@ static void nmi_jump(struct writer *w, int level)
 		w->nmi_jumps++;
 }
 
+/* A block's next changed, as by BLOCK_LINK on another CPU. */
+static void relink(struct writer *w, int level)
+{
+	u32 id = next_random(&w->rng[level]) % MAX_CFG_BLOCKS;
+	u32 next = next_random(&w->rng[level]) % (MAX_CFG_BLOCKS + 1);
+
+	if (w->cb->blocks[id])
+		WRITE_ONCE(w->cb->blocks[id]->next,
+			   next < MAX_CFG_BLOCKS ? next : LKST_NO_NEXT);
+}
+
 /* The nested writer: whatever the signal, it runs one level deeper. */
 static void interrupt_handler(int sig)
 {
@@ -434,6 +452,9 @@ static void interrupt_handler(int sig)
 	if (w->cfg->irq_resize && level < NR_LEVELS - 1 &&
 	    next_random(&w->rng[level]) % 4 == 0)
 		irq_resize_buffer(w, level);
+	if (w->cfg->relinks && level == NR_LEVELS - 1 &&
+	    next_random(&w->rng[level]) % 2 == 0)
+		relink(w, level);
 	burst = 1 + next_random(&w->rng[level]) % w->cfg->max_burst;
 	while (burst--)
 		write_record(w, level);
@@ -1283,6 +1304,10 @@ static void run_config(const struct config *cfg, long duration_ms)
 			      w->jump_overwritten);
 	}
 	for (int c = 0; c < NR_WRITERS; c++) {
+		/* The configured links again: the final walk follows them. */
+		for (u32 id = 0; cfg->relinks && id < MAX_CFG_BLOCKS; id++)
+			if (writers[c].cb->blocks[id])
+				writers[c].cb->blocks[id]->next = cfg->next[id];
 		if (cfg->stop)
 			check_final_stop(cfg, &writers[c]);
 		else
