@@ -26,6 +26,13 @@ die_block(int err, unsigned int cpu, unsigned int block, const char *what)
 		lkst_die(LKST_EXIT_DEVICE, "block %u on cpu %u is being written; jump to another block first (lkbuf jump)",
 			 block, cpu);
 	case EPERM:
+		/* The kernel refuses what would move the writer off the region. */
+		if (!strcmp(what, "jumping to"))
+			lkst_die(LKST_EXIT_DEVICE, "cpu %u writes into the persistent buffer (lkst.persist=), kept for the next boot: it cannot jump to block %u; nothing was changed",
+				 cpu, block);
+		if (!strcmp(what, "linking"))
+			lkst_die(LKST_EXIT_DEVICE, "block %u on cpu %u is the persistent buffer (lkst.persist=), kept for the next boot: it cannot be linked to another block; nothing was changed",
+				 block, cpu);
 		lkst_die(LKST_EXIT_DEVICE, "block %u on cpu %u is the persistent buffer (lkst.persist=), kept for the next boot: it cannot be %s",
 			 block, cpu, strcmp(what, "deleting") ? "changed" : "deleted");
 	case ENOSPC:
