@@ -490,9 +490,13 @@ static void quarantine(struct shipper *s, const char *line, const char *real, co
 
 	if (strstr(why, "out of memory"))
 		lkst_die(LKST_EXIT_USAGE, "%s", why);
-	fprintf(stderr, "lkbuf: ship: %s%s%s; quarantined: left in place, not shipped%s%s, not tried again until it changes\n",
-		strstr(why, real) ? "" : real, strstr(why, real) ? "" : ": ", why,
-		s->state ? ", listed in " : "", s->state ? state_path : "");
+	if (s->state)
+		fprintf(stderr, "lkbuf: ship: %s%s%s; quarantined: left in place, not shipped, listed in %s and not tried again until it changes\n",
+			strstr(why, real) ? "" : real, strstr(why, real) ? "" : ": ", why,
+			state_path);
+	else
+		fprintf(stderr, "lkbuf: ship: %s%s%s; quarantined: left in place, not shipped\n",
+			strstr(why, real) ? "" : real, strstr(why, real) ? "" : ": ", why);
 	snprintf(qline, sizeof(qline), "quarantined %s", line);
 	state_mark(s, qline);
 	s->nr_bad++;
