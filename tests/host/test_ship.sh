@@ -7,8 +7,9 @@
 # the state file, and the rest shipped; credentials from an owner-only
 # file or the environment go in ClickHouse's headers and no password is
 # ever printed; ?user=&password= in the URL is kept as ClickHouse reads
-# it; TLS with a CA file and a client certificate.  The default give-up
-# bound is test_fleet's.
+# it; TLS with a CA file and a client certificate; with clickhouse-server
+# installed, tests/fleet/ship_auth.py (a ClickHouse user with a password).
+# The default give-up bound is test_fleet's.
 # Usage: test_ship.sh DIR-WITH-lkbuf-gen_log-AND-split_log
 bin=$(cd "${1:-.}" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
@@ -248,6 +249,14 @@ if command -v openssl >/dev/null 2>&1; then
 	check '[ $? -eq 1 ] && grep -q "cannot read .*none.pem" "$tmp/err"' "a missing --cacert not refused"
 else
 	echo "test_ship: no openssl; the TLS cases are skipped"
+fi
+
+# ---- a real ClickHouse user with a password, when the server is installed --------
+if command -v clickhouse-server >/dev/null 2>&1; then
+	python3 "$here/../fleet/ship_auth.py" "$lkbuf" "$bin/gen_log" "$tmp/auth" >"$tmp/auth.out" 2>&1
+	check '[ $? -eq 0 ]' "ship_auth.py against clickhouse-server: $(tail -5 "$tmp/auth.out")"
+else
+	echo "test_ship: no clickhouse-server; tests/fleet/ship_auth.py skipped (make test-fleet runs it)"
 fi
 
 echo "$passed passed, $failed failed"
