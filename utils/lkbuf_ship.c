@@ -742,6 +742,8 @@ static int run_ship(struct lkst_cmd *cmd)
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* A server closing the connection is an error of the try, not the end of lkbuf. */
+	signal(SIGPIPE, SIG_IGN);
 	if (create)
 		create_tables(&s);
 	if (dir && !state_path) {
