@@ -525,6 +525,9 @@ static int ship_file(struct shipper *s, const char *path)
 	snprintf(qline, sizeof(qline), "quarantined %s", line);
 	if (!force && (is_done(s, line) || is_done(s, qline)))
 		return 0;
+	/* Unreadable for want of permission is the machine's fault, mended by chmod. */
+	if (access(real, R_OK))
+		lkst_die(LKST_EXIT_USAGE, "ship: cannot read %s: %s", real, strerror(errno));
 	trace = lkst_trace_open(real, 0, &err);
 	if (!trace) {
 		quarantine(s, line, real, err.msg);
