@@ -656,7 +656,8 @@ static void add_header(struct shipper *s, const char *name, const char *value)
 	struct curl_slist *l;
 	char *h;
 
-	if (asprintf(&h, "%s: %s", name, value) < 0 ||
+	/* "Name;" is how curl sends a header with an empty value. */
+	if ((*value ? asprintf(&h, "%s: %s", name, value) : asprintf(&h, "%s;", name)) < 0 ||
 	    !(l = curl_slist_append(s->headers, h)))
 		lkst_die(LKST_EXIT_USAGE, "out of memory; free some memory");
 	explicit_bzero(h, strlen(h));
@@ -672,9 +673,10 @@ static void credentials(struct shipper *s)
 {
 	const char *env = getenv("LKST_CLICKHOUSE_CREDENTIALS");
 	const char *auth = strstr(url, "://") + 3;
+	const char *at = memrchr(auth, '@', strcspn(auth, "/?#"));
 	struct lkst_err err;
-	int in_url = memchr(auth, '@', strcspn(auth, "/?#")) != NULL ||
-		     strstr(url, "password=") != NULL;
+	int in_url = at || strstr(url, "password=");
+	int pw_in_url = (at && memchr(auth, ':', at - auth)) || strstr(url, "password=");
 
 	if (credentials_path) {
 		if (lkst_ship_read_credentials(credentials_path, &s->user, &s->password, &err))
@@ -684,7 +686,7 @@ static void credentials(struct shipper *s)
 						&s->password, &err))
 			lkst_die(LKST_EXIT_USAGE, "ship: %s", err.msg);
 	} else {
-		if (in_url)
+		if (pw_in_url)
 			fprintf(stderr, "lkbuf: ship: the password in --url can be read by every user of this machine (ps); put USER:PASSWORD in a file only you can read and give --credentials FILE\n");
 		return;
 	}

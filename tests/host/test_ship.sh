@@ -189,6 +189,11 @@ check '[ $? -eq 1 ] && grep -q "may be read or written by others (mode 0640).*ch
 LKST_CLICKHOUSE_CREDENTIALS='envuser:env-s3cret' "$lkbuf" ship --url "$url" -f "$tmp/a.log" --force 2>"$tmp/err"
 check '[ $? -eq 0 ] && [ "$(count_log "$log" "r[\"user\"] == \"envuser\" and r[\"key\"] == \"env-s3cret\"")" -gt 0 ]' \
 	"LKST_CLICKHOUSE_CREDENTIALS: not sent: $(cat "$tmp/err")"
+# An empty password is sent empty, not left out.
+: >"$log"
+LKST_CLICKHOUSE_CREDENTIALS='nopw:' "$lkbuf" ship --url "$url" -f "$tmp/a.log" --force 2>"$tmp/err"
+check '[ $? -eq 0 ] && [ "$(count_log "$log" "r[\"user\"] == \"nopw\" and r[\"key\"] == \"\"")" -gt 0 ]' \
+	"an empty password: X-ClickHouse-Key not sent empty: $(head -c 300 "$log")"
 LKST_CLICKHOUSE_CREDENTIALS='nocolon' "$lkbuf" ship --url "$url" -f "$tmp/a.log" 2>"$tmp/err"
 check '[ $? -eq 1 ] && grep -q "USER:PASSWORD" "$tmp/err" && ! grep -q nocolon "$tmp/err"' \
 	"a bad LKST_CLICKHOUSE_CREDENTIALS: $(cat "$tmp/err")"
@@ -199,6 +204,9 @@ check '[ $? -eq 0 ] && [ "$(count_log "$log" "r[\"params\"][\"user\"] == [\"u\"]
 	"?user=&password= in --url: not ClickHouse's parameters: $(head -c 300 "$log")"
 check 'grep -q "visible\|can be read by every user" "$tmp/err" && ! grep -q s3cret "$tmp/err"' \
 	"?password= in --url: no warning, or the password printed: $(cat "$tmp/err")"
+# A user without a password in the URL: no warning.
+"$lkbuf" ship --url "http://u@127.0.0.1:$(cat "$tmp/cred.port")" -f "$tmp/a.log" --force 2>"$tmp/err"
+check '[ $? -eq 0 ] && ! grep -q "ps)" "$tmp/err"' "a user without a password in --url: $(cat "$tmp/err")"
 # Errors print the URL without its passwords.
 serve fail fail
 "$lkbuf" ship --url "http://u:url-s3cret@127.0.0.1:$(cat "$tmp/fail.port")/?password=q-s3cret" \
