@@ -16,6 +16,18 @@
  * repeats rows with the same (host, boot, cpu, seq), which the
  * ReplacingMergeTree tables keep once.  --delete removes a file only
  * after that.  Memory: one batch.
+ *
+ * Never stuck: a try that sends and receives nothing for --timeout is
+ * given up like a refused one, so a server that accepts and never
+ * answers costs a bounded time (LKST_SHIP_GIVE_UP_BOUND with the
+ * defaults).  SIGINT and SIGTERM let the insert in flight finish, then
+ * stop without marking the unfinished file.  A file that cannot be read
+ * is quarantined: reported once, listed as such in the state file, and
+ * the files after it are shipped.
+ *
+ * Credentials go in ClickHouse's X-ClickHouse-User and X-ClickHouse-Key
+ * headers, from an owner-only file or the environment, never the command
+ * line; a URL is printed with its passwords hidden.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -34,12 +46,25 @@
 #include "lkst_fleet.h"
 
 static char *url, *database = "lkst", *cluster, *dir, *state_path, *batch_arg, *retries_arg;
+static char *timeout_arg, *connect_timeout_arg, *credentials_path, *cacert, *cert, *cert_key;
 static const char **files;
 static int create, follow, force, delete_after;
 
 static struct poptOption ship_options[] = {
 	{ "url", '\0', POPT_ARG_STRING, &url, 0,
-	  "ClickHouse's HTTP interface, as http://HOST:PORT", "URL" },
+	  "ClickHouse's HTTP interface, as http://HOST:PORT or https://HOST:PORT", "URL" },
+	{ "credentials", '\0', POPT_ARG_STRING, &credentials_path, 0,
+	  "a file only its owner may read holding USER:PASSWORD, sent as ClickHouse's "
+	  "X-ClickHouse-User and X-ClickHouse-Key headers (default: the environment's "
+	  "LKST_CLICKHOUSE_CREDENTIALS, else none)", "FILE" },
+	{ "cacert", '\0', POPT_ARG_STRING, &cacert, 0,
+	  "https: the CA certificates (PEM) to check the server's certificate with, "
+	  "instead of the system's", "FILE" },
+	{ "cert", '\0', POPT_ARG_STRING, &cert, 0,
+	  "https: a client certificate (PEM) to present to the server", "FILE" },
+	{ "cert-key", '\0', POPT_ARG_STRING, &cert_key, 0,
+	  "https: the client certificate's private key (PEM, unencrypted; default: in --cert's file)",
+	  "FILE" },
 	{ "database", '\0', POPT_ARG_STRING, &database, 0,
 	  "the database of the tables (default lkst)", "DB" },
 	{ "create", '\0', POPT_ARG_NONE, &create, 0,
@@ -63,8 +88,15 @@ static struct poptOption ship_options[] = {
 	{ "batch", '\0', POPT_ARG_STRING, &batch_arg, 0,
 	  "records per insert (default 100000): the memory the shipper uses", "N" },
 	{ "retries", '\0', POPT_ARG_STRING, &retries_arg, 0,
-	  "tries of an insert before giving up (default 12; the waits double from 0.25 s to 10 s)",
-	  "N" },
+	  "tries of an insert before giving up with exit status 2 (default 12; the waits double "
+	  "from 0.25 s to 10 s)", "N" },
+	{ "timeout", '\0', POPT_ARG_STRING, &timeout_arg, 0,
+	  "seconds a try may send and receive nothing, connecting included, before it counts as "
+	  "failed (default 15: a server that never answers is given up within 5 minutes)",
+	  "SECONDS" },
+	{ "connect-timeout", '\0', POPT_ARG_STRING, &connect_timeout_arg, 0,
+	  "seconds to connect (TCP and TLS) before a try counts as failed (default 10)",
+	  "SECONDS" },
 	LKST_POPT_TAIL
 };
 
@@ -72,8 +104,9 @@ static void check_ship(struct lkst_cmd *cmd)
 {
 	(void)cmd;
 	lkst_require(url, "--url URL", "ship");
+	/* Not echoed: it may hold a password. */
 	if (strncmp(url, "http://", 7) && strncmp(url, "https://", 8))
-		lkst_die(LKST_EXIT_USAGE, "ship --url: \"%s\" is not an http:// or https:// URL", url);
+		lkst_die(LKST_EXIT_USAGE, "ship --url: give ClickHouse's HTTP interface as an http:// or https:// URL");
 	if (!create && !dir && !files)
 		lkst_die(LKST_EXIT_USAGE, "ship: nothing to do; give --create, -f FILE or --dir DIR");
 	if (cluster && !create)
@@ -82,6 +115,17 @@ static void check_ship(struct lkst_cmd *cmd)
 		lkst_die(LKST_EXIT_USAGE, "ship --follow watches a directory; give --dir DIR");
 	if (dir && files)
 		lkst_die(LKST_EXIT_USAGE, "ship: give -f FILE or --dir DIR, not both");
+	if (cacert && access(cacert, R_OK))
+		lkst_die(LKST_EXIT_USAGE, "ship --cacert: cannot read %s: %s", cacert, strerror(errno));
+	if (cert && access(cert, R_OK))
+		lkst_die(LKST_EXIT_USAGE, "ship --cert: cannot read %s: %s", cert, strerror(errno));
+	if (cert_key && access(cert_key, R_OK))
+		lkst_die(LKST_EXIT_USAGE, "ship --cert-key: cannot read %s: %s", cert_key,
+			 strerror(errno));
+	if (cert_key && !cert)
+		lkst_die(LKST_EXIT_USAGE, "ship --cert-key is the key of a client certificate; give --cert FILE too");
+	if ((cacert || cert) && strncmp(url, "https://", 8))
+		lkst_die(LKST_EXIT_USAGE, "ship --cacert and --cert are for TLS; give an https:// URL");
 	if (strspn(database, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") !=
 	    strlen(database) || (cluster && strspn(cluster,
 	    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != strlen(cluster)))
@@ -100,7 +144,17 @@ static int run_ship(struct lkst_cmd *cmd)
 
 struct shipper {
 	CURL *curl;
-	unsigned long long batch, retries;
+	struct curl_slist *headers;
+	char *user, *password;
+	char shown[1024];		/* the URL as it may be printed */
+	char curl_err[CURL_ERROR_SIZE];
+	unsigned long long batch, retries, timeout, connect_timeout;
+	/* The try in flight: when it last sent or received, what it answered. */
+	long long last_ms;
+	curl_off_t dl, ul;
+	int stalled;
+	long code;
+	char answer[400];
 	/* The batch being filled: TabSeparated rows of one table. */
 	char *buf;
 	size_t len;
@@ -108,66 +162,128 @@ struct shipper {
 	enum lkst_fleet_table_id table;
 	unsigned long long rows;
 	/* Totals. */
-	unsigned long long records, inserts, nr_files, failed_tries;
-	/* Shipped files: "SIZE MTIME_NS PATH" lines. */
+	unsigned long long records, inserts, nr_files, failed_tries, nr_bad;
+	/* Shipped files: "SIZE MTIME_NS PATH"; quarantined ones "quarantined " before it. */
 	char **done;
 	size_t nr_done, cap_done;
 	FILE *state;
 };
 
+/* Signals seen: the first stops after the insert in flight, a second aborts it. */
 static volatile sig_atomic_t stopping;
 
 static void on_signal(int sig)
 {
 	(void)sig;
-	stopping = 1;
+	if (stopping < 2)
+		stopping++;
 }
 
-static size_t discard(char *p, size_t size, size_t n, void *ctx)
+static long long now_ms(void)
 {
-	struct lkst_err *err = ctx;
-	size_t len = strlen(err->msg), k = size * n;
+	struct timespec ts;
 
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+static size_t on_body(char *p, size_t size, size_t n, void *ctx)
+{
+	struct shipper *s = ctx;
+	size_t len = strlen(s->answer), k = size * n;
+
+	s->last_ms = now_ms();
 	/* The first line of ClickHouse's answer, for the message. */
-	if (len + 1 < sizeof(err->msg)) {
-		size_t room = sizeof(err->msg) - len - 1;
+	if (len + 1 < sizeof(s->answer)) {
+		size_t room = sizeof(s->answer) - len - 1;
 
-		memcpy(err->msg + len, p, k < room ? k : room);
-		err->msg[len + (k < room ? k : room)] = '\0';
-		err->msg[strcspn(err->msg, "\n")] = '\0';
+		memcpy(s->answer + len, p, k < room ? k : room);
+		s->answer[len + (k < room ? k : room)] = '\0';
+		s->answer[strcspn(s->answer, "\r\n")] = '\0';
 	}
 	return k;
+}
+
+static size_t on_header(char *p, size_t size, size_t n, void *ctx)
+{
+	struct shipper *s = ctx;
+
+	(void)p;
+	s->last_ms = now_ms();
+	return size * n;
+}
+
+/*
+ * Called at least once a second while a try lasts: ends a try that has
+ * moved no byte for --timeout (connecting included), or on a second signal.
+ */
+static int on_progress(void *ctx, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+		       curl_off_t ulnow)
+{
+	struct shipper *s = ctx;
+	long long now = now_ms();
+
+	(void)dltotal;
+	(void)ultotal;
+	if (dlnow != s->dl || ulnow != s->ul) {
+		s->dl = dlnow;
+		s->ul = ulnow;
+		s->last_ms = now;
+	}
+	if (now - s->last_ms >= (long long)s->timeout * 1000) {
+		s->stalled = 1;
+		return 1;
+	}
+	return stopping > 1;
 }
 
 /* One POST; 0 when ClickHouse answered 200, else -1 with err. */
 static int post(struct shipper *s, const char *query, const char *body, size_t len,
 		struct lkst_err *err)
 {
-	char *q, *full;
-	long code = 0;
+	char *q, *params = NULL, *full = NULL;
 	CURLcode rc;
 
 	q = curl_easy_escape(s->curl, query, 0);
-	if (!q || asprintf(&full, "%s/?insert_distributed_sync=1&query=%s", url, q) < 0)
+	if (!q || asprintf(&params, "insert_distributed_sync=1&query=%s", q) < 0 ||
+	    !(full = lkst_ship_url(url, params)))
 		lkst_die(LKST_EXIT_USAGE, "out of memory; free some memory");
 	curl_free(q);
-	err->msg[0] = '\0';
+	free(params);
+	s->answer[0] = '\0';
+	s->curl_err[0] = '\0';
+	s->code = 0;
+	s->stalled = 0;
+	s->dl = s->ul = 0;
+	s->last_ms = now_ms();
 	curl_easy_setopt(s->curl, CURLOPT_URL, full);
 	curl_easy_setopt(s->curl, CURLOPT_POSTFIELDS, body);
 	curl_easy_setopt(s->curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
-	curl_easy_setopt(s->curl, CURLOPT_WRITEFUNCTION, discard);
-	curl_easy_setopt(s->curl, CURLOPT_WRITEDATA, err);
 	rc = curl_easy_perform(s->curl);
 	free(full);
-	if (rc != CURLE_OK) {
-		lkst_seterr(err, "%s: %s", url, curl_easy_strerror(rc));
+	if (rc == CURLE_ABORTED_BY_CALLBACK && s->stalled) {
+		lkst_seterr(err, "%s: no answer for %llu s (--timeout)", s->shown, s->timeout);
 		return -1;
 	}
-	curl_easy_getinfo(s->curl, CURLINFO_RESPONSE_CODE, &code);
-	if (code == 200)
+	if (rc == CURLE_OPERATION_TIMEDOUT) {
+		lkst_seterr(err, "%s: not connected within %llu s (--connect-timeout)", s->shown,
+			    s->connect_timeout);
+		return -1;
+	}
+	if (rc == CURLE_ABORTED_BY_CALLBACK) {
+		lkst_seterr(err, "%s: stopped by a second signal", s->shown);
+		return -1;
+	}
+	if (rc != CURLE_OK) {
+		lkst_seterr(err, "%s: %s", s->shown,
+			    s->curl_err[0] ? s->curl_err : curl_easy_strerror(rc));
+		return -1;
+	}
+	curl_easy_getinfo(s->curl, CURLINFO_RESPONSE_CODE, &s->code);
+	if (s->code == 200)
 		return 0;
-	if (!err->msg[0])
-		snprintf(err->msg, sizeof(err->msg), "HTTP %ld", code);
+	lkst_seterr(err, "%s: HTTP %ld%s%s", s->shown, s->code, s->answer[0] ? ": " : "",
+		    s->answer);
 	return -1;
 }
 
@@ -179,43 +295,67 @@ static void sleep_ms(long ms)
 		;
 }
 
-/* post() until acknowledged; exits when every try failed. */
-static void post_retrying(struct shipper *s, const char *query, const char *body, size_t len)
+/*
+ * post() until acknowledged: 0; 1 when a signal came and the try in
+ * flight failed (nothing more is tried); exits when every try failed.
+ */
+static int post_retrying(struct shipper *s, const char *query, const char *body, size_t len)
 {
 	struct lkst_err err;
 	unsigned long long i;
-	long wait = 250;
+	long long start = now_ms();
+	long wait;
 
 	for (i = 0; i < s->retries; i++) {
 		if (!post(s, query, body, len, &err))
-			return;
+			return 0;
 		s->failed_tries++;
+		if (stopping) {
+			fprintf(stderr, "lkbuf: ship: %s; stopping on the signal without trying again\n",
+				err.msg);
+			return 1;
+		}
+		/* A wrong user or password stays wrong: no use waiting. */
+		if (s->code == 401 || s->code == 403)
+			lkst_die(LKST_EXIT_DEVICE, "ship: ClickHouse refused the credentials: %s; check the user and password (--credentials or LKST_CLICKHOUSE_CREDENTIALS)",
+				 err.msg);
 		if (i + 1 == s->retries)
 			break;
+		wait = lkst_ship_backoff_ms(i);
 		fprintf(stderr, "lkbuf: ship: %s (try %llu of %llu; again in %ld ms)\n",
 			err.msg, i + 1, s->retries, wait);
 		sleep_ms(wait);
-		wait = wait * 2 > 10000 ? 10000 : wait * 2;
+		if (stopping)
+			return 1;
 	}
-	lkst_die(LKST_EXIT_DEVICE, "ship: ClickHouse did not take the request after %llu tries: %s; nothing is marked shipped that it did not take, run it again later",
-		 s->retries, err.msg);
+	lkst_die(LKST_EXIT_DEVICE, "ship: ClickHouse did not take the request after %llu tries in %lld s: %s; nothing is marked shipped that it did not take, run it again later",
+		 s->retries, (now_ms() - start + 500) / 1000, err.msg);
 }
 
-static void flush_batch(struct shipper *s)
+/* Drops the rows not sent. */
+static void drop_batch(struct shipper *s)
+{
+	rewind(s->out);
+	s->len = 0;
+	s->rows = 0;
+}
+
+/* 0, or 1 when a signal stopped it before ClickHouse took the batch. */
+static int flush_batch(struct shipper *s)
 {
 	char query[256];
 
 	if (!s->rows)
-		return;
+		return 0;
 	if (fflush(s->out))
 		lkst_die(LKST_EXIT_USAGE, "out of memory; free some memory");
 	snprintf(query, sizeof(query), "INSERT INTO %s.%s FORMAT TabSeparated", database,
 		 lkst_fleet_tables[s->table].name);
-	post_retrying(s, query, s->buf, s->len);
+	if (post_retrying(s, query, s->buf, s->len))
+		return 1;
 	s->inserts++;
-	s->rows = 0;
-	rewind(s->out);
-	s->len = 0;
+	drop_batch(s);
+	return 0;
 }
 
 /* Decimal digits of v ending at end; their start.  printf costs more. */
@@ -235,8 +375,13 @@ static int ship_row(void *ctx, enum lkst_fleet_table_id t, const struct lkst_fle
 	char num[24], *p;
 	unsigned int c;
 
-	if (s->rows && (t != s->table || s->rows >= s->batch))
-		flush_batch(s);
+	/* After a signal: no new batch; the walk stops here. */
+	if (stopping)
+		return 1;
+	if (s->rows && (t != s->table || s->rows >= s->batch) && flush_batch(s))
+		return 1;
+	if (stopping)
+		return 1;
 	s->table = t;
 	for (c = 0; c < tab->nr_cols; c++) {
 		if (c)
@@ -292,6 +437,8 @@ static void add_done(struct shipper *s, const char *line)
 static void state_open(struct shipper *s)
 {
 	char line[PATH_MAX + 64];
+	int ends_line = 1;
+	size_t n;
 	FILE *f;
 
 	if (!state_path)
@@ -301,6 +448,8 @@ static void state_open(struct shipper *s)
 		lkst_die(LKST_EXIT_USAGE, "cannot read the state file %s: %s", state_path,
 			 strerror(errno));
 	while (f && fgets(line, sizeof(line), f)) {
+		n = strlen(line);
+		ends_line = n && line[n - 1] == '\n';
 		line[strcspn(line, "\n")] = '\0';
 		if (line[0])
 			add_done(s, line);
@@ -311,9 +460,13 @@ static void state_open(struct shipper *s)
 	if (!s->state)
 		lkst_die(LKST_EXIT_USAGE, "cannot write the state file %s: %s", state_path,
 			 strerror(errno));
+	/* A line cut by a crash must not swallow the next one. */
+	if (!ends_line && (fputc('\n', s->state) == EOF || fflush(s->state)))
+		lkst_die(LKST_EXIT_USAGE, "cannot write the state file %s: %s", state_path,
+			 strerror(errno));
 }
 
-/* After the last insert of the file was acknowledged. */
+/* After the last insert of the file was acknowledged (or it is quarantined). */
 static void state_mark(struct shipper *s, const char *line)
 {
 	add_done(s, line);
@@ -325,43 +478,93 @@ static void state_mark(struct shipper *s, const char *line)
 			 strerror(errno));
 }
 
-static void ship_file(struct shipper *s, const char *path)
+/*
+ * A file that cannot be read as a log (cut short by a power loss,
+ * damaged): said once, listed in the state file as quarantined so that
+ * no later run tries it again while it is unchanged, left where it is.
+ * What a lack of memory makes fail is no fault of the file.
+ */
+static void quarantine(struct shipper *s, const char *line, const char *real, const char *why)
+{
+	char qline[PATH_MAX + 80];
+
+	if (strstr(why, "out of memory"))
+		lkst_die(LKST_EXIT_USAGE, "%s", why);
+	if (s->state)
+		fprintf(stderr, "lkbuf: ship: %s%s%s; quarantined: left in place, not shipped, listed in %s and not tried again until it changes\n",
+			strstr(why, real) ? "" : real, strstr(why, real) ? "" : ": ", why,
+			state_path);
+	else
+		fprintf(stderr, "lkbuf: ship: %s%s%s; quarantined: left in place, not shipped\n",
+			strstr(why, real) ? "" : real, strstr(why, real) ? "" : ": ", why);
+	snprintf(qline, sizeof(qline), "quarantined %s", line);
+	state_mark(s, qline);
+	s->nr_bad++;
+}
+
+/* 0: shipped, quarantined or nothing to do; 1: a signal stopped it, not marked. */
+static int ship_file(struct shipper *s, const char *path)
 {
 	static const enum lkst_fleet_table_id order[] = {
 		LKST_FLEET_EVENTS, LKST_FLEET_SYSCALLS, LKST_FLEET_LOSSES, LKST_FLEET_GAPS,
 	};
-	char real[PATH_MAX], stamp[64], line[PATH_MAX + 64];
+	char real[PATH_MAX], stamp[64], line[PATH_MAX + 64], qline[PATH_MAX + 80];
 	struct lkst_fleet_log fl;
 	struct lkst_trace *trace;
 	struct lkst_err err;
 	unsigned int i;
+	int ret = 0;
 
-	if (!realpath(path, real) || file_stamp(real, stamp, sizeof(stamp)))
+	if (!realpath(path, real) || file_stamp(real, stamp, sizeof(stamp))) {
+		/* Listed, then deleted (lkbuf record --keep): nothing to ship. */
+		if (errno == ENOENT && dir)
+			return 0;
 		lkst_die(LKST_EXIT_USAGE, "ship: %s: %s", path, strerror(errno));
+	}
 	snprintf(line, sizeof(line), "%s %s", stamp, real);
-	if (!force && is_done(s, line))
-		return;
+	snprintf(qline, sizeof(qline), "quarantined %s", line);
+	if (!force && (is_done(s, line) || is_done(s, qline)))
+		return 0;
+	/* Unreadable for want of permission is the machine's fault, mended by chmod. */
+	if (access(real, R_OK))
+		lkst_die(LKST_EXIT_USAGE, "ship: cannot read %s: %s", real, strerror(errno));
 	trace = lkst_trace_open(real, 0, &err);
-	if (!trace)
-		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	if (!trace) {
+		quarantine(s, line, real, err.msg);
+		return 0;
+	}
 	if (lkst_fleet_wrap(&fl, trace, real, &err))
-		lkst_die(LKST_EXIT_USAGE, "%s: %s", real, err.msg);
-	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
-		if (lkst_fleet_meta_rows(&fl, order[i], "lkbuf ship", ship_row, s, &err))
-			lkst_die(LKST_EXIT_USAGE, "%s: %s", real, err.msg);
-	if (lkst_fleet_records(&fl, ship_row, s, &err))
-		lkst_die(LKST_EXIT_USAGE, "%s: %s", real, err.msg);
+		goto bad;
+	for (i = 0; i < sizeof(order) / sizeof(order[0]) && !ret; i++)
+		ret = lkst_fleet_meta_rows(&fl, order[i], "lkbuf ship", ship_row, s, &err);
+	if (!ret)
+		ret = lkst_fleet_records(&fl, ship_row, s, &err);
 	/* The files row last: it says the whole file is in. */
-	if (lkst_fleet_meta_rows(&fl, LKST_FLEET_FILES, "lkbuf ship", ship_row, s, &err))
-		lkst_die(LKST_EXIT_USAGE, "%s: %s", real, err.msg);
-	flush_batch(s);
+	if (!ret)
+		ret = lkst_fleet_meta_rows(&fl, LKST_FLEET_FILES, "lkbuf ship", ship_row, s, &err);
+	if (!ret)
+		ret = flush_batch(s);
+	if (ret < 0)
+		goto bad;
 	lkst_fleet_close(&fl);
+	if (ret) {
+		drop_batch(s);
+		fprintf(stderr, "lkbuf: ship: stopped by a signal in %s; it is not marked shipped and is shipped again when restarted\n",
+			real);
+		return 1;
+	}
 	state_mark(s, line);
 	s->nr_files++;
 	fprintf(stderr, "lkbuf: shipped %s\n", real);
 	if (delete_after && unlink(real))
 		lkst_die(LKST_EXIT_USAGE, "cannot delete %s (it is shipped): %s", real,
 			 strerror(errno));
+	return 0;
+bad:
+	lkst_fleet_close(&fl);
+	drop_batch(s);
+	quarantine(s, line, real, err.msg);
+	return 0;
 }
 
 static int by_name(const void *a, const void *b)
@@ -414,14 +617,17 @@ static void create_tables(struct shipper *s)
 	unsigned int t;
 
 	snprintf(sql, sizeof(sql), "CREATE DATABASE IF NOT EXISTS %s", database);
-	post_retrying(s, sql, "", 0);
+	if (post_retrying(s, sql, "", 0))
+		return;
 	for (t = 0; t < LKST_FLEET_NR_TABLES; t++) {
 		lkst_fleet_ch_ddl(t, database, cluster, 0, sql, sizeof(sql));
-		post_retrying(s, sql, "", 0);
+		if (post_retrying(s, sql, "", 0))
+			return;
 		if (!cluster)
 			continue;
 		lkst_fleet_ch_ddl(t, database, cluster, 1, sql, sizeof(sql));
-		post_retrying(s, sql, "", 0);
+		if (post_retrying(s, sql, "", 0))
+			return;
 	}
 	/*
 	 * A view per event of this lkbuf's table (a log's dynamic probes
@@ -429,7 +635,8 @@ static void create_tables(struct shipper *s)
 	 */
 	for (t = 0; t < lkst_nr_events; t++) {
 		lkst_fleet_event_view(&lkst_events[t], database, sql, sizeof(sql));
-		post_retrying(s, sql, "", 0);
+		if (post_retrying(s, sql, "", 0))
+			return;
 	}
 }
 
@@ -444,6 +651,77 @@ static unsigned long long number(const char *arg, const char *opt, unsigned long
 	return v;
 }
 
+static void add_header(struct shipper *s, const char *name, const char *value)
+{
+	struct curl_slist *l;
+	char *h;
+
+	/* "Name;" is how curl sends a header with an empty value. */
+	if ((*value ? asprintf(&h, "%s: %s", name, value) : asprintf(&h, "%s;", name)) < 0 ||
+	    !(l = curl_slist_append(s->headers, h)))
+		lkst_die(LKST_EXIT_USAGE, "out of memory; free some memory");
+	explicit_bzero(h, strlen(h));
+	free(h);
+	s->headers = l;
+}
+
+/*
+ * The user and password: --credentials, else LKST_CLICKHOUSE_CREDENTIALS,
+ * else none (ClickHouse's default user, or what --url says).
+ */
+static void credentials(struct shipper *s)
+{
+	const char *env = getenv("LKST_CLICKHOUSE_CREDENTIALS");
+	const char *auth = strstr(url, "://") + 3;
+	const char *at = memrchr(auth, '@', strcspn(auth, "/?#"));
+	struct lkst_err err;
+	int in_url = at || strstr(url, "password=");
+	int pw_in_url = (at && memchr(auth, ':', at - auth)) || strstr(url, "password=");
+
+	if (credentials_path) {
+		if (lkst_ship_read_credentials(credentials_path, &s->user, &s->password, &err))
+			lkst_die(LKST_EXIT_USAGE, "ship --credentials: %s", err.msg);
+	} else if (env && *env) {
+		if (lkst_ship_parse_credentials(env, "LKST_CLICKHOUSE_CREDENTIALS", &s->user,
+						&s->password, &err))
+			lkst_die(LKST_EXIT_USAGE, "ship: %s", err.msg);
+	} else {
+		if (pw_in_url)
+			fprintf(stderr, "lkbuf: ship: the password in --url can be read by every user of this machine (ps); put USER:PASSWORD in a file only you can read and give --credentials FILE\n");
+		return;
+	}
+	if (in_url)
+		lkst_die(LKST_EXIT_USAGE, "ship: --url names a user or password and so do the credentials; give them once, in --credentials or LKST_CLICKHOUSE_CREDENTIALS");
+	add_header(s, "X-ClickHouse-User", s->user);
+	add_header(s, "X-ClickHouse-Key", s->password);
+}
+
+static void curl_setup(struct shipper *s)
+{
+	if (curl_global_init(CURL_GLOBAL_DEFAULT) || !(s->curl = curl_easy_init()))
+		lkst_die(LKST_EXIT_USAGE, "ship: cannot start libcurl");
+	/* Timeouts are ours (on_progress); curl's SIGALRM would meet our handlers. */
+	curl_easy_setopt(s->curl, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(s->curl, CURLOPT_CONNECTTIMEOUT, (long)s->connect_timeout);
+	curl_easy_setopt(s->curl, CURLOPT_NOPROGRESS, 0L);
+	curl_easy_setopt(s->curl, CURLOPT_XFERINFOFUNCTION, on_progress);
+	curl_easy_setopt(s->curl, CURLOPT_XFERINFODATA, s);
+	curl_easy_setopt(s->curl, CURLOPT_WRITEFUNCTION, on_body);
+	curl_easy_setopt(s->curl, CURLOPT_WRITEDATA, s);
+	curl_easy_setopt(s->curl, CURLOPT_HEADERFUNCTION, on_header);
+	curl_easy_setopt(s->curl, CURLOPT_HEADERDATA, s);
+	curl_easy_setopt(s->curl, CURLOPT_ERRORBUFFER, s->curl_err);
+	curl_easy_setopt(s->curl, CURLOPT_TCP_KEEPALIVE, 1L);
+	if (s->headers)
+		curl_easy_setopt(s->curl, CURLOPT_HTTPHEADER, s->headers);
+	if (cacert)
+		curl_easy_setopt(s->curl, CURLOPT_CAINFO, cacert);
+	if (cert)
+		curl_easy_setopt(s->curl, CURLOPT_SSLCERT, cert);
+	if (cert_key)
+		curl_easy_setopt(s->curl, CURLOPT_SSLKEY, cert_key);
+}
+
 static int run_ship(struct lkst_cmd *cmd)
 {
 	struct shipper s = { 0 };
@@ -455,9 +733,13 @@ static int run_ship(struct lkst_cmd *cmd)
 
 	(void)cmd;
 	s.batch = number(batch_arg, "--batch", 100000);
-	s.retries = number(retries_arg, "--retries", 12);
-	if (curl_global_init(CURL_GLOBAL_DEFAULT) || !(s.curl = curl_easy_init()))
-		lkst_die(LKST_EXIT_USAGE, "ship: cannot start libcurl");
+	s.retries = number(retries_arg, "--retries", LKST_SHIP_TRIES);
+	s.timeout = number(timeout_arg, "--timeout", LKST_SHIP_TIMEOUT);
+	s.connect_timeout = number(connect_timeout_arg, "--connect-timeout",
+				   LKST_SHIP_CONNECT_TIMEOUT);
+	lkst_ship_redact_url(url, s.shown, sizeof(s.shown));
+	credentials(&s);
+	curl_setup(&s);
 	s.out = open_memstream(&s.buf, &s.len);
 	if (!s.out)
 		lkst_die(LKST_EXIT_USAGE, "out of memory; free some memory");
@@ -465,6 +747,8 @@ static int run_ship(struct lkst_cmd *cmd)
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* A server closing the connection is an error of the try, not the end of lkbuf. */
+	signal(SIGPIPE, SIG_IGN);
 	if (create)
 		create_tables(&s);
 	if (dir && !state_path) {
@@ -472,7 +756,8 @@ static int run_ship(struct lkst_cmd *cmd)
 			lkst_die(LKST_EXIT_USAGE, "out of memory; free some memory");
 		state_path = state_buf;
 	}
-	state_open(&s);
+	if (!stopping)
+		state_open(&s);
 	for (i = 0; files && files[i] && !stopping; i++)
 		ship_file(&s, files[i]);
 	while (dir && !stopping) {
@@ -484,9 +769,9 @@ static int run_ship(struct lkst_cmd *cmd)
 	getrusage(RUSAGE_SELF, &ru);
 	cpu = ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
 	      (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-	if (s.nr_files)
-		fprintf(stderr, "lkbuf: shipped %llu records of %llu files in %llu inserts (%llu failed tries); CPU %.3f s, %.3f s per million records\n",
-			s.records, s.nr_files, s.inserts, s.failed_tries, cpu,
+	if (s.nr_files || s.nr_bad)
+		fprintf(stderr, "lkbuf: shipped %llu records of %llu files in %llu inserts (%llu failed tries), %llu files quarantined; CPU %.3f s, %.3f s per million records\n",
+			s.records, s.nr_files, s.inserts, s.failed_tries, s.nr_bad, cpu,
 			s.records ? cpu * 1e6 / s.records : 0.0);
 	if (s.state && fclose(s.state))
 		lkst_die(LKST_EXIT_USAGE, "cannot write the state file %s: %s", state_path,
@@ -498,7 +783,17 @@ static int run_ship(struct lkst_cmd *cmd)
 	fclose(s.out);
 	free(s.buf);
 	curl_easy_cleanup(s.curl);
+	curl_slist_free_all(s.headers);
 	curl_global_cleanup();
+	if (s.password)
+		explicit_bzero(s.password, strlen(s.password));
+	free(s.user);
+	free(s.password);
+	if (s.nr_bad) {
+		fprintf(stderr, "lkbuf: ship: %llu files could not be read and are quarantined (above); the others are shipped\n",
+			s.nr_bad);
+		return LKST_EXIT_USAGE;
+	}
 	return LKST_EXIT_OK;
 }
 

@@ -5,10 +5,13 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "lkst_fleet.h"
 #include "lkst_sysnames.h"
@@ -332,6 +335,27 @@ int lkst_fleet_meta_rows(struct lkst_fleet_log *fl, enum lkst_fleet_table_id t,
 	}
 }
 
+/*
+ * A record's time on the anchor's clock.  A damaged or crafted log may
+ * hold any time: the sum is clamped to what the column holds rather than
+ * overflowing.
+ */
+static long long realtime_ns(__u64 t, long long offset)
+{
+	unsigned long long m;
+	long long r;
+
+	if (t > (__u64)LLONG_MAX) {
+		if (offset >= 0)
+			return LLONG_MAX;
+		m = 0ull - (unsigned long long)offset;
+		return t - m > (__u64)LLONG_MAX ? LLONG_MAX : (long long)(t - m);
+	}
+	if (__builtin_add_overflow((long long)t, offset, &r))
+		return offset > 0 ? LLONG_MAX : LLONG_MIN;
+	return r;
+}
+
 int lkst_fleet_records(struct lkst_fleet_log *fl, lkst_fleet_row_fn fn, void *ctx,
 		       struct lkst_err *err)
 {
@@ -353,7 +377,7 @@ int lkst_fleet_records(struct lkst_fleet_log *fl, lkst_fleet_row_fn fn, void *ct
 		SET_I(2, r.cpu);
 		SET_I(3, sec->seqs ? sec->seqs[r.index] : sec->info.seq_start + r.index);
 		SET_I(4, r.rec->time_ns);
-		SET_I(5, (long long)r.rec->time_ns + offset);
+		SET_I(5, realtime_ns(r.rec->time_ns, offset));
 		SET_I(6, r.rec->pid);
 		SET_I(7, r.rec->context);
 		SET_I(8, r.rec->event);
@@ -444,4 +468,171 @@ void lkst_fleet_tsv_text(FILE *f, const char *s)
 		default: fputc(*s, f);
 		}
 	}
+}
+
+long lkst_ship_backoff_ms(unsigned long long i)
+{
+	/* 250 << 6 already passes the 10 s cap; no shift overflows. */
+	return i >= 6 ? 10000 : (250L << i) > 10000 ? 10000 : 250L << i;
+}
+
+unsigned long long lkst_ship_give_up_ms(unsigned long long tries, unsigned long long timeout_s)
+{
+	unsigned long long ms = 0, i;
+
+	for (i = 0; i < tries; i++) {
+		ms += timeout_s * 1000 + LKST_SHIP_CHECK_MS;
+		if (i + 1 < tries)
+			ms += lkst_ship_backoff_ms(i);
+	}
+	return ms;
+}
+
+char *lkst_ship_url(const char *base, const char *params)
+{
+	size_t n = strcspn(base, "#");
+	const char *auth = strstr(base, "://");
+	const char *sep;
+	char *out;
+
+	auth = auth && auth < base + n ? auth + 3 : base;
+	if (memchr(base, '?', n))
+		sep = base[n - 1] == '?' || base[n - 1] == '&' ? "" : "&";
+	else if (memchr(auth, '/', base + n - auth))
+		sep = "?";
+	else
+		sep = "/?";
+	if (asprintf(&out, "%.*s%s%s", (int)n, base, sep, params) < 0)
+		return NULL;
+	return out;
+}
+
+char *lkst_ship_redact_url(const char *url, char *buf, size_t len)
+{
+	const char *auth = strstr(url, "://"), *end, *at, *colon, *p;
+	size_t o = 0;
+
+#define PUT(s, n) do { size_t k_ = (n); if (o + k_ >= len) k_ = o + 1 < len ? len - o - 1 : 0; \
+		       memcpy(buf + o, (s), k_); o += k_; } while (0)
+	if (!len)
+		return buf;
+	auth = auth ? auth + 3 : url;
+	PUT(url, auth - url);
+	end = auth + strcspn(auth, "/?#");
+	at = NULL;
+	for (p = auth; p < end; p++)
+		if (*p == '@')
+			at = p;
+	if (at) {
+		colon = memchr(auth, ':', at - auth);
+		if (colon) {
+			PUT(auth, colon + 1 - auth);
+			PUT("***", 3);
+			auth = at;
+		}
+	}
+	PUT(auth, end - auth);
+	p = end + strcspn(end, "?#");
+	PUT(end, p - end);
+	while (*p && *p != '#') {
+		/* Each parameter of the query string: password=VALUE hidden. */
+		size_t k = strcspn(p + 1, "&#");
+
+		if (!strncmp(p + 1, "password=", 9)) {
+			PUT(p, 10);
+			PUT("***", 3);
+		} else {
+			PUT(p, k + 1);
+		}
+		p += k + 1;
+	}
+	PUT(p, strlen(p));
+	buf[o] = '\0';
+#undef PUT
+	return buf;
+}
+
+int lkst_ship_parse_credentials(const char *text, const char *from, char **user,
+				char **password, struct lkst_err *err)
+{
+	size_t n = strcspn(text, "\n");
+	const char *colon = memchr(text, ':', n);
+	size_t i;
+
+	if (n && text[n - 1] == '\r')
+		n--;
+	if (!colon || colon == text) {
+		lkst_seterr(err, "%s does not begin with USER:PASSWORD; write the ClickHouse user, a colon and the password on its first line",
+			    from);
+		return -1;
+	}
+	/* A header line ends at CR or LF: a control character could add headers. */
+	for (i = 0; i < n; i++)
+		if ((unsigned char)text[i] < 0x20 || text[i] == 0x7f) {
+			lkst_seterr(err, "%s: the user or password holds a control character; ClickHouse's headers cannot carry it",
+				    from);
+			return -1;
+		}
+	*user = strndup(text, colon - text);
+	*password = strndup(colon + 1, text + n - colon - 1);
+	if (!*user || !*password) {
+		free(*user);
+		free(*password);
+		lkst_seterr(err, "out of memory; free some memory");
+		return -1;
+	}
+	return 0;
+}
+
+int lkst_ship_read_credentials(const char *path, char **user, char **password,
+			       struct lkst_err *err)
+{
+	char text[4097];
+	struct stat st;
+	ssize_t n;
+	size_t got = 0;
+	int fd, ret;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0 || fstat(fd, &st)) {
+		lkst_seterr(err, "cannot read the credentials file %s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		lkst_seterr(err, "the credentials file %s is not a regular file; give a file holding USER:PASSWORD",
+			    path);
+		close(fd);
+		return -1;
+	}
+	if (st.st_mode & 077) {
+		lkst_seterr(err, "the credentials file %s may be read or written by others (mode %04o); make it its owner's only: chmod 600 %s",
+			    path, (unsigned int)(st.st_mode & 07777), path);
+		close(fd);
+		return -1;
+	}
+	while (got < sizeof(text) - 1 && (n = read(fd, text + got, sizeof(text) - 1 - got)) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			lkst_seterr(err, "cannot read the credentials file %s: %s", path,
+				    strerror(errno));
+			close(fd);
+			explicit_bzero(text, sizeof(text));
+			return -1;
+		}
+		got += n;
+	}
+	close(fd);
+	text[got] = '\0';
+	if (strlen(text) != got) {
+		lkst_seterr(err, "the credentials file %s holds a NUL byte; write USER:PASSWORD as text",
+			    path);
+		explicit_bzero(text, sizeof(text));
+		return -1;
+	}
+	ret = lkst_ship_parse_credentials(text, path, user, password, err);
+	explicit_bzero(text, sizeof(text));
+	return ret;
 }

@@ -109,4 +109,52 @@ int lkst_fleet_sqlite_ddl(enum lkst_fleet_table_id t, char *buf, size_t len);
 /* Appends v as a TabSeparated field (escaped) to f. */
 void lkst_fleet_tsv_text(FILE *f, const char *s);
 
+/*
+ * How lkbuf ship gives up (docs/fleet.md).  A try ends when nothing is
+ * sent or received for its timeout, counted from its start, so connecting
+ * is inside it too; the waits between tries double.  With the defaults a
+ * server that accepts and never answers is given up within
+ * LKST_SHIP_GIVE_UP_BOUND seconds: tries x (timeout + the check's
+ * granularity) + the waits.
+ */
+#define LKST_SHIP_TRIES			12
+#define LKST_SHIP_CONNECT_TIMEOUT	10	/* seconds */
+#define LKST_SHIP_TIMEOUT		15	/* seconds of silence */
+#define LKST_SHIP_CHECK_MS		1000	/* how late a silent try may be noticed */
+#define LKST_SHIP_GIVE_UP_BOUND		300	/* seconds */
+
+/* The wait after failed try i (from 0), in milliseconds: 250 doubling to 10000. */
+long lkst_ship_backoff_ms(unsigned long long i);
+/*
+ * The longest tries tries of timeout_s seconds each take against a server
+ * that never answers, waits included, in milliseconds.
+ */
+unsigned long long lkst_ship_give_up_ms(unsigned long long tries, unsigned long long timeout_s);
+
+/*
+ * base (as --url gives it) with params added to its query string, its
+ * fragment dropped: http://h:8123/?user=u&password=p keeps its user.
+ * NULL when out of memory; freed by the caller.
+ */
+char *lkst_ship_url(const char *base, const char *params);
+/*
+ * url as it may be printed: a password in its user info or its query
+ * string (password=) replaced by ***.  Into buf; buf.
+ */
+char *lkst_ship_redact_url(const char *url, char *buf, size_t len);
+
+/*
+ * "USER:PASSWORD" (the first line of text, split at its first colon) into
+ * user and password, both malloc'd; from names the source for messages.
+ * 0, or -1 with err (which never holds the password).
+ */
+int lkst_ship_parse_credentials(const char *text, const char *from, char **user,
+				char **password, struct lkst_err *err);
+/*
+ * The same from a file that only its owner may read or write (refused
+ * otherwise, with what to do).
+ */
+int lkst_ship_read_credentials(const char *path, char **user, char **password,
+			       struct lkst_err *err);
+
 #endif /* LKST_FLEET_H */

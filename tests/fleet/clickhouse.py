@@ -38,11 +38,20 @@ CONFIG = """<?xml version="1.0"?>
 """
 SHARD = ("      <shard><replica><host>127.0.0.1</host><port>{tcp}</port>"
          "</replica></shard>")
+# lkbuf ship --credentials logs in as SHIP_USER (ship_auth.py), whose
+# queries system.query_log keeps, to show who sent them; the Distributed
+# tables reach the shards as default.
+SHIP_USER, SHIP_PASSWORD = 'lkst_ship', 'fleet-Pa55:word'
 USERS = """<?xml version="1.0"?>
 <yandex>
-  <profiles><default><max_memory_usage>2000000000</max_memory_usage></default></profiles>
+  <profiles><default><max_memory_usage>2000000000</max_memory_usage></default>
+    <ship><max_memory_usage>2000000000</max_memory_usage><log_queries>1</log_queries></ship>
+  </profiles>
   <users><default><password></password><networks><ip>127.0.0.1</ip></networks>
-    <profile>default</profile><quota>default</quota></default></users>
+    <profile>default</profile><quota>default</quota></default>
+    <""" + SHIP_USER + """><password>""" + SHIP_PASSWORD + """</password>
+    <networks><ip>127.0.0.1</ip></networks>
+    <profile>ship</profile><quota>default</quota></""" + SHIP_USER + """></users>
   <quotas><default><interval><duration>3600</duration><queries>0</queries>
     <errors>0</errors><result_rows>0</result_rows><read_rows>0</read_rows>
     <execution_time>0</execution_time></interval></default></quotas>

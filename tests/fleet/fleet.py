@@ -15,7 +15,8 @@ lkst-c, and, when the run had one, kdump's vmcore-extracted log (lkst-d).
    SIGKILL once rows arrive and shard 2's server killed too, the shipper
    started again (it retries with backoff while the shard is down; it
    resumes from its state file), the server restarted; the rotated set
-   shipped by --dir; then every file shipped again with --force;
+   shipped by --dir; then every file shipped again with --force; a log
+   shipped as a ClickHouse user with a password (ship_auth.py);
 3. per (host, boot, CPU) rows equal lkbuf print's (0 missing), and after
    OPTIMIZE ... FINAL each record is stored once (0 duplicated); every
    file's losses rows equal lkbuf info's, its gaps add up to its losses;
@@ -38,6 +39,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import check_sql  # noqa: E402
+import ship_auth  # noqa: E402
 from clickhouse import Cluster  # noqa: E402
 
 # (path under OUT, kind): "file" ships with -f, "dir" with --dir.
@@ -335,6 +337,8 @@ def main():
         for g in dirs:
             ship(lkbuf, ch, ['--dir', g.follow_dir, '--force'], g.follow_state)
         check_delete(lkbuf, ch, singles[0], work)
+        # A user with a password: credentials file, environment, URL (own database).
+        ship_auth.check(lkbuf, ch, work, singles[0].path, fail)
         raw_dups = sum(counts(ch, final=False).values()) - sum(expected.values())
         m2, e2 = check_counts(ch, expected, 'after a forced re-ship')
         missing, extra = missing + m2, extra + e2

@@ -36,6 +36,9 @@ run sh "$here/test_dev.sh" .
 # The boot ID logs carry (docs/fleet.md): read, record, --previous-boot, sql.
 run sh "$here/test_bootid.sh" .
 run sh "$here/test_convert.sh" .
+# lkbuf ship against a stand-in for ClickHouse: timeouts, signals,
+# quarantine, credentials, TLS (docs/fleet.md).
+run sh "$here/test_ship.sh" .
 # zstd logs, standard input, rotated sets read as one, CPU ranges, slices.
 run sh "$here/test_logset.sh" .
 run sh "$here/test_manpages.sh"
