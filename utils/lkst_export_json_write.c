@@ -9,12 +9,12 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lkst_export_json_int.h"
 #include "lkst_format.h"
 #include "lkst_logio_int.h"
+#include "lkst_outfile.h"
 
 /* Softirq vectors as the kernel names them (include/linux/interrupt.h). */
 static const char *const softirq_names[] = {
@@ -418,16 +418,15 @@ static void put_trace(FILE *out, struct json_export *j)
 int json_write(struct json_export *j, const char *path)
 {
 	int to_stdout = !strcmp(path, "-"), regular = 1, failed, errnum;
-	struct stat st;
+	struct outfile of;
 	FILE *out;
 
-	if (!to_stdout && !stat(path, &st)) {
-		if (S_ISDIR(st.st_mode)) {
-			lkst_seterr(j->err, "%s is a directory; give a file name for the JSON trace",
-				    path);
+	/* Written in order: a device or a FIFO is written through. */
+	if (!to_stdout) {
+		if (outfile_resolve(&of, path, "the JSON trace", 0, j->err))
 			return -1;
-		}
-		regular = S_ISREG(st.st_mode);
+		regular = of.kind == OUTFILE_REPLACE;
+		outfile_free(&of);
 	}
 	out = to_stdout ? stdout : fopen(path, "we");
 	if (!out) {

@@ -34,6 +34,7 @@
 #include "lkst_export_perfetto.h"
 #include "lkst_export_kernel.h"
 #include "lkst_format.h"
+#include "lkst_outfile.h"
 #include "lkst_sysnames.h"
 #include "perfetto/perfetto_trace.pb-c.h"
 
@@ -549,6 +550,7 @@ int lkst_export_perfetto(struct lkst_export *x, const char *path, struct lkst_er
 {
 	struct pf_writer w;
 	unsigned int s, i;
+	struct outfile of;
 	int ret = -1;
 
 	memset(&w, 0, sizeof(w));
@@ -567,6 +569,12 @@ int lkst_export_perfetto(struct lkst_export *x, const char *path, struct lkst_er
 		goto out;
 	scan(&w);
 	x->work = x->records;
+	/* Written in order: a device or a FIFO is written through. */
+	if (strcmp(path, "-")) {
+		if (outfile_resolve(&of, path, "the Perfetto trace", 0, err))
+			goto out;
+		outfile_free(&of);
+	}
 	w.out = strcmp(path, "-") ? fopen(path, "we") : stdout;
 	if (!w.out) {
 		lkst_seterr(err, "cannot create %s: %s; check the path", path, strerror(errno));
