@@ -16,6 +16,7 @@
 #include "lkbuf_cmds.h"
 #include "lkbuf_print.h"
 #include "lkst_fleet.h"
+#include "lkst_format_int.h"
 #include "lkst_outfile.h"
 
 static char *out_path;
@@ -204,7 +205,7 @@ static int run_sql(struct lkst_cmd *cmd)
 	struct sql_out o = { 0 };
 	struct outfile of;
 	struct lkst_err err;
-	char sql[2048];
+	char sql[2048], host[4 * sizeof(fl.host) + 1];
 	unsigned int t, c;
 	size_t k;
 	int fd;
@@ -256,9 +257,11 @@ static int run_sql(struct lkst_cmd *cmd)
 		outfile_discard(&of);
 		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 	}
+	/* The log's host name may hold terminal escapes. */
+	lkst_fmt_escape_bytes((const unsigned char *)fl.host, sizeof(fl.host), host, sizeof(host));
 	printf("lkbuf: %s: %llu records of %s (host %s, boot %s)\n", out_path,
 	       lkst_trace_nr_records(fl.trace), lkbuf_input_name(),
-	       fl.host[0] ? fl.host : "?", fl.boot.id);
+	       host[0] ? host : "?", fl.boot.id);
 	outfile_free(&of);
 	lkst_fleet_close(&fl);
 	lkbuf_select_free();

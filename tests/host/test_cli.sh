@@ -224,6 +224,26 @@ sed -i "s|GOOD|$tmp/good.lkst|" "$tmp/want"
 expect_out "$lkbuf" info -f "$tmp/good.lkst"
 expect_fail 1 "$lkbuf" info
 expect_fail 1 "$lkbuf" info -f "$tmp/cut.lkst"
+# A crafted log's host name and kernel release reach the terminal escaped,
+# as print escapes names: in info, in sql's summary, and in the message
+# refusing two files of different hosts as one trace.
+python3 "$here/make_log.py" "$tmp/esc.lkst" escapes
+no_ctl() { ! LC_ALL=C grep -q '[[:cntrl:]]' "$1"; }
+if "$lkbuf" info -f "$tmp/esc.lkst" >"$tmp/out" 2>"$tmp/err" && no_ctl "$tmp/out" &&
+   grep -qxF 'host      h\x1b[31mred\x07' "$tmp/out" &&
+   grep -qxF 'kernel    6\x1b]0;title\x07\x5c' "$tmp/out"; then pass; else
+	fail "info of a log with escapes: $(cat -v "$tmp/out" "$tmp/err")"
+fi
+if "$lkbuf" sql -f "$tmp/esc.lkst" -o "$tmp/esc.db" >"$tmp/out" 2>"$tmp/err" &&
+   no_ctl "$tmp/out" && grep -qF '(host h\x1b[31mred\x07, boot ' "$tmp/out"; then pass; else
+	fail "sql of a log with escapes: $(cat -v "$tmp/out" "$tmp/err")"
+fi
+"$bin/gen_log" "$tmp/h1.log" 10 1 1 >/dev/null && "$bin/gen_log" "$tmp/h2.log" 10 1 2 >/dev/null &&
+python3 -c "import sys; f = open(sys.argv[1], 'r+b'); f.seek(152); f.write(b'e\x1b[2Jvil\0')" "$tmp/h2.log"
+"$lkbuf" print -f "$tmp/h1.log" -f "$tmp/h2.log" >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 1 ] && no_ctl "$tmp/err" && grep -qF 'of host e\x1b[2Jvil, kernel ' "$tmp/err"; then pass; else
+	fail "two hosts' files as one: $(cat -v "$tmp/err")"
+fi
 if [ -w /dev/full ]; then
 	"$lkbuf" info -f "$tmp/good.lkst" >/dev/full 2>"$tmp/err"
 	rc=$?
