@@ -199,6 +199,25 @@ time,cpu,pid,context,event,id,arg1,arg2,arg3,arg4,arg5,arg6
 END
 expect_out "$lkbuf" print -C -f "$tmp/errors.lkst"
 
+# ---- --help and --version, everywhere ----
+# Every verb takes --version (as it takes --help): the same line as the
+# tool's, which names the release; help --help is the list of verbs.
+"$lkbuf" --version >"$tmp/want" 2>&1
+expect_out "$lkbuf" print --version
+expect_out "$lkbuf" list --version
+"$lkm" --version >"$tmp/want" 2>&1
+expect_out "$lkm" read --version
+expect_out "$lkm" agg set --version
+for t in "$lkbuf" "$lkm"; do
+	if "$t" help --help >"$tmp/out" 2>"$tmp/err" && grep -q '^Verbs:' "$tmp/out" &&
+	   [ ! -s "$tmp/err" ]; then pass; else
+		fail "$t help --help: $(cat "$tmp/out" "$tmp/err")"
+	fi
+done
+# convert's three formats, perfetto among them, in lkbuf --help.
+"$lkbuf" --help | grep -q '^  convert .*--to ctf|json|perfetto' && pass ||
+	fail "lkbuf --help does not name convert's perfetto"
+
 # ---- info: the header and the counts, no records ----
 cat >"$tmp/want" <<'END'
 file      GOOD
