@@ -25,9 +25,18 @@
 
 const char *lkst_progname = "lkst";
 
+/*
+ * Set once an error is on standard error: the check of standard output
+ * at exit then says nothing more, so that an error is one line (a verb
+ * that failed to write has said so, with the error it got).
+ */
+static bool died;
+
 void lkst_die(int code, const char *fmt, ...)
 {
 	va_list ap;
+
+	died = true;
 
 	fprintf(stderr, "%s: ", lkst_progname);
 	va_start(ap, fmt);
@@ -343,8 +352,6 @@ void lkst_print_version(void)
 	       LKST_LOG_VERSION_MIN, LKST_LOG_VERSION);
 }
 
-static void check_output_at_exit(void);
-
 /* A verb's --version, as popt's --help: prints, then exits. */
 static void version_option(poptContext ctx, enum poptCallbackReason reason,
 			   const struct poptOption *opt, const char *arg, const void *data)
@@ -388,6 +395,7 @@ static const struct lkst_verb *find_verb(const struct lkst_verb *verbs,
 /* Every verb: output that did not reach its destination is an error. */
 static int check_output(int ret)
 {
+	errno = 0;	/* a failure seen before, not now: no stale errno (EIO) */
 	if (fflush(stdout) || ferror(stdout))
 		lkst_die(LKST_EXIT_USAGE, "cannot write the output: %s; check the output",
 			 strerror(errno ? errno : EIO));
@@ -397,6 +405,9 @@ static int check_output(int ret)
 /* Also when popt's --help exits by itself. */
 static void check_output_at_exit(void)
 {
+	if (died)
+		return;
+	errno = 0;
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "%s: cannot write the output: %s; check the output\n",
 			lkst_progname, strerror(errno ? errno : EIO));

@@ -272,16 +272,29 @@ if [ -w /dev/full ]; then
 		fail "lkbuf info >/dev/full -> exit $rc: $(cat "$tmp/err")"
 	fi
 	# Every verb finds out that its output was lost: help, --version and
-	# the verbs that print, device or not.
+	# the verbs that print, device or not; in one line, with the error
+	# the write got (not one left in errno by an earlier call).
 	for cmd in "$lkm --help" "$lkm --version" "$lkm help config" "$lkm events" \
 		   "$lkbuf --help" "$lkbuf help print" "$lkbuf print -f $tmp/good.lkst" \
-		   "$lkbuf print -C -f $tmp/good.lkst"; do
+		   "$lkbuf print -C -f $tmp/good.lkst" "$lkbuf report -f $tmp/good.lkst" \
+		   "$lkbuf info -f $tmp/good.lkst" "$lkbuf print --version"; do
 		$cmd >/dev/full 2>"$tmp/err"
 		rc=$?
-		if [ "$rc" -eq 1 ] && grep -q "cannot write the" "$tmp/err"; then
+		if [ "$rc" -eq 1 ] && grep -q "cannot write the.*: No space left on device" "$tmp/err" &&
+		   [ "$(wc -l <"$tmp/err")" -eq 1 ]; then
 			pass
 		else
 			fail "$cmd >/dev/full -> exit $rc: $(cat "$tmp/err")"
+		fi
+	done
+	for f in json perfetto; do
+		"$lkbuf" convert -f "$tmp/good.lkst" --to $f -o - >/dev/full 2>"$tmp/err"
+		rc=$?
+		if [ "$rc" -eq 1 ] && grep -q "No space left on device" "$tmp/err" &&
+		   [ "$(wc -l <"$tmp/err")" -eq 1 ]; then
+			pass
+		else
+			fail "convert --to $f -o - >/dev/full -> exit $rc: $(cat "$tmp/err")"
 		fi
 	done
 fi
