@@ -179,6 +179,16 @@ cat >"$tmp/want" <<'END'
 0.000003000 cpu=0 pid=11 ctx=task SYSCALL_EXIT syscall_number=open return_value=0
 END
 expect_out "$lkbuf" print -S -f "$tmp/good.lkst"
+# A CPU filter naming no CPU of the log is an error that says which it has
+# (print, report and convert alike), not an empty success.
+for v in print report "convert --to json -o $tmp/c.json"; do
+	# shellcheck disable=SC2086
+	expect_fail 1 "$lkbuf" $v -f "$tmp/good.lkst" -c 999
+	grep -q "the log has no CPU of the CPU filter '999'; it has CPUs 0,1" "$tmp/err" && pass ||
+		fail "$v -c 999: $(cat "$tmp/err")"
+done
+"$lkbuf" print -f "$tmp/good.lkst" -c 1,999 -C >"$tmp/out" 2>"$tmp/err" &&
+	[ "$(wc -l <"$tmp/out")" -eq 3 ] && pass || fail "print -c 1,999: $(cat "$tmp/err")"
 
 # What lkst_errpath writes: errors marked with '!' and errno names in the
 # text, numbers only in CSV.
