@@ -155,5 +155,16 @@ if [ -d man3 ]; then
 else
 	fail "man3 missing (make -C utils man3)"
 fi
+
+# ship's many options are a list in lkbuf.1, each beginning a line of the
+# rendered page, not one run-together paragraph.
+if command -v man >/dev/null 2>&1; then
+	page=$(MANWIDTH=100 man -l lkbuf.1 2>/dev/null | sed -n '/^       ship --url/,/^[A-Z]/p')
+	for o in $(./lkbuf ship --help | sed -n '/^Help options:/q; p' | grep -o -- ' --[a-z][a-z-]*' | sort -u); do
+		if printf '%s\n' "$page" | grep -qE -- "^ +(-[a-zA-Z], )?$o(=| |\$)"; then ok; else
+			fail "lkbuf.1: ship's $o does not begin a line of its own"
+		fi
+	done
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
