@@ -269,6 +269,21 @@ if "$lkbuf" sql -f "$tmp/esc.lkst" -o "$tmp/esc.db" >"$tmp/out" 2>"$tmp/err" &&
 fi
 "$bin/gen_log" "$tmp/h1.log" 10 1 1 >/dev/null && "$bin/gen_log" "$tmp/h2.log" 10 1 2 >/dev/null &&
 python3 -c "import sys; f = open(sys.argv[1], 'r+b'); f.seek(152); f.write(b'e\x1b[2Jvil\0')" "$tmp/h2.log"
+# The log's own event table too: an argument's description with an
+# escape sequence, shown by print as a key (text) and a header (-V -C).
+python3 - "$tmp/h1.log" "$tmp/desc.log" <<'EOF'
+import sys
+d = open(sys.argv[1], "rb").read()
+i = d.find(b"prev pid\0")
+assert i > 0
+open(sys.argv[2], "wb").write(d[:i] + b"p\x1b[31mXd\0" + d[i + 9:])
+EOF
+for opt in -S -VC; do
+	if "$lkbuf" print $opt -f "$tmp/desc.log" >"$tmp/out" 2>"$tmp/err" && no_ctl "$tmp/out" &&
+	   grep -qF 'p\x1b[31mXd' "$tmp/out"; then pass; else
+		fail "print $opt of a log whose event table has escapes: $(cat -v "$tmp/out" | head -3)"
+	fi
+done
 "$lkbuf" print -f "$tmp/h1.log" -f "$tmp/h2.log" >"$tmp/out" 2>"$tmp/err"
 if [ $? -eq 1 ] && no_ctl "$tmp/err" && grep -qF 'of host e\x1b[2Jvil, kernel ' "$tmp/err"; then pass; else
 	fail "two hosts' files as one: $(cat -v "$tmp/err")"
