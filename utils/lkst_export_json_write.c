@@ -417,21 +417,18 @@ static void put_trace(FILE *out, struct json_export *j)
  */
 int json_write(struct json_export *j, const char *path)
 {
-	int to_stdout = !strcmp(path, "-"), regular = 1, failed, errnum;
-	struct outfile of;
+	int to_stdout = !strcmp(path, "-"), failed, errnum;
+	struct outfile of = { 0 };
 	FILE *out;
 
 	/* Written in order: a device or a FIFO is written through. */
-	if (!to_stdout) {
-		if (outfile_resolve(&of, path, "the JSON trace", 0, j->err))
-			return -1;
-		regular = of.kind == OUTFILE_REPLACE;
-		outfile_free(&of);
-	}
+	if (!to_stdout && outfile_resolve(&of, path, "the JSON trace", 0, j->err))
+		return -1;
 	out = to_stdout ? stdout : fopen(path, "we");
 	if (!out) {
 		lkst_seterr(j->err, "cannot create %s: %s; check the path and permissions",
 			    path, strerror(errno));
+		outfile_free(&of);
 		return -1;
 	}
 	setvbuf(out, NULL, _IOFBF, 1 << 20);
@@ -443,11 +440,13 @@ int json_write(struct json_export *j, const char *path)
 		failed = 1;
 		errnum = errno;
 	}
-	if (!failed)
-		return 0;
-	if (!to_stdout && regular)
-		unlink(path);
-	lkst_seterr(j->err, "cannot write %s: %s; check the space left there",
-		    to_stdout ? "the JSON trace" : path, strerror(errnum ? errnum : EIO));
-	return -1;
+	if (failed) {
+		/* The half-written file goes (a link's target, not the link). */
+		if (!to_stdout && of.kind == OUTFILE_REPLACE)
+			unlink(of.target);
+		lkst_seterr(j->err, "cannot write %s: %s; check the space left there",
+			    to_stdout ? "the JSON trace" : path, strerror(errnum ? errnum : EIO));
+	}
+	outfile_free(&of);
+	return failed ? -1 : 0;
 }

@@ -178,7 +178,7 @@ static FILE *open_anon(const char *path)
 	return fp ? fp : tmpfile();
 }
 
-/* A new path.tmp as a stream, w+: read back if compressed at the commit. */
+/* A new path.tmp opened with mode (w+: read back if compressed at the commit). */
 static FILE *create_tmp(struct lkst_log_writer *w, const char *mode, struct lkst_err *err)
 {
 	int fd = outfile_create_tmp(&w->out, err);
@@ -200,7 +200,6 @@ struct lkst_log_writer *lkst_log_create(const char *path, const struct lkst_log_
 					struct lkst_err *err)
 {
 	struct lkst_log_writer *w = calloc(1, sizeof(*w));
-	int ret = 0;
 
 	if (!w) {
 		lkst_seterr(err, "out of memory; free some memory");
@@ -217,12 +216,11 @@ struct lkst_log_writer *lkst_log_create(const char *path, const struct lkst_log_
 	w->path = strdup(path);
 	if (w->to_stdout)
 		w->tmp_path = strdup("a temporary file for standard output");
-	else if (w->stream)
-		ret = asprintf(&w->tmp_path, "a temporary file for %s", path);
-	else
+	else if (!w->stream)
 		w->tmp_path = strdup(w->out.tmp);
-	if (!w->path || (w->stream && !w->to_stdout ? ret < 0 : !w->tmp_path)) {
+	else if (asprintf(&w->tmp_path, "a temporary file for %s", path) < 0)
 		w->tmp_path = NULL;
+	if (!w->path || !w->tmp_path) {
 		writer_release(w);
 		lkst_seterr(err, "out of memory; free some memory");
 		return NULL;
