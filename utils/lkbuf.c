@@ -39,7 +39,7 @@ static const struct lkst_verb verbs[] = {
 	LKST_VERB("mark", DEV | LKST_TAKES_ARGS, &lkbuf_mark_ops,
 		  "record a USER_MARK event with TEXT (48 bytes at most)"),
 	LKST_VERB("convert", 0, &lkbuf_convert_ops,
-		  "convert a log file for other tools: CTF for babeltrace2 and Trace Compass, Chrome trace JSON for Perfetto (-f FILE --to ctf|json -o OUT)"),
+		  "convert a log file for other tools: CTF for babeltrace2 and Trace Compass, Chrome trace JSON or Perfetto's protobuf trace for Perfetto (-f FILE --to ctf|json|perfetto -o OUT)"),
 	LKST_VERB("report", 0, &lkbuf_report_ops,
 		  "summarize a log file as lkm agg would: counts by event, task, CPU and system call, latencies, errors (-f FILE [-C] [--section LIST] [-e -p -n -t -c --where])"),
 	LKST_VERB("sql", 0, &lkbuf_sql_ops,

@@ -4,12 +4,14 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "lkbuf_cmds.h"
 #include "lkbuf_print.h"
 #include "lkst_format.h"
+#include "lkst_format_int.h"
 #include "lkst_logboot.h"
 
 static struct poptOption info_options[] = {
@@ -17,10 +19,19 @@ static struct poptOption info_options[] = {
 	LKST_POPT_TAIL
 };
 
-/* A header string field, which need not end in a NUL in a hostile file. */
+/*
+ * A string of the log, which need not end in a NUL in a hostile file and
+ * may hold terminal escapes: escaped as lkbuf print escapes names.
+ */
 static void print_field(const char *label, const char *field, size_t size)
 {
-	printf("%-9s %.*s\n", label, (int)strnlen(field, size), field);
+	char *shown = malloc(4 * size + 1);
+
+	if (!shown)
+		lkst_die(LKST_EXIT_USAGE, "out of memory; free some memory");
+	lkst_fmt_escape_bytes((const unsigned char *)field, size, shown, 4 * size + 1);
+	printf("%-9s %s\n", label, shown);
+	free(shown);
 }
 
 /*
@@ -65,8 +76,11 @@ static int run_info(struct lkst_cmd *cmd)
 	       boot.how == LKST_BOOT_ID_KERNEL ? "the recording boot's boot_id" :
 	       "derived from the saved boot's host and clock anchor");
 	printf("%-9s lkst ABI %u, %u event IDs\n", "tracer", h->abi_version, h->nr_event_ids);
-	printf("%-9s %s\n", "source", lkst_log_source(lp) ? lkst_log_source(lp) :
-	       h->version >= 3 ? "not said" : "not said (log format before version 3)");
+	if (lkst_log_source(lp))
+		print_field("source", lkst_log_source(lp), strlen(lkst_log_source(lp)));
+	else
+		printf("%-9s %s\n", "source", h->version >= 3 ? "not said" :
+		       "not said (log format before version 3)");
 	for (s = 0; s < lkst_nr_events; s++)
 		dynamic += lkst_events[s].id >= LKST_EV_PROBE_FIRST;
 	printf("%-9s %u, %s", "events", lkst_nr_events,

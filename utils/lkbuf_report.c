@@ -50,7 +50,9 @@ static void print_errors(struct lkst_report_table *t)
 	const char *name;
 	unsigned int i;
 
-	qsort(t->entries, t->n, sizeof(*t->entries), by_count_desc);
+	/* An empty table's entries may be NULL, which qsort() must not get. */
+	if (t->n > 1)
+		qsort(t->entries, t->n, sizeof(*t->entries), by_count_desc);
 	lkm_agg_describe(&t->cfg, desc, sizeof(desc));
 	printf("%s: %s returning < 0\n", t->cfg.name, desc);
 	if (t->n)

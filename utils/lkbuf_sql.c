@@ -16,13 +16,15 @@
 #include "lkbuf_cmds.h"
 #include "lkbuf_print.h"
 #include "lkst_fleet.h"
+#include "lkst_format_int.h"
+#include "lkst_outfile.h"
 
 static char *out_path;
 
 static struct poptOption sql_options[] = {
 	{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, lkbuf_input_options, 0, NULL, NULL },
 	{ "output", 'o', POPT_ARG_STRING, &out_path, 0,
-	  "the SQLite database to write (replaced whole, atomically)", "DB" },
+	  "the SQLite database to write (replaced whole, atomically; a link's target is; not a device or FIFO)", "DB" },
 	LKST_POPT_TAIL
 };
 
@@ -201,21 +203,29 @@ static int run_sql(struct lkst_cmd *cmd)
 {
 	struct lkst_fleet_log fl;
 	struct sql_out o = { 0 };
+	struct outfile of;
 	struct lkst_err err;
-	char sql[2048], *tmp;
+	char sql[2048], host[4 * sizeof(fl.host) + 1];
 	unsigned int t, c;
 	size_t k;
+	int fd;
 
 	(void)cmd;
 	lkst_require(out_path, "-o DB", "sql");
 	if (lkst_fleet_wrap(&fl, lkbuf_open_input("sql", 0), lkbuf_input_name(), &err))
 		lkst_die(LKST_EXIT_USAGE, "%s: %s", lkbuf_input_name(), err.msg);
-	if (asprintf(&tmp, "%s.tmp", out_path) < 0)
-		lkst_die(LKST_EXIT_USAGE, "out of memory; free some memory");
+	/* SQLite seeks in its file: not standard output, a device or a FIFO. */
+	if (!strcmp(out_path, "-"))
+		lkst_die(LKST_EXIT_USAGE, "-o -: a SQLite database is written by seeking in a file, not to standard output; give a file name");
+	if (outfile_resolve(&of, out_path, "a SQLite database", OUTFILE_SEEKS, &err))
+		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
 	o.path = out_path;
-	if (unlink(tmp) && errno != ENOENT)
-		lkst_die(LKST_EXIT_USAGE, "cannot remove %s: %s", tmp, strerror(errno));
-	if (sqlite3_open(tmp, &o.db) != SQLITE_OK)
+	fd = outfile_create_tmp(&of, &err);
+	if (fd < 0)
+		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	close(fd);
+	if (sqlite3_open_v2(of.tmp, &o.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW,
+			    NULL) != SQLITE_OK)
 		sql_die(&o, "cannot create it");
 	/* A half-written database is never renamed into place: no journal. */
 	sql_exec(&o, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; BEGIN");
@@ -243,13 +253,16 @@ static int run_sql(struct lkst_cmd *cmd)
 		sqlite3_finalize(o.ins[t]);
 	if (sqlite3_close(o.db) != SQLITE_OK)
 		sql_die(&o, "cannot close it");
-	if (rename(tmp, out_path))
-		lkst_die(LKST_EXIT_USAGE, "cannot rename %s to %s: %s", tmp, out_path,
-			 strerror(errno));
+	if (outfile_commit(&of, &err)) {
+		outfile_discard(&of);
+		lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	}
+	/* The log's host name may hold terminal escapes. */
+	lkst_fmt_escape_bytes((const unsigned char *)fl.host, sizeof(fl.host), host, sizeof(host));
 	printf("lkbuf: %s: %llu records of %s (host %s, boot %s)\n", out_path,
 	       lkst_trace_nr_records(fl.trace), lkbuf_input_name(),
-	       fl.host[0] ? fl.host : "?", fl.boot.id);
-	free(tmp);
+	       host[0] ? host : "?", fl.boot.id);
+	outfile_free(&of);
 	lkst_fleet_close(&fl);
 	lkbuf_select_free();
 	return LKST_EXIT_OK;

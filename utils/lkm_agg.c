@@ -475,11 +475,16 @@ static void sort_entries(const struct lkst_agg_config *cfg,
 			 unsigned int n)
 {
 	struct sort_ctx ctx = { cfg, entries };
-	unsigned int *order = calloc(n ? n : 1, sizeof(*order)), i;
-	struct lkst_agg_entry *e = calloc(n ? n : 1, sizeof(*e));
-	__u64 *bk = buckets ? calloc((size_t)(n ? n : 1) * LKST_AGG_NR_BUCKETS,
-				     sizeof(*bk)) : NULL;
+	unsigned int *order, i;
+	struct lkst_agg_entry *e;
+	__u64 *bk;
 
+	/* Nothing to order; an empty table's entries may be NULL (no memcpy of it). */
+	if (n < 2)
+		return;
+	order = calloc(n, sizeof(*order));
+	e = calloc(n, sizeof(*e));
+	bk = buckets ? calloc((size_t)n * LKST_AGG_NR_BUCKETS, sizeof(*bk)) : NULL;
 	if (!order || !e || (buckets && !bk))
 		lkst_die(LKST_EXIT_DEVICE, "out of memory; free some memory");
 	for (i = 0; i < n; i++)

@@ -25,9 +25,18 @@
 
 const char *lkst_progname = "lkst";
 
+/*
+ * Set once an error is on standard error: the check of standard output
+ * at exit then says nothing more, so that an error is one line (a verb
+ * that failed to write has said so, with the error it got).
+ */
+static bool died;
+
 void lkst_die(int code, const char *fmt, ...)
 {
 	va_list ap;
+
+	died = true;
 
 	fprintf(stderr, "%s: ", lkst_progname);
 	va_start(ap, fmt);
@@ -336,6 +345,30 @@ struct poptOption lkst_exit_code_table[] = {
 	POPT_TABLEEND
 };
 
+void lkst_print_version(void)
+{
+	printf("%s (lkst) %s, tracer ABI %u, log format %u (reads %u-%u)\n",
+	       lkst_progname, LKST_RELEASE, LKST_ABI_VERSION, LKST_LOG_VERSION,
+	       LKST_LOG_VERSION_MIN, LKST_LOG_VERSION);
+}
+
+/* A verb's --version, as popt's --help: prints, then exits. */
+static void version_option(poptContext ctx, enum poptCallbackReason reason,
+			   const struct poptOption *opt, const char *arg, const void *data)
+{
+	(void)ctx; (void)reason; (void)opt; (void)arg; (void)data;
+	lkst_print_version();
+	exit(LKST_EXIT_OK);	/* check_output_at_exit() checks the output */
+}
+
+struct poptOption lkst_help_table[] = {
+	{ NULL, '\0', POPT_ARG_CALLBACK, (void *)version_option, 0, NULL, NULL },
+	{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, poptHelpOptions, 0, NULL, NULL },
+	{ "version", '\0', POPT_ARG_NONE, NULL, 0,
+	  "print the release, tracer ABI and log format versions and exit", NULL },
+	POPT_TABLEEND
+};
+
 static void print_verbs(FILE *out, const struct lkst_verb *verbs)
 {
 	const struct lkst_verb *v;
@@ -362,6 +395,7 @@ static const struct lkst_verb *find_verb(const struct lkst_verb *verbs,
 /* Every verb: output that did not reach its destination is an error. */
 static int check_output(int ret)
 {
+	errno = 0;	/* a failure seen before, not now: no stale errno (EIO) */
 	if (fflush(stdout) || ferror(stdout))
 		lkst_die(LKST_EXIT_USAGE, "cannot write the output: %s; check the output",
 			 strerror(errno ? errno : EIO));
@@ -371,6 +405,9 @@ static int check_output(int ret)
 /* Also when popt's --help exits by itself. */
 static void check_output_at_exit(void)
 {
+	if (died)
+		return;
+	errno = 0;
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "%s: cannot write the output: %s; check the output\n",
 			lkst_progname, strerror(errno ? errno : EIO));
@@ -501,13 +538,13 @@ int lkst_run_verb(int argc, char **argv, const struct lkst_verb *verbs)
 	if (!strcmp(argv[1], "--version")) {
 		if (argc > 2)
 			lkst_die(LKST_EXIT_USAGE, "--version takes no arguments");
-		printf("%s (lkst) tracer ABI %u, log format %u (reads %u-%u)\n",
-		       lkst_progname, LKST_ABI_VERSION, LKST_LOG_VERSION,
-		       LKST_LOG_VERSION_MIN, LKST_LOG_VERSION);
+		lkst_print_version();
 		return check_output(LKST_EXIT_OK);
 	}
+	/* help --help: help's own help is the list of verbs. */
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
-	    (!strcmp(argv[1], "help") && argc == 2)) {
+	    (!strcmp(argv[1], "help") && (argc == 2 || !strcmp(argv[2], "--help") ||
+					  !strcmp(argv[2], "-h")))) {
 		print_verbs(stdout, verbs);
 		return check_output(LKST_EXIT_OK);
 	}

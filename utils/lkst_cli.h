@@ -131,12 +131,26 @@ struct lkst_verb_group {
 	void (*help_footer)(void);
 };
 
-/* Option table tail: the exit codes as a help section, then --help. */
+/*
+ * The release of lkst's tools, the one place it is written: --version of
+ * lkbuf, lkm (and each verb) and the visualizers print it.
+ */
+#define LKST_RELEASE	"0.3.0"
+
+/* "PROG (lkst) RELEASE, tracer ABI N, log format N (reads N-N)". */
+void lkst_print_version(void);
+
+/*
+ * Option table tail: the exit codes as a help section, then popt's
+ * --help and --usage and --version, so that every verb takes them.
+ */
 extern struct poptOption lkst_exit_code_table[];
+extern struct poptOption lkst_help_table[];
 #define LKST_POPT_TAIL							\
 	{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, lkst_exit_code_table, 0,	\
 	  LKST_EXIT_CODES_HELP, NULL },					\
-	POPT_AUTOHELP							\
+	{ NULL, '\0', POPT_ARG_INCLUDE_TABLE, lkst_help_table, 0,	\
+	  "Help options:", NULL },					\
 	POPT_TABLEEND
 
 /*

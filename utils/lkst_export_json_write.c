@@ -9,12 +9,12 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "lkst_export_json_int.h"
 #include "lkst_format.h"
 #include "lkst_logio_int.h"
+#include "lkst_outfile.h"
 
 /* Softirq vectors as the kernel names them (include/linux/interrupt.h). */
 static const char *const softirq_names[] = {
@@ -417,22 +417,18 @@ static void put_trace(FILE *out, struct json_export *j)
  */
 int json_write(struct json_export *j, const char *path)
 {
-	int to_stdout = !strcmp(path, "-"), regular = 1, failed, errnum;
-	struct stat st;
+	int to_stdout = !strcmp(path, "-"), failed, errnum;
+	struct outfile of = { 0 };
 	FILE *out;
 
-	if (!to_stdout && !stat(path, &st)) {
-		if (S_ISDIR(st.st_mode)) {
-			lkst_seterr(j->err, "%s is a directory; give a file name for the JSON trace",
-				    path);
-			return -1;
-		}
-		regular = S_ISREG(st.st_mode);
-	}
+	/* Written in order: a device or a FIFO is written through. */
+	if (!to_stdout && outfile_resolve(&of, path, "the JSON trace", 0, j->err))
+		return -1;
 	out = to_stdout ? stdout : fopen(path, "we");
 	if (!out) {
 		lkst_seterr(j->err, "cannot create %s: %s; check the path and permissions",
 			    path, strerror(errno));
+		outfile_free(&of);
 		return -1;
 	}
 	setvbuf(out, NULL, _IOFBF, 1 << 20);
@@ -444,11 +440,13 @@ int json_write(struct json_export *j, const char *path)
 		failed = 1;
 		errnum = errno;
 	}
-	if (!failed)
-		return 0;
-	if (!to_stdout && regular)
-		unlink(path);
-	lkst_seterr(j->err, "cannot write %s: %s; check the space left there",
-		    to_stdout ? "the JSON trace" : path, strerror(errnum ? errnum : EIO));
-	return -1;
+	if (failed) {
+		/* The half-written file goes (a link's target, not the link). */
+		if (!to_stdout && of.kind == OUTFILE_REPLACE)
+			unlink(of.target);
+		lkst_seterr(j->err, "cannot write %s: %s; check the space left there",
+			    to_stdout ? "the JSON trace" : path, strerror(errnum ? errnum : EIO));
+	}
+	outfile_free(&of);
+	return failed ? -1 : 0;
 }

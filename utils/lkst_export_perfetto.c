@@ -10,6 +10,10 @@
  *   SystemInfo      the kernel's release (Perfetto reads prev_state by it)
  *                   and, with system calls, the machine (x86_64: their
  *                   numbers are named by it)
+ *   ClockSnapshot   the log's clock anchor: its trace time as BOOTTIME (the
+ *                   domain Perfetto reads ftrace timestamps in) and as
+ *                   MONOTONIC (lkst's clock), with the time of day as
+ *                   REALTIME, so the UI shows wall time
  *   ProcessTree     every thread the trace names (tid, tgid, name) and its
  *                   process, at the first record's time
  *   FtraceEventBundle  per CPU, up to BUNDLE_MAX events in time order;
@@ -20,7 +24,9 @@
  *
  * Events, as ftrace names them: sched_switch, sched_waking,
  * sched_wakeup_new, sched_process_fork/exec/exit, sys_enter/sys_exit,
- * irq_handler_entry/exit, softirq_entry/exit/raise.  Records of other
+ * irq_handler_entry/exit, softirq_entry/exit/raise, and print for USER_MARK
+ * (lkbuf mark: "I|PID|TEXT", an instant on the thread's track, the text
+ * escaped as lkbuf print shows it).  Records of other
  * events have no ftrace twin here and are left out (the summary counts
  * them).  What the records leave to the ones around them (the name and
  * priority of a switched-out task, a parent's name) comes from
@@ -34,6 +40,7 @@
 #include "lkst_export_perfetto.h"
 #include "lkst_export_kernel.h"
 #include "lkst_format.h"
+#include "lkst_outfile.h"
 #include "lkst_sysnames.h"
 #include "perfetto/perfetto_trace.pb-c.h"
 
@@ -60,9 +67,11 @@ struct pf_slot {
 		Perfetto__Protos__SoftirqEntryFtraceEvent softirq;
 		Perfetto__Protos__SoftirqExitFtraceEvent softexit;
 		Perfetto__Protos__SoftirqRaiseFtraceEvent raise;
+		Perfetto__Protos__PrintFtraceEvent print;
 	} u;
 	uint64_t args[LKST_NR_ARGS - 1];
 	char s1[KX_COMM_LEN], s2[KX_COMM_LEN];
+	char text[4 * LKST_NR_ARGS * 8 + 32];	/* a mark's "I|PID|TEXT" */
 };
 
 struct pf_writer {
@@ -75,7 +84,7 @@ struct pf_writer {
 	unsigned int n;
 	unsigned char *buf;		/* a packed packet */
 	size_t cap;
-	unsigned long long sched, syscalls, irqs, left_out, lost;
+	unsigned long long sched, syscalls, irqs, marks, left_out, lost;
 	int has_syscalls;
 	__u64 first_ns;
 	struct lkst_err *err;
@@ -323,6 +332,19 @@ static int fill_event(struct pf_writer *w, struct kx_cpu *c, struct pf_slot *sl,
 		w->irqs++;
 		return 1;
 	}
+	case LKST_EV_USER_MARK: {
+		Perfetto__Protos__PrintFtraceEvent m = PERFETTO__PROTOS__PRINT_FTRACE_EVENT__INIT;
+		char text[4 * LKST_NR_ARGS * 8 + 1];
+
+		lkst_format_text(a, LKST_NR_ARGS, text, sizeof(text));
+		snprintf(sl->text, sizeof(sl->text), "I|%u|%s\n", r->pid, text);
+		m.buf = sl->text;
+		sl->u.print = m;
+		ev->event_case = PERFETTO__PROTOS__FTRACE_EVENT__EVENT_PRINT;
+		ev->print = &sl->u.print;
+		w->marks++;
+		return 1;
+	}
 	case LKST_EV_INT_SOFTIRQ_RAISE: {
 		Perfetto__Protos__SoftirqRaiseFtraceEvent m = PERFETTO__PROTOS__SOFTIRQ_RAISE_FTRACE_EVENT__INIT;
 
@@ -399,6 +421,34 @@ static int write_system_info(struct pf_writer *w)
 	packet_init(&p);
 	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_SYSTEM_INFO;
 	p.system_info = &info;
+	return put_packet(w, &p);
+}
+
+/* Without an anchor (a log that has none) there is no time of day to give. */
+static int write_clock_snapshot(struct pf_writer *w)
+{
+	const struct lkst_log_header *h = lkst_log_get_header(w->x->log);
+	Perfetto__Protos__ClockSnapshot snap = PERFETTO__PROTOS__CLOCK_SNAPSHOT__INIT;
+	Perfetto__Protos__ClockSnapshot__Clock clocks[3], *ptrs[3];
+	static const unsigned int ids[3] = { 6, 3, 1 };	/* BOOTTIME, MONOTONIC, REALTIME */
+	unsigned int i;
+	Packet p;
+
+	if (!h->anchor_realtime_ns)
+		return 0;
+	for (i = 0; i < 3; i++) {
+		Perfetto__Protos__ClockSnapshot__Clock c = PERFETTO__PROTOS__CLOCK_SNAPSHOT__CLOCK__INIT;
+
+		SET(c, clock_id, ids[i]);
+		SET(c, timestamp, i < 2 ? h->anchor_trace_ns : h->anchor_realtime_ns);
+		clocks[i] = c;
+		ptrs[i] = &clocks[i];
+	}
+	snap.n_clocks = 3;
+	snap.clocks = ptrs;
+	packet_init(&p);
+	p.data_case = PERFETTO__PROTOS__TRACE_PACKET__DATA_CLOCK_SNAPSHOT;
+	p.clock_snapshot = &snap;
 	return put_packet(w, &p);
 }
 
@@ -549,6 +599,7 @@ int lkst_export_perfetto(struct lkst_export *x, const char *path, struct lkst_er
 {
 	struct pf_writer w;
 	unsigned int s, i;
+	struct outfile of;
 	int ret = -1;
 
 	memset(&w, 0, sizeof(w));
@@ -567,12 +618,18 @@ int lkst_export_perfetto(struct lkst_export *x, const char *path, struct lkst_er
 		goto out;
 	scan(&w);
 	x->work = x->records;
+	/* Written in order: a device or a FIFO is written through. */
+	if (strcmp(path, "-")) {
+		if (outfile_resolve(&of, path, "the Perfetto trace", 0, err))
+			goto out;
+		outfile_free(&of);
+	}
 	w.out = strcmp(path, "-") ? fopen(path, "we") : stdout;
 	if (!w.out) {
 		lkst_seterr(err, "cannot create %s: %s; check the path", path, strerror(errno));
 		goto out;
 	}
-	if (write_system_info(&w) || write_process_tree(&w))
+	if (write_system_info(&w) || write_clock_snapshot(&w) || write_process_tree(&w))
 		goto out;
 	for (s = 0; s < lkst_log_nr_sections(x->log); s++)
 		if (write_section(&w, s))
@@ -584,11 +641,12 @@ int lkst_export_perfetto(struct lkst_export *x, const char *path, struct lkst_er
 			    path, strerror(errno ? errno : EIO));
 		goto out;
 	}
-	x->written = w.sched + w.syscalls + w.irqs;
+	x->written = w.sched + w.syscalls + w.irqs + w.marks;
 	snprintf(x->summary, sizeof(x->summary),
-		 "%llu scheduling events, %llu system calls, %llu interrupt events, %zu threads; "
-		 "%llu records without an ftrace event left out; %llu records lost (lost_events)",
-		 w.sched, w.syscalls, w.irqs, w.tasks.nr, w.left_out, w.lost);
+		 "%llu scheduling events, %llu system calls, %llu interrupt events, %llu marks, "
+		 "%zu threads; %llu records without an ftrace event left out; "
+		 "%llu records lost (lost_events)",
+		 w.sched, w.syscalls, w.irqs, w.marks, w.tasks.nr, w.left_out, w.lost);
 	ret = 0;
 out:
 	if (w.out && w.out != stdout && fclose(w.out) && !ret) {

@@ -557,7 +557,12 @@ static void event_fmt_init(struct event_fmt *f, unsigned int id)
 		} else if (ev->category == LKST_CAT_PROBE) {
 			n = lkst_fmt_probe_key(ev->args[i].desc, i, f->key[i]);
 		} else {
-			for (n = 0, p = ev->args[i].desc; *p && n < 63; p++, n++)
+			/* A log's own table may hold terminal escapes: shown escaped. */
+			char esc[4 * LKST_ARG_DESC_LEN + 1];
+
+			lkst_fmt_escape_bytes((const unsigned char *)ev->args[i].desc,
+					      strlen(ev->args[i].desc), esc, sizeof(esc));
+			for (n = 0, p = esc; *p && n < 63; p++, n++)
 				f->key[i][n] = isspace((unsigned char)*p) || *p == '=' ? '_' : *p;
 		}
 		f->key[i][n++] = '=';
@@ -691,8 +696,13 @@ static void format_csv(struct lkst_outbuf *o, const struct lkst_record *rec,
 	for (i = 0; i < LKST_NR_ARGS; i++) {
 		if (opts->verbose) {
 			put_char(o, ',');
-			if (shown[i] && ev && ev->args[i].desc)
-				put_csv_field(o, ev->args[i].desc);
+			if (shown[i] && ev && ev->args[i].desc) {
+				char esc[4 * LKST_ARG_DESC_LEN + 1];
+
+				lkst_fmt_escape_bytes((const unsigned char *)ev->args[i].desc,
+						      strlen(ev->args[i].desc), esc, sizeof(esc));
+				put_csv_field(o, esc);
+			}
 		}
 		put_char(o, ',');
 		if (shown[i])

@@ -735,7 +735,8 @@ struct lkst_trace_select {
  * made before go on with the new selection.
  *
  * Return: 0, or -1 with @err naming the first bad list (checked in the
- * order of the struct); the trace then selects nothing out.
+ * order of the struct; a CPU list none of whose CPUs the trace has is
+ * one); the trace then selects nothing out.
  *
  * Example: examples/lkst_count.c
  */

@@ -18,6 +18,7 @@
 
 #include "lkst_logio.h"
 #include "lkst_logio_int.h"
+#include "lkst_format_int.h"
 #include "lkst_ksym_int.h"
 
 /* Boot times (realtime minus trace clock) of one boot differ by NTP's slew. */
@@ -43,8 +44,20 @@ static int check_same(const struct lkst_log *a, const char *pa,
 		return -1;
 	}
 	if (strcmp(x->nodename, y->nodename) || strcmp(x->release, y->release)) {
+		/* The names may hold terminal escapes: shown escaped. */
+		char xn[4 * sizeof(x->nodename) + 1], xr[4 * sizeof(x->release) + 1];
+		char yn[sizeof(xn)], yr[sizeof(xr)];
+
+		lkst_fmt_escape_bytes((const unsigned char *)x->nodename, sizeof(x->nodename),
+				      xn, sizeof(xn));
+		lkst_fmt_escape_bytes((const unsigned char *)x->release, sizeof(x->release),
+				      xr, sizeof(xr));
+		lkst_fmt_escape_bytes((const unsigned char *)y->nodename, sizeof(y->nodename),
+				      yn, sizeof(yn));
+		lkst_fmt_escape_bytes((const unsigned char *)y->release, sizeof(y->release),
+				      yr, sizeof(yr));
 		lkst_seterr(err, "%s is of host %s, kernel %s, but %s of host %s, kernel %s; give the files of one trace",
-			    pa, x->nodename, x->release, pb, y->nodename, y->release);
+			    pa, xn, xr, pb, yn, yr);
 		return -1;
 	}
 	if (x->abi_version != y->abi_version || x->nr_event_ids != y->nr_event_ids ||

@@ -2,7 +2,8 @@
 /*
  * lkst log files, writing: the header and event table, CPU sections and
  * metadata into path.tmp renamed at the commit (or an unnamed file
- * compressed with zstd, or copied to standard output, at the commit).
+ * compressed with zstd, or copied to standard output, a device or a FIFO,
+ * at the commit).  Where path leads is lkst_outfile.h's rule.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +16,7 @@
 #include "lkst_logio.h"
 #include "lkst_logio_int.h"
 #include "lkst_logzst.h"
+#include "lkst_outfile.h"
 
 void lkst_log_header_init(struct lkst_log_header *h)
 {
@@ -36,7 +38,9 @@ void lkst_log_header_init(struct lkst_log_header *h)
 struct lkst_log_writer {
 	FILE *fp;
 	char *path;
-	char *tmp_path;
+	char *tmp_path;			/* out.tmp, or what names the unnamed file */
+	struct outfile out;
+	int out_fd;			/* standard output, a device or a FIFO; or -1 */
 	struct lkst_log_header header;
 	unsigned int nr_meta;
 	struct lkst_log_pending_meta {
@@ -46,6 +50,7 @@ struct lkst_log_writer {
 	} *meta;
 	int zstd;			/* compress at the commit */
 	int to_stdout;			/* path "-" */
+	int stream;			/* written through out_fd at the commit */
 	int anon;			/* fp is an unnamed temporary file */
 };
 
@@ -150,6 +155,7 @@ static void writer_release(struct lkst_log_writer *w)
 	free(w->meta);
 	free(w->path);
 	free(w->tmp_path);
+	outfile_free(&w->out);
 	free(w);
 }
 
@@ -172,6 +178,24 @@ static FILE *open_anon(const char *path)
 	return fp ? fp : tmpfile();
 }
 
+/* A new path.tmp opened with mode (w+: read back if compressed at the commit). */
+static FILE *create_tmp(struct lkst_log_writer *w, const char *mode, struct lkst_err *err)
+{
+	int fd = outfile_create_tmp(&w->out, err);
+	FILE *fp;
+
+	if (fd < 0)
+		return NULL;
+	fp = fdopen(fd, mode);
+	if (!fp) {
+		lkst_seterr(err, "cannot create %s: %s; free some memory", w->tmp_path,
+			    strerror(errno));
+		close(fd);
+		unlink(w->tmp_path);
+	}
+	return fp;
+}
+
 struct lkst_log_writer *lkst_log_create(const char *path, const struct lkst_log_header *h,
 					struct lkst_err *err)
 {
@@ -181,21 +205,47 @@ struct lkst_log_writer *lkst_log_create(const char *path, const struct lkst_log_
 		lkst_seterr(err, "out of memory; free some memory");
 		return NULL;
 	}
+	w->out_fd = -1;
 	w->to_stdout = !strcmp(path, "-");
 	w->zstd = logzst_path_zstd(path);
+	if (!w->to_stdout && outfile_resolve(&w->out, path, "the log", 0, err)) {
+		writer_release(w);
+		return NULL;
+	}
+	w->stream = w->to_stdout || w->out.kind == OUTFILE_STREAM;
 	w->path = strdup(path);
-	if (!w->path || (w->to_stdout ? !(w->tmp_path = strdup("a temporary file for standard output")) :
-			 asprintf(&w->tmp_path, "%s.tmp", path) < 0)) {
+	if (w->to_stdout)
+		w->tmp_path = strdup("a temporary file for standard output");
+	else if (!w->stream)
+		w->tmp_path = strdup(w->out.tmp);
+	else if (asprintf(&w->tmp_path, "a temporary file for %s", path) < 0)
+		w->tmp_path = NULL;
+	if (!w->path || !w->tmp_path) {
 		writer_release(w);
 		lkst_seterr(err, "out of memory; free some memory");
 		return NULL;
 	}
-	w->anon = w->zstd || w->to_stdout;
-	/* w+: read back if it is compressed at the commit (lkst_log_set_zstd). */
-	w->fp = w->anon ? open_anon(path) : fopen(w->tmp_path, "w+b");
+	/* Opened first, as a shell's > would: a FIFO waits for its reader here. */
+	if (w->stream) {
+		w->out_fd = w->to_stdout ? STDOUT_FILENO : outfile_open_stream(&w->out, err);
+		if (w->out_fd < 0) {
+			writer_release(w);
+			return NULL;
+		}
+	}
+	w->anon = w->zstd || w->stream;
+	if (w->anon) {
+		/* A device's directory (/dev) is no place for the scratch copy. */
+		w->fp = open_anon(w->stream ? "-" : w->out.target);
+		if (!w->fp)
+			lkst_seterr(err, "cannot create a temporary file (TMPDIR): %s; check the directory and its permissions",
+				    strerror(errno));
+	} else {
+		w->fp = create_tmp(w, "w+b", err);
+	}
 	if (!w->fp) {
-		lkst_seterr(err, "cannot create %s: %s; check the directory and its permissions",
-			    w->anon ? "a temporary file (TMPDIR)" : w->tmp_path, strerror(errno));
+		if (w->out_fd >= 0 && !w->to_stdout)
+			close(w->out_fd);
 		writer_release(w);
 		return NULL;
 	}
@@ -306,16 +356,31 @@ int lkst_log_write_cpu(struct lkst_log_writer *w, const struct lkst_log_cpu *cpu
 	return lkst_log_write_cpu_seqs(w, cpu, records, NULL, err);
 }
 
-/* Standard output gets the log, compressed or not, at the commit. */
-static int commit_stdout(struct lkst_log_writer *w, struct lkst_err *err)
+/*
+ * Standard output, a device or a FIFO gets the log, compressed or not, at
+ * the commit, written through in order.
+ */
+static int commit_stream(struct lkst_log_writer *w, struct lkst_err *err)
 {
+	int ret;
+
 	if (fflush(w->fp)) {
 		lkst_seterr(err, "cannot write %s: %s; check free space", w->tmp_path,
 			    strerror(errno));
 		return -1;
 	}
-	fflush(stdout);
-	return logzst_copy(w->fp, STDOUT_FILENO, w->zstd, "the log to standard output", err);
+	if (w->to_stdout) {
+		fflush(stdout);
+		return logzst_copy(w->fp, STDOUT_FILENO, w->zstd, "the log to standard output",
+				   err);
+	}
+	ret = logzst_copy(w->fp, w->out_fd, w->zstd, w->path, err);
+	if (close(w->out_fd) && !ret) {
+		lkst_seterr(err, "cannot write %s: %s", w->path, strerror(errno));
+		ret = -1;
+	}
+	w->out_fd = -1;
+	return ret;
 }
 
 /*
@@ -332,12 +397,9 @@ static int finish_anon(struct lkst_log_writer *w, struct lkst_err *err)
 			    strerror(errno));
 		return -1;
 	}
-	out = fopen(w->tmp_path, "wb");
-	if (!out) {
-		lkst_seterr(err, "cannot create %s: %s; check the directory and its permissions",
-			    w->tmp_path, strerror(errno));
+	out = create_tmp(w, "wb", err);
+	if (!out)
 		return -1;
-	}
 	ret = logzst_copy(w->fp, fileno(out), w->zstd, w->tmp_path, err);
 	fclose(w->fp);
 	w->fp = out;
@@ -365,8 +427,8 @@ int lkst_log_commit(struct lkst_log_writer *w, struct lkst_err *err)
 		lkst_log_abort(w);
 		return -1;
 	}
-	if (w->to_stdout) {
-		if (commit_stdout(w, err)) {
+	if (w->stream) {
+		if (commit_stream(w, err)) {
 			lkst_log_abort(w);
 			return -1;
 		}
@@ -393,9 +455,7 @@ int lkst_log_commit(struct lkst_log_writer *w, struct lkst_err *err)
 		return -1;
 	}
 	w->fp = NULL;
-	if (rename(w->tmp_path, w->path)) {
-		lkst_seterr(err, "cannot rename %s to %s: %s; check the directory",
-			    w->tmp_path, w->path, strerror(errno));
+	if (outfile_commit(&w->out, err)) {
 		lkst_log_abort(w);
 		return -1;
 	}
@@ -409,7 +469,9 @@ void lkst_log_abort(struct lkst_log_writer *w)
 		return;
 	if (w->fp)
 		fclose(w->fp);
-	if (w->tmp_path && !w->anon && !w->to_stdout)
-		unlink(w->tmp_path);
+	if (w->out_fd >= 0 && !w->to_stdout)
+		close(w->out_fd);
+	if (!w->anon && !w->stream)
+		outfile_discard(&w->out);
 	writer_release(w);
 }

@@ -184,6 +184,33 @@ long long lkst_trace_realtime_offset(const struct lkst_trace *t)
 
 /* ---- Selection ------------------------------------------------------- */
 
+/*
+ * A CPU filter none of whose CPUs the log has would select nothing,
+ * silently: a mistyped CPU is told, with the CPUs there are.
+ */
+static int check_cpus(const struct lkst_trace *t, const char *list, struct lkst_err *err)
+{
+	const struct lkst_log *log = t->use;
+	const __u32 *cpus;
+	size_t nr, i, used = 0;
+	unsigned int s;
+	char have[160] = "";
+
+	cpus = lkst_select_cpu_list(&t->sel, &nr);
+	for (s = 0; s < log->nr_sections; s++)
+		for (i = 0; i < nr; i++)
+			if (cpus[i] == log->sections[s].info.cpu)
+				return 0;
+	for (s = 0; s < log->nr_sections && used + 16 < sizeof(have); s++)
+		used += snprintf(have + used, sizeof(have) - used, "%s%u", s ? "," : "",
+				 log->sections[s].info.cpu);
+	if (s < log->nr_sections)
+		snprintf(have + used, sizeof(have) - used, ",...");
+	lkst_seterr(err, "the log has no CPU of the CPU filter '%s'; it has CPU%s %s",
+		    list, log->nr_sections == 1 ? "" : "s", log->nr_sections ? have : "none");
+	return -1;
+}
+
 int lkst_trace_select(struct lkst_trace *t, const struct lkst_trace_select *sel,
 		      struct lkst_err *err)
 {
@@ -200,7 +227,8 @@ int lkst_trace_select(struct lkst_trace *t, const struct lkst_trace_select *sel,
 	    (sel->pids && lkst_select_pids(f, sel->pids, err)) ||
 	    (sel->comms && lkst_select_comms(f, sel->comms, err)) ||
 	    (sel->window && lkst_select_window(f, sel->window, &anchor, err)) ||
-	    (sel->cpus && lkst_select_cpus(f, sel->cpus, err)))
+	    (sel->cpus && (lkst_select_cpus(f, sel->cpus, err) ||
+			   check_cpus(t, sel->cpus, err))))
 		return -1;
 	if (sel->where && !(t->where = lkst_where_new(sel->where, err)))
 		return -1;

@@ -19,6 +19,7 @@ PROTO_DIR = os.path.join(HERE, "..", "..", "utils", "perfetto")
 SWITCH, WAKEUP, FORK, EXEC, EXIT, WAKEUP_NEW = 0x01, 0x02, 0x08, 0x09, 0x0a, 0x0e
 IRQ_ENTRY, IRQ_EXIT, SOFT_ENTRY, SOFT_EXIT, SOFT_RAISE = 0x10, 0x11, 0x16, 0x17, 0x18
 SYS_ENTRY, SYS_EXIT = 0x30, 0x31
+USER_MARK = 0xe0
 SCHED = (SWITCH, WAKEUP, WAKEUP_NEW, FORK, EXEC, EXIT)
 LTTNG_NAMES = {SWITCH: "sched_switch", WAKEUP: "sched_waking", WAKEUP_NEW: "sched_wakeup_new",
                FORK: "sched_process_fork", EXEC: "sched_process_exec",
@@ -30,7 +31,8 @@ FTRACE_NAMES = {SWITCH: "sched_switch", WAKEUP: "sched_waking",
                 EXEC: "sched_process_exec", EXIT: "sched_process_exit",
                 IRQ_ENTRY: "irq_handler_entry", IRQ_EXIT: "irq_handler_exit",
                 SOFT_ENTRY: "softirq_entry", SOFT_EXIT: "softirq_exit",
-                SOFT_RAISE: "softirq_raise", SYS_ENTRY: "sys_enter", SYS_EXIT: "sys_exit"}
+                SOFT_RAISE: "softirq_raise", SYS_ENTRY: "sys_enter", SYS_EXIT: "sys_exit",
+                USER_MARK: "print"}
 
 
 def run(cmd, **kw):
@@ -49,6 +51,12 @@ def s32(v):
 def comm(a, b):
     """Two arguments holding a name, as lkst_format_comm() prints a plain one."""
     raw = struct.pack("=QQ", a, b).split(b"\0")[0]
+    return "".join(chr(c) if 0x20 <= c < 0x7f and c != 0x5c else f"\\x{c:02x}" for c in raw)
+
+
+def mark_text(a):
+    """A USER_MARK's text, as lkst_format_text() escapes it."""
+    raw = struct.pack("=6Q", *a).split(b"\0")[0]
     return "".join(chr(c) if 0x20 <= c < 0x7f and c != 0x5c else f"\\x{c:02x}" for c in raw)
 
 
@@ -152,6 +160,9 @@ def expected_fields(rec, cur, lttng):
                 f["id"] = s32(a[0])
             return f
         return {"id": s32(a[0]), "args": [a[i] for i in range(1, 6)]}
+    if rec.id == USER_MARK and not lttng:
+        # Perfetto's print, as atrace's instant: "I|PID|TEXT".
+        return {"buf": f"I|{rec.pid}|{mark_text(a)}\n"}
     if rec.id == SYS_EXIT:
         f = {"ret": s64(a[1])}
         if not lttng or syscall_event(rec, True).endswith("_unknown"):

@@ -664,7 +664,18 @@ static int fake_open(const char *path, int flags, mode_t mode, const char *sym)
 	int (*real)(const char *, int, ...) = dlsym(RTLD_NEXT, sym);
 
 	if (!strcmp(path, LKST_DEVICE)) {
-		fake_fd = real("/dev/null", O_RDWR);
+		/*
+		 * A file of the test's own, next to its state: lkbuf record's
+		 * flock() on it then excludes that test's recorders only, not
+		 * every test's on the machine, as a lock on /dev/null would.
+		 */
+		const char *state = getenv("FAKE_LKST_STATE");
+		char dev[4096];
+
+		if (state && (size_t)snprintf(dev, sizeof(dev), "%s.dev", state) < sizeof(dev))
+			fake_fd = real(dev, O_RDWR | O_CREAT, 0600);
+		else
+			fake_fd = real("/dev/null", O_RDWR);
 		return fake_fd;
 	}
 	return real(path, flags, mode);

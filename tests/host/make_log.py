@@ -2,7 +2,7 @@
 """Writes small version 1 lkst log files (format of utils/lkst_log.h) for
 test_cli.sh, with the layout tests/check/lkstcheck.py reads them by.
 
-make_log.py PATH good|swapped|cut|badcontext|errors
+make_log.py PATH good|swapped|cut|badcontext|escapes|errors
 """
 import os
 import struct
@@ -17,9 +17,9 @@ CPU = LOG_CPU_V1.format                   # 40 bytes
 RECORD = LOG_RECORD.format                # 64 bytes
 
 
-def header(nr_cpus, order=0x01020304):
+def header(nr_cpus, order=0x01020304, host=b"host", release=b"6.12.0"):
     return struct.pack(HEADER, b"LKSTLOG\n", order, 1, 288, 64, nr_cpus, 1, 1,
-                       256, 0, 0, LAYOUT, b"host", b"6.12.0")
+                       256, 0, 0, LAYOUT, host, release)
 
 
 def record(time_ns, pid, event, context, *args):
@@ -43,6 +43,8 @@ def main():
         data = data[:-10]
     elif kind == "badcontext":
         data = header(1) + cpu(0, [record(1, 1, 0x31, 7)])
+    elif kind == "escapes":     # terminal escapes in the host name and release
+        data = header(2, host=b"h\x1b[31mred\x07", release=b"6\x1b]0;title\x07\\") + data[288:]
     elif kind == "errors":      # SYSCALL_ERROR, EXCEPTION_FAULT_SIGNAL, rt_sigreturn
         data = header(1) + cpu(0, [
             record(1000, 30, 0x33, 0, 2, (1 << 64) - 2, 4200, 0x47c06a),

@@ -39,6 +39,10 @@ run sh "$here/test_convert.sh" .
 # lkbuf ship against a stand-in for ClickHouse: timeouts, signals,
 # quarantine, credentials, TLS (docs/fleet.md).
 run sh "$here/test_ship.sh" .
+# Devices, FIFOs and links as every writer's output (lkst_outfile.h).
+run sh "$here/test_output.sh" .
+# lkbuf report's tables under UBSan, empty ones too.
+run sh "$here/test_ubsan.sh" .
 # zstd logs, standard input, rotated sets read as one, CPU ranges, slices.
 run sh "$here/test_logset.sh" .
 run sh "$here/test_manpages.sh"

@@ -179,6 +179,16 @@ cat >"$tmp/want" <<'END'
 0.000003000 cpu=0 pid=11 ctx=task SYSCALL_EXIT syscall_number=open return_value=0
 END
 expect_out "$lkbuf" print -S -f "$tmp/good.lkst"
+# A CPU filter naming no CPU of the log is an error that says which it has
+# (print, report and convert alike), not an empty success.
+for v in print report "convert --to json -o $tmp/c.json"; do
+	# shellcheck disable=SC2086
+	expect_fail 1 "$lkbuf" $v -f "$tmp/good.lkst" -c 999
+	grep -q "the log has no CPU of the CPU filter '999'; it has CPUs 0,1" "$tmp/err" && pass ||
+		fail "$v -c 999: $(cat "$tmp/err")"
+done
+"$lkbuf" print -f "$tmp/good.lkst" -c 1,999 -C >"$tmp/out" 2>"$tmp/err" &&
+	[ "$(wc -l <"$tmp/out")" -eq 3 ] && pass || fail "print -c 1,999: $(cat "$tmp/err")"
 
 # What lkst_errpath writes: errors marked with '!' and errno names in the
 # text, numbers only in CSV.
@@ -198,6 +208,25 @@ time,cpu,pid,context,event,id,arg1,arg2,arg3,arg4,arg5,arg6
 4000,0,30,task,SYSCALL_EXIT,0x31,-1,-4,,,,
 END
 expect_out "$lkbuf" print -C -f "$tmp/errors.lkst"
+
+# ---- --help and --version, everywhere ----
+# Every verb takes --version (as it takes --help): the same line as the
+# tool's, which names the release; help --help is the list of verbs.
+"$lkbuf" --version >"$tmp/want" 2>&1
+expect_out "$lkbuf" print --version
+expect_out "$lkbuf" list --version
+"$lkm" --version >"$tmp/want" 2>&1
+expect_out "$lkm" read --version
+expect_out "$lkm" agg set --version
+for t in "$lkbuf" "$lkm"; do
+	if "$t" help --help >"$tmp/out" 2>"$tmp/err" && grep -q '^Verbs:' "$tmp/out" &&
+	   [ ! -s "$tmp/err" ]; then pass; else
+		fail "$t help --help: $(cat "$tmp/out" "$tmp/err")"
+	fi
+done
+# convert's three formats, perfetto among them, in lkbuf --help.
+"$lkbuf" --help | grep -q '^  convert .*--to ctf|json|perfetto' && pass ||
+	fail "lkbuf --help does not name convert's perfetto"
 
 # ---- info: the header and the counts, no records ----
 cat >"$tmp/want" <<'END'
@@ -224,6 +253,41 @@ sed -i "s|GOOD|$tmp/good.lkst|" "$tmp/want"
 expect_out "$lkbuf" info -f "$tmp/good.lkst"
 expect_fail 1 "$lkbuf" info
 expect_fail 1 "$lkbuf" info -f "$tmp/cut.lkst"
+# A crafted log's host name and kernel release reach the terminal escaped,
+# as print escapes names: in info, in sql's summary, and in the message
+# refusing two files of different hosts as one trace.
+python3 "$here/make_log.py" "$tmp/esc.lkst" escapes
+no_ctl() { ! LC_ALL=C grep -q '[[:cntrl:]]' "$1"; }
+if "$lkbuf" info -f "$tmp/esc.lkst" >"$tmp/out" 2>"$tmp/err" && no_ctl "$tmp/out" &&
+   grep -qxF 'host      h\x1b[31mred\x07' "$tmp/out" &&
+   grep -qxF 'kernel    6\x1b]0;title\x07\x5c' "$tmp/out"; then pass; else
+	fail "info of a log with escapes: $(cat -v "$tmp/out" "$tmp/err")"
+fi
+if "$lkbuf" sql -f "$tmp/esc.lkst" -o "$tmp/esc.db" >"$tmp/out" 2>"$tmp/err" &&
+   no_ctl "$tmp/out" && grep -qF '(host h\x1b[31mred\x07, boot ' "$tmp/out"; then pass; else
+	fail "sql of a log with escapes: $(cat -v "$tmp/out" "$tmp/err")"
+fi
+"$bin/gen_log" "$tmp/h1.log" 10 1 1 >/dev/null && "$bin/gen_log" "$tmp/h2.log" 10 1 2 >/dev/null &&
+python3 -c "import sys; f = open(sys.argv[1], 'r+b'); f.seek(152); f.write(b'e\x1b[2Jvil\0')" "$tmp/h2.log"
+# The log's own event table too: an argument's description with an
+# escape sequence, shown by print as a key (text) and a header (-V -C).
+python3 - "$tmp/h1.log" "$tmp/desc.log" <<'EOF'
+import sys
+d = open(sys.argv[1], "rb").read()
+i = d.find(b"prev pid\0")
+assert i > 0
+open(sys.argv[2], "wb").write(d[:i] + b"p\x1b[31mXd\0" + d[i + 9:])
+EOF
+for opt in -S -VC; do
+	if "$lkbuf" print $opt -f "$tmp/desc.log" >"$tmp/out" 2>"$tmp/err" && no_ctl "$tmp/out" &&
+	   grep -qF 'p\x1b[31mXd' "$tmp/out"; then pass; else
+		fail "print $opt of a log whose event table has escapes: $(cat -v "$tmp/out" | head -3)"
+	fi
+done
+"$lkbuf" print -f "$tmp/h1.log" -f "$tmp/h2.log" >"$tmp/out" 2>"$tmp/err"
+if [ $? -eq 1 ] && no_ctl "$tmp/err" && grep -qF 'of host e\x1b[2Jvil, kernel ' "$tmp/err"; then pass; else
+	fail "two hosts' files as one: $(cat -v "$tmp/err")"
+fi
 if [ -w /dev/full ]; then
 	"$lkbuf" info -f "$tmp/good.lkst" >/dev/full 2>"$tmp/err"
 	rc=$?
@@ -233,16 +297,29 @@ if [ -w /dev/full ]; then
 		fail "lkbuf info >/dev/full -> exit $rc: $(cat "$tmp/err")"
 	fi
 	# Every verb finds out that its output was lost: help, --version and
-	# the verbs that print, device or not.
+	# the verbs that print, device or not; in one line, with the error
+	# the write got (not one left in errno by an earlier call).
 	for cmd in "$lkm --help" "$lkm --version" "$lkm help config" "$lkm events" \
 		   "$lkbuf --help" "$lkbuf help print" "$lkbuf print -f $tmp/good.lkst" \
-		   "$lkbuf print -C -f $tmp/good.lkst"; do
+		   "$lkbuf print -C -f $tmp/good.lkst" "$lkbuf report -f $tmp/good.lkst" \
+		   "$lkbuf info -f $tmp/good.lkst" "$lkbuf print --version"; do
 		$cmd >/dev/full 2>"$tmp/err"
 		rc=$?
-		if [ "$rc" -eq 1 ] && grep -q "cannot write the" "$tmp/err"; then
+		if [ "$rc" -eq 1 ] && grep -q "cannot write the.*: No space left on device" "$tmp/err" &&
+		   [ "$(wc -l <"$tmp/err")" -eq 1 ]; then
 			pass
 		else
 			fail "$cmd >/dev/full -> exit $rc: $(cat "$tmp/err")"
+		fi
+	done
+	for f in json perfetto; do
+		"$lkbuf" convert -f "$tmp/good.lkst" --to $f -o - >/dev/full 2>"$tmp/err"
+		rc=$?
+		if [ "$rc" -eq 1 ] && grep -q "No space left on device" "$tmp/err" &&
+		   [ "$(wc -l <"$tmp/err")" -eq 1 ]; then
+			pass
+		else
+			fail "convert --to $f -o - >/dev/full -> exit $rc: $(cat "$tmp/err")"
 		fi
 	done
 fi

@@ -515,4 +515,31 @@ fi
 [ "$(wc -l <"$tmp/err")" -eq 1 ] && ! grep -q converting "$tmp/err" && pass ||
 	fail "progress without a terminal: $(cat "$tmp/err")"
 
+# ---- Perfetto: the time of day and the marks ----
+# A clock snapshot pairs the anchor's trace time (BOOTTIME, Perfetto's
+# domain for ftrace timestamps, and MONOTONIC) with its time of day
+# (REALTIME); a USER_MARK is a print event "I|PID|TEXT", escaped as print.
+if command -v protoc >/dev/null 2>&1 && "$lkbuf" convert -f "$crafted" --to perfetto \
+	-o "$tmp/c.pftrace" 2>"$tmp/err"; then
+	protoc --decode=perfetto.protos.Trace -I "$bin/perfetto" \
+		"$bin/perfetto/perfetto_trace.proto" <"$tmp/c.pftrace" >"$tmp/c.txt" 2>"$tmp/perr"
+	python3 - "$tmp/c.txt" "$here/../check" <<'EOF' >"$tmp/out" 2>&1
+import sys
+sys.path.insert(0, sys.argv[2])
+from viewercheck import parse_textproto, one
+trace = parse_textproto(open(sys.argv[1]).read())
+snaps = [s for p in trace.get("packet", []) for s in p.get("clock_snapshot", [])]
+assert len(snaps) == 1, f"{len(snaps)} clock snapshots"
+clocks = {one(c, "clock_id"): one(c, "timestamp") for c in snaps[0]["clocks"]}
+assert clocks == {6: 10**9, 3: 10**9, 1: 1700000000 * 10**9}, clocks
+prints = [(one(e, "timestamp"), one(e, "pid"), one(e["print"][0], "buf"))
+          for p in trace.get("packet", []) for b in p.get("ftrace_events", [])
+          for e in b.get("event", []) if "print" in e]
+want = [(10**9 + 9000, 101, 'I|101|say "hi", \\x5c ok\\x01\n')]
+assert prints == want, f"{prints} != {want}"
+EOF
+	[ $? -eq 0 ] && pass || fail "perfetto's clock snapshot and mark: $(cat "$tmp/out" "$tmp/perr")"
+	grep -q ', 1 marks, ' "$tmp/err" && pass || fail "perfetto's summary counts no mark: $(cat "$tmp/err")"
+fi
+
 finish

@@ -23,6 +23,8 @@
 # directory.  Ends with "N passed, M failed".
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd) || exit 1
+# The release, as utils/lkst_cli.h defines it once.
+release=$(sed -n 's/^#define LKST_RELEASE[[:space:]]*"\(.*\)"$/\1/p' "$top/utils/lkst_cli.h")
 passed=0
 failed=0
 
@@ -147,7 +149,7 @@ for t in $TOOLS; do
 	check "$t resolves to the installed copy" \
 		[ "$(inst sh -c "command -v $t")" = "$bin/$t" ]
 	v=$(inst "$t" --version 2>&1)
-	if printf '%s\n' "$v" | grep -qE "^$t \(lkst\) tracer ABI [0-9]+, log format [0-9]+"; then ok; else
+	if printf '%s\n' "$v" | grep -qE "^$t \(lkst\) $release, tracer ABI [0-9]+, log format [0-9]+"; then ok; else
 		fail "installed $t --version: $v"
 	fi
 done

@@ -2,9 +2,11 @@
 # The man pages cannot drift from the tools: every verb that `TOOL --help`
 # lists is in TOOL.1, and so is every option of every verb's --help (its
 # long form, or its short one when it has no long one); `TOOL help VERB` is `TOOL VERB --help`;
-# `TOOL --version` names the ABI and log format.  Run from utils/.
+# `TOOL --version` names the release (lkst_cli.h), the ABI and log format.  Run from utils/.
 passed=0
 failed=0
+# The release, as lkst_cli.h defines it once.
+release=$(sed -n 's/^#define LKST_RELEASE[[:space:]]*"\(.*\)"$/\1/p' lkst_cli.h)
 
 ok() { passed=$((passed + 1)); }
 fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
@@ -40,7 +42,7 @@ for tool in lkm lkbuf; do
 			fail "$tool help $v differs from $tool $v --help"
 		fi
 	done
-	if ./$tool --version | grep -qE "^$tool \(lkst\) tracer ABI [0-9]+, log format [0-9]+"; then ok; else
+	if ./$tool --version | grep -qE "^$tool \(lkst\) $release, tracer ABI [0-9]+, log format [0-9]+"; then ok; else
 		fail "$tool --version: $(./$tool --version 2>&1)"
 	fi
 	if ./$tool help no-such-verb >/dev/null 2>&1; then
@@ -152,6 +154,17 @@ if [ -d man3 ]; then
 	fi
 else
 	fail "man3 missing (make -C utils man3)"
+fi
+
+# ship's many options are a list in lkbuf.1, each beginning a line of the
+# rendered page, not one run-together paragraph.
+if command -v man >/dev/null 2>&1; then
+	page=$(MANWIDTH=100 man -l lkbuf.1 2>/dev/null | sed -n '/^       ship --url/,/^[A-Z]/p')
+	for o in $(./lkbuf ship --help | sed -n '/^Help options:/q; p' | grep -o -- ' --[a-z][a-z-]*' | sort -u); do
+		if printf '%s\n' "$page" | grep -qE -- "^ +(-[a-zA-Z], )?$o(=| |\$)"; then ok; else
+			fail "lkbuf.1: ship's $o does not begin a line of its own"
+		fi
+	done
 fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -36,8 +36,9 @@ README = os.path.join(REPO, "README.md")
 README_BEGIN = "<!-- BEGIN letters (tools/build/gen-options.py) -->"
 README_END = "<!-- END letters -->"
 VIZ = os.path.join(REPO, "tools", "visualize")
-# popt's own --help/--usage, the same in every table.
-POPT_HELP = {"help", "usage"}
+# popt's own --help/--usage and lkst's --version (lkst_cli.h's
+# LKST_POPT_TAIL, the visualizers' own), the same in every table.
+POPT_HELP = {"help", "usage", "version"}
 
 
 def programs():
@@ -144,6 +145,7 @@ def render(rows):
     w("`tests/host/test_options.py` checks these rules against the programs'")
     w("own tables (`LKST_OPTIONS_TABLE=1 lkbuf` prints them) and that this page")
     w("is current; after changing an option run `tools/build/gen-options.py`.")
+    w("Every program and verb also takes `--help`, `--usage` and `--version`.")
     w("")
     w("## Short letters")
     w("")

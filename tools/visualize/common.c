@@ -143,16 +143,14 @@ static void print_version(poptContext ctx, enum poptCallbackReason reason,
 			  const struct poptOption *opt, const char *arg, const void *data)
 {
 	(void)ctx; (void)reason; (void)opt; (void)arg; (void)data;
-	printf("%s (lkst) tracer ABI %u, log format %u (reads %u-%u)\n",
-	       lkst_progname, LKST_ABI_VERSION, LKST_LOG_VERSION,
-	       LKST_LOG_VERSION_MIN, LKST_LOG_VERSION);
+	lkst_print_version();
 	exit(LKST_EXIT_OK);
 }
 
 struct poptOption viz_version_table[] = {
 	{ NULL, '\0', POPT_ARG_CALLBACK, (void *)print_version, 0, NULL, NULL },
 	{ "version", '\0', POPT_ARG_NONE, NULL, 0,
-	  "print the tracer ABI and log format versions and exit", NULL },
+	  "print the release, tracer ABI and log format versions and exit", NULL },
 	POPT_TABLEEND
 };
 
