@@ -2,14 +2,19 @@
 /*
  * Writing and strictly reading lkst log files (format: lkst_log.h).
  *
- * Reading maps a regular file read-only (other inputs, a pipe or a device,
- * are read into memory, up to LKST_LOG_MAX_READ bytes) and validates every
- * size and count against the bytes actually present before anything is
- * allocated from them, so a corrupt or hostile file is refused with a
- * message instead of crashing.  Nothing may write into the image: a mapped
- * one is PROT_READ.  Path "-" is standard input.  A file (or input) that
- * starts with a zstd frame is decompressed into memory first, up to
- * LKST_LOG_MAX_READ bytes; corrupt or cut-short zstd data is refused.
+ * Reading maps a regular file read-only and validates every size and count
+ * against the bytes actually present before anything is allocated from
+ * them, so a corrupt or hostile file is refused with a message instead of
+ * crashing.  Nothing may write into the image: a mapped one is PROT_READ.
+ * Path "-" is standard input.  Other inputs (a pipe, a device), and a file
+ * or input that starts with a zstd frame (or a skippable one, as pzstd
+ * writes), are copied as they are read, decompressed as a stream, into an
+ * unnamed temporary file ($TMPDIR, else beside the file, else /tmp) which
+ * is then mapped: the process holds a buffer of them at a time, whatever
+ * their size.  Their first bytes must be a log's header, or nothing is
+ * kept; zstd data that decompresses to more than 1024 times its size
+ * (beyond 64 MiB) is refused as no log; corrupt or cut-short zstd data is
+ * refused.
  */
 #ifndef LKST_LOGIO_H
 #define LKST_LOGIO_H
@@ -43,7 +48,11 @@ struct lkst_log_section {
  */
 struct lkst_log;
 
-/* Inputs that cannot be mapped (pipes, devices) are read up to this size. */
+/*
+ * The most an input that cannot be mapped was once read into memory; such
+ * inputs now go through a temporary file, and nothing in the library uses
+ * it, but programs built against it keep building.
+ */
 #define LKST_LOG_MAX_READ	(4ull << 30)
 
 /* Header fields that do not come from the kernel are filled in here. */
@@ -139,7 +148,8 @@ int lkst_log_mapped(const struct lkst_log *log);
  * counters since boot the last file's.  The header and metadata are the
  * first file's, but the kernel symbols and task names of all files, merged
  * (a pid or address the first file to have it names).  The joined
- * image is in memory: at most LKST_LOG_MAX_READ bytes.
+ * image is written to a temporary file (as a zstd file is) a file's
+ * section at a time, and mapped: memory does not grow with the set.
  *
  * load_files: paths in their order (one path: lkst_log_load()).
  * load_dir: the lkst-*.log and lkst-*.log.zst files of dir, by name

@@ -61,6 +61,22 @@ int logio_join(const struct lkst_log *const *logs, const char *const *paths,
 	       unsigned int n, struct lkst_log *log, struct lkst_err *err);
 void logio_release(struct lkst_log *log);
 
+/*
+ * Inputs that cannot be mapped as they are (a pipe, standard input, zstd
+ * data, a joined set) go through an unnamed temporary file, mapped once
+ * written.  tmpfile: a new one, in $TMPDIR, else beside near (a path, or
+ * NULL), else /tmp; its descriptor, or -1 with err set.  write_tmp: all of
+ * buf, or -1 with err set.  parse_tmp: maps its first len bytes and parses
+ * them (messages: "NAMEWHAT: ..."); closes fd either way.
+ */
+int logio_tmpfile(const char *near, struct lkst_err *err);
+int logio_write_tmp(int fd, const void *buf, size_t len, struct lkst_err *err);
+int logio_parse_tmp(int fd, size_t len, const char *name, const char *what,
+		    struct lkst_log *log, struct lkst_err *err);
+/* zstd data in memory, decompressed as a .zst file is (the fuzzer's way in). */
+int logio_load_zstd_mem(const void *bytes, size_t len, const char *name,
+			struct lkst_log *log, struct lkst_err *err);
+
 /* The section's counts fill its range of sequence numbers (see lkst_log.h). */
 static inline int check_seq_count(const struct lkst_log_cpu *c,
 				  struct lkst_err *err)
