@@ -252,6 +252,15 @@ struct lkst_log_gap {
 int lkst_log_next_gap(const struct lkst_log_section *sec, __u64 *pos,
 		      struct lkst_log_gap *gap);
 /*
+ * 1 when a gap of a section of a joined set lies, at least partly, between
+ * two files of the set: those records are in no file given (lkbuf record
+ * writes each file to continue the last, so a file of the set is missing)
+ * rather than lost in the kernel.  0 for any other gap, or another log.
+ */
+int lkst_log_gap_in_missing_file(const struct lkst_log *log,
+				 const struct lkst_log_section *sec,
+				 const struct lkst_log_gap *gap);
+/*
  * Records lost before the section's numbers begin: version 2 on numbers
  * every record from boot, so the seq_start numbers before it were
  * overwritten, unless the file continues an earlier one (lkbuf record),

@@ -35,6 +35,16 @@ struct lkst_log {
 	void *image;			/* the file's bytes, owned */
 	size_t image_len;
 	int mapped;			/* image is a PROT_READ mapping of the file */
+	/*
+	 * A joined set: the numbers between two files of a CPU that neither
+	 * holds (lkbuf record writes a set without such gaps: a file of it is
+	 * missing, or was not given).
+	 */
+	unsigned int nr_file_gaps;
+	struct lkst_log_file_gap {
+		__u32 cpu;
+		__u64 first, last;
+	} *file_gaps;
 };
 
 /* A table of task names (opaque to programs: lkst_logio.h). */

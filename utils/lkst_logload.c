@@ -929,6 +929,7 @@ int logio_load(const char *path, struct lkst_log *log, struct lkst_err *err)
 
 void logio_release(struct lkst_log *log)
 {
+	free(log->file_gaps);
 	free(log->sections);
 	free(log->meta);
 	free(log->events);

@@ -316,6 +316,8 @@ int logio_join(const struct lkst_log *const *logs, const char *const *paths,
 	size_t total_secs = 0;
 	int fd = -1, ret;
 	char what[64];
+	struct lkst_log_file_gap *gaps = NULL;
+	unsigned int nr_gaps = 0, k;
 
 	memset(log, 0, sizeof(*log));
 	for (f = 1; f < n; f++)
@@ -437,11 +439,34 @@ int logio_join(const struct lkst_log *const *logs, const char *const *paths,
 			    strerror(errno));
 		goto fail;
 	}
+	/* Where the files' numbers do not meet, a file of the set is missing. */
+	for (c = 0; c < nr_cpus; c++)
+		for (i = 1; i < cpus[c].nr; i++)
+			if (cpus[c].secs[i]->info.seq_start > cpus[c].secs[i - 1]->info.seq_end)
+				nr_gaps++;
+	if (nr_gaps && !(gaps = calloc(nr_gaps, sizeof(*gaps))))
+		goto oom;
+	for (c = 0, k = 0; c < nr_cpus; c++) {
+		for (i = 1; i < cpus[c].nr; i++) {
+			const struct lkst_log_cpu *a = &cpus[c].secs[i - 1]->info;
+			const struct lkst_log_cpu *b = &cpus[c].secs[i]->info;
+
+			if (b->seq_start <= a->seq_end)
+				continue;
+			gaps[k].cpu = cpus[c].cpu;
+			gaps[k].first = a->seq_end;
+			gaps[k].last = b->seq_start - 1;
+			k++;
+		}
+	}
 	snprintf(what, sizeof(what), " and the %u files after it, joined", n - 1);
 	ret = logio_parse_tmp(fd, off, paths[0], what, log, err);
 	fd = -1;
 	if (ret)
 		goto fail;
+	log->file_gaps = gaps;
+	log->nr_file_gaps = nr_gaps;
+	gaps = NULL;
 	free(syms);
 	free(tasks);
 	for (c = 0; c < total_secs; c++)
@@ -452,6 +477,7 @@ int logio_join(const struct lkst_log *const *logs, const char *const *paths,
 oom:
 	lkst_seterr(err, "out of memory joining %u log files; free some memory", n);
 fail:
+	free(gaps);
 	if (fd >= 0)
 		close(fd);
 	free(syms);

@@ -191,6 +191,18 @@ check '[ "$(wc -l <"$tmp/pg")" -eq 39996 ]' "a set with gaps printed $(wc -l <"$
 check '[ "$(grep -c "records lost between sequence numbers" "$tmp/eg")" -eq 4 ]' \
 	"the gaps between files are not reported as losses: $(cat "$tmp/eg")"
 check '"$lkbuf" info -f "$tmp/gap" | grep -q "^total *39996 records of 4 CPUs, 4 lost"' "info of a set with gaps"
+# Records between two files are in none: a file of the set is missing, not
+# a loss in the kernel's buffer.
+check '[ "$(grep -c "a file of the set is missing" "$tmp/eg")" -eq 4 ] && ! grep -q overwritten "$tmp/eg"' \
+	"a gap between files blamed on the kernel: $(cat "$tmp/eg")"
+mkdir -p "$tmp/hole"
+cp "$tmp/set"/lkst-*.log "$tmp/hole/"
+rm "$tmp/hole/lkst-000003.log"
+"$lkbuf" print -f "$tmp/hole" >/dev/null 2>"$tmp/eh"
+check '[ "$(grep -c "records lost between sequence numbers.*a file of the set is missing" "$tmp/eh")" -eq 4 ] &&
+	! grep -q "overwritten before" "$tmp/eh"' "a missing middle file: $(cat "$tmp/eh")"
+check '"$lkbuf" info -f "$tmp/hole" | grep -q "^cpu 0 .* lost (.* of them in a missing file of the set)"' \
+	"info does not say a file of the set is missing: $("$lkbuf" info -f "$tmp/hole" | grep "^cpu 0")"
 expect_fail "overlap or are out of order" "$lkbuf" print -f "$tmp/over"
 expect_fail "overlap or are out of order" "$lkbuf" print -f "$tmp/set/lkst-000002.log" -f "$tmp/set/lkst-000001.log"
 expect_fail "holds no lkst-" "$lkbuf" print -f "$tmp/empty"
