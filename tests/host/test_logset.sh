@@ -201,6 +201,9 @@ rm "$tmp/hole/lkst-000003.log"
 "$lkbuf" print -f "$tmp/hole" >/dev/null 2>"$tmp/eh"
 check '[ "$(grep -c "records lost between sequence numbers.*a file of the set is missing" "$tmp/eh")" -eq 4 ] &&
 	! grep -q "overwritten before" "$tmp/eh"' "a missing middle file: $(cat "$tmp/eh")"
+"$lkbuf" convert -f "$tmp/hole" --to json -o "$tmp/hole.json" 2>/dev/null
+check '[ "$(grep -o "\"cause\":\"in no file given: a file of the set is missing\"" "$tmp/hole.json" | wc -l)" -eq 4 ] &&
+	! grep -q "overwritten before" "$tmp/hole.json"' "JSON export of a set with a missing file blames the kernel"
 check '"$lkbuf" info -f "$tmp/hole" | grep -q "^cpu 0 .* lost (.* of them in a missing file of the set)"' \
 	"info does not say a file of the set is missing: $("$lkbuf" info -f "$tmp/hole" | grep "^cpu 0")"
 expect_fail "overlap or are out of order" "$lkbuf" print -f "$tmp/over"
