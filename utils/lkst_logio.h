@@ -12,7 +12,7 @@
  * unnamed temporary file ($TMPDIR, else beside the file, else /tmp) which
  * is then mapped: the process holds a buffer of them at a time, whatever
  * their size.  Their first bytes must be a log's header, or nothing is
- * kept; zstd data that decompresses to more than 1024 times its size
+ * kept, and the log they claim must fit LKST_LOG_MAX_READ; zstd data that decompresses to more than 1024 times its size
  * (beyond 64 MiB) is refused as no log; corrupt or cut-short zstd data is
  * refused.
  */
@@ -49,9 +49,9 @@ struct lkst_log_section {
 struct lkst_log;
 
 /*
- * The most an input that cannot be mapped was once read into memory; such
- * inputs now go through a temporary file, and nothing in the library uses
- * it, but programs built against it keep building.
+ * The most a log from a pipe, a device or zstd data may claim to hold (its
+ * header and section headers, as they arrive): what is copied into the
+ * temporary file is bounded, whatever the input says or sends.
  */
 #define LKST_LOG_MAX_READ	(4ull << 30)
 

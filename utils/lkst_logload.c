@@ -723,7 +723,30 @@ struct spool {
 	int stop;			/* the walk says not a log, or the end is past */
 	int endless;			/* more than STREAM_EXTRA after the end */
 	const char *near;
+	const char *name;		/* the input, in messages */
+	int zstd;
 };
+
+/*
+ * The least the whole log can take: every section left has a header.
+ * What is spooled is bounded by what its header claims, so that a pipe
+ * of zeros after a header that claims billions of empty sections, or a
+ * zstd stream that would decompress to them, is refused at once instead
+ * of filling the disk.
+ */
+static uint64_t stream_least(const struct stream_walk *w)
+{
+	uint64_t least;
+
+	if (!w->have_header)
+		return 0;
+	if (w->done)
+		return w->offset;
+	least = w->offset + (uint64_t)(w->nr_sections - w->section) * section_size(w->version);
+	if (w->version >= 3)
+		least = w->meta_size > UINT64_MAX - least ? UINT64_MAX : least + w->meta_size;
+	return least;
+}
 
 /* n more bytes of the log: walked, then kept. */
 static int spool_out(struct spool *sp, const unsigned char *buf, size_t n,
@@ -752,6 +775,14 @@ static int spool_out(struct spool *sp, const unsigned char *buf, size_t n,
 			return -1;
 		sp->kept = prefix_len;
 	}
+	if (stream_least(w) > LKST_LOG_MAX_READ) {
+		lkst_seterr(err, "%s: the log claims more than %llu MiB (%u CPU sections), the most lkbuf reads from %s; if it is that big, %s, else it is corrupt",
+			    sp->name, LKST_LOG_MAX_READ >> 20, w->nr_sections,
+			    sp->zstd ? "zstd data" : "a pipe or a device",
+			    sp->zstd ? "decompress it with zstd -d and give the plain file" :
+			    "save it to a file and give the file");
+		return -1;
+	}
 	if (w->bad)
 		sp->stop = 1;
 	if (w->done && sp->pos > w->offset + STREAM_EXTRA)
@@ -770,7 +801,7 @@ static int spool_out(struct spool *sp, const unsigned char *buf, size_t n,
 static int spool_load(struct spool_src *src, int zstd, const char *name, const char *near,
 		      struct lkst_log *log, struct lkst_err *err)
 {
-	struct spool sp = { .fd = -1, .near = near };
+	struct spool sp = { .fd = -1, .near = near, .name = name, .zstd = zstd };
 	struct logzst_dec *dec = NULL;
 	size_t out_cap = zstd ? logzst_dec_out_size() : 0, used, made;
 	unsigned char *inbuf = malloc(SPOOL_CHUNK), *obuf = zstd ? malloc(out_cap) : NULL;
