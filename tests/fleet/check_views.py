@@ -104,7 +104,7 @@ def main():
 if __name__ == '__main__':
     try:
         main()
-    except (subprocess.CalledProcessError, RuntimeError) as e:
+    except (subprocess.CalledProcessError, RuntimeError, sqlite3.Error) as e:
         failed += 1
         print(f'FAIL: {e} {getattr(e, "stderr", "")}')
     print(f'{passed} passed, {failed} failed')
