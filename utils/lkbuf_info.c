@@ -114,8 +114,18 @@ static int run_info(struct lkst_cmd *cmd)
 			       (unsigned long long)c->seq_start,
 			       (unsigned long long)c->seq_end - 1);
 		if (sec->seqs) {
+			struct lkst_log_gap gap;
+			unsigned long long absent = 0;
+			__u64 pos = 0;
+
 			lost += c->lost;
 			printf(", %llu lost", (unsigned long long)c->lost);
+			/* A set's file that is missing is not the kernel's loss. */
+			while (lkst_log_next_gap(sec, &pos, &gap))
+				if (lkst_log_gap_in_missing_file(lp, sec, &gap))
+					absent += gap.last - gap.first + 1;
+			if (absent)
+				printf(" (%llu of them in a missing file of the set)", absent);
 		}
 		printf("; %s: written %llu, overwritten %llu, dropped %llu\n",
 		       sec->seqs ? "since boot" : "kernel counters",

@@ -20,15 +20,18 @@
  * A section's gaps in its sequence numbers, each by the numbers of the
  * records around it (those it holds), so that a loss can be found.
  */
-static void print_gaps(const struct lkst_log_section *sec)
+static void print_gaps(const struct lkst_log *log, const struct lkst_log_section *sec)
 {
 	const struct lkst_log_cpu *c = &sec->info;
 	unsigned long long left = c->lost, first, last, n, gaps = 0;
-	const char *why = "overwritten before they were read";
+	const char *why;
 	struct lkst_log_gap gap;
 	__u64 pos = 0;
 
 	while (left && lkst_log_next_gap(sec, &pos, &gap)) {
+		why = lkst_log_gap_in_missing_file(log, sec, &gap) ?
+			"in no file given: a file of the set is missing" :
+			"overwritten before they were read";
 		first = gap.first;
 		last = gap.last;
 		n = last - first + 1;
@@ -65,7 +68,7 @@ static void print_losses(const struct lkst_log *log, size_t printed)
 		const struct lkst_log_section *sec = lkst_log_get_section(log, s);
 		const struct lkst_log_cpu *c = &sec->info;
 
-		print_gaps(sec);
+		print_gaps(log, sec);
 		/* Version 2 files say the counters are the kernel's, since boot. */
 		since = sec->seqs ? " since boot" : "";
 		if (c->overwritten)

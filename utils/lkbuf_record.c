@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -20,6 +21,7 @@
 #include "lkst_format.h"
 #include "lkst_ksym.h"
 #include "lkst_logboot.h"
+#include "lkst_logio_int.h"
 
 #define RECORD_SOURCE "the running kernel's buffers (lkbuf record)"
 #define RECORD_NAME_FMT		"%s/lkst-%06u.log"
@@ -30,6 +32,8 @@
 				 RECORD_TASK_BYTES)
 
 static volatile sig_atomic_t record_signal;
+/* -f FILE: the records are spilled to temporary files beside it. */
+static const char *record_file_path;
 
 static void record_on_signal(int sig)
 {
@@ -51,13 +55,20 @@ struct record_cpu {
 	struct lkst_record *records;
 	__u64 *seqs;
 	size_t head, n, cap;
+	/*
+	 * -f: the records and their numbers go to two unnamed temporary files
+	 * as they are drained, mapped at the end to write the log, so that a
+	 * long recording holds no more memory than a drain's.
+	 */
+	int spill_rec, spill_seq;
+	int mapped;			/* records and seqs map the spill files */
 	__u64 first_seq, saved, lost, dropped_start, dropped_now, written, overwritten;
 };
 
 struct recorder {
 	int fd;
 	const char *dir;
-	const char *file;	/* -f: one log, written at the end */
+	const char *file;	/* -f: one log, written at the end from the spill files */
 	int from_now;		/* -e: from the switch, not the oldest records */
 	struct lkst_version version;
 	struct record_cpu *cpus;
@@ -145,10 +156,49 @@ static size_t record_pending(const struct recorder *r)
 	return total;
 }
 
+static void record_spill(struct record_cpu *c, const struct lkbuf_drain_buf *b, size_t n)
+{
+	struct lkst_err err;
+
+	if (c->spill_rec < 0) {
+		c->spill_rec = logio_tmpfile(record_file_path, &err);
+		c->spill_seq = c->spill_rec < 0 ? -1 : logio_tmpfile(record_file_path, &err);
+		if (c->spill_seq < 0)
+			lkst_die(LKST_EXIT_USAGE, "%s", err.msg);
+	}
+	if (logio_write_tmp(c->spill_rec, b->records, n * sizeof(*b->records), &err) ||
+	    logio_write_tmp(c->spill_seq, b->seqs, n * sizeof(*b->seqs), &err))
+		lkst_die(LKST_EXIT_USAGE, "cpu %u: %s", c->cpu, err.msg);
+	c->n += n;
+}
+
+/* -f: the spilled records mapped, for the log to be written from them. */
+static void record_map_spill(struct record_cpu *c)
+{
+	void *rec, *seq;
+
+	if (c->spill_rec < 0 || !c->n)
+		return;
+	rec = mmap(NULL, c->n * sizeof(*c->records), PROT_READ, MAP_SHARED, c->spill_rec, 0);
+	seq = mmap(NULL, c->n * sizeof(*c->seqs), PROT_READ, MAP_SHARED, c->spill_seq, 0);
+	if (rec == MAP_FAILED || seq == MAP_FAILED)
+		lkst_die(LKST_EXIT_DEVICE, "cpu %u: cannot map %zu recorded records: %s; free some memory",
+			 c->cpu, c->n, strerror(errno));
+	madvise(rec, c->n * sizeof(*c->records), MADV_SEQUENTIAL);
+	madvise(seq, c->n * sizeof(*c->seqs), MADV_SEQUENTIAL);
+	c->records = rec;
+	c->seqs = seq;
+	c->mapped = 1;
+}
+
 static void record_append(struct record_cpu *c, const struct lkbuf_drain_buf *b, size_t n)
 {
 	size_t need = c->n - c->head + n;
 
+	if (record_file_path) {
+		record_spill(c, b, n);
+		return;
+	}
 	if (c->head) {		/* drop what earlier files took */
 		memmove(c->records, c->records + c->head,
 			(c->n - c->head) * sizeof(*c->records));
@@ -660,6 +710,7 @@ static int run_record(struct lkst_cmd *cmd)
 	r.file = file;
 	r.keep = keep;
 	r.fd = cmd->fd;
+	record_file_path = file;
 	if (dir)
 		record_prepare_dir(dir);
 
@@ -681,6 +732,7 @@ static int run_record(struct lkst_cmd *cmd)
 		if (!info.nr_blocks)
 			continue;
 		r.cpus[r.nr_cpus].cpu = cpu;
+		r.cpus[r.nr_cpus].spill_rec = r.cpus[r.nr_cpus].spill_seq = -1;
 		if (r.from_now)		/* the first record after the switch */
 			r.cpus[r.nr_cpus].cursor = info.next_seq;
 		r.nr_cpus++;
@@ -711,6 +763,8 @@ static int run_record(struct lkst_cmd *cmd)
 	record_drain(&r, LKST_DRAIN_FINAL);
 	/* What was switched is switched back before the files are written. */
 	status = lkbuf_session_end();
+	for (cpu = 0; cpu < r.nr_cpus; cpu++)
+		record_map_spill(&r.cpus[cpu]);
 	while (record_pending(&r) >= r.per_file)
 		record_write_file(&r);
 	/* Less than per_file may still need two files: their names take room. */
@@ -736,8 +790,17 @@ static int run_record(struct lkst_cmd *cmd)
 		saved += c->saved;
 		lost += c->lost;
 		dropped += d;
-		free(c->records);
-		free(c->seqs);
+		if (c->mapped) {
+			munmap(c->records, c->n * sizeof(*c->records));
+			munmap(c->seqs, c->n * sizeof(*c->seqs));
+		} else {
+			free(c->records);
+			free(c->seqs);
+		}
+		if (c->spill_rec >= 0)
+			close(c->spill_rec);
+		if (c->spill_seq >= 0)
+			close(c->spill_seq);
 	}
 	if (file)
 		fprintf(stderr, "lkbuf: recorded %llu records of %u CPUs in %s; %llu lost in the kernel (overwritten before they were drained), %llu dropped\n",

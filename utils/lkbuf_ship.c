@@ -507,6 +507,7 @@ static int ship_file(struct shipper *s, const char *path)
 {
 	static const enum lkst_fleet_table_id order[] = {
 		LKST_FLEET_EVENTS, LKST_FLEET_SYSCALLS, LKST_FLEET_LOSSES, LKST_FLEET_GAPS,
+		LKST_FLEET_TASKS,
 	};
 	char real[PATH_MAX], stamp[64], line[PATH_MAX + 64], qline[PATH_MAX + 80];
 	struct lkst_fleet_log fl;

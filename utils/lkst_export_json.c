@@ -491,6 +491,11 @@ static int add_loss(struct json_export *j, unsigned int slot,
 	in->numbered = sec->seqs != NULL;
 	in->first = first;
 	in->last = last;
+	{
+		struct lkst_log_gap gap = { first, last, index };
+
+		in->missing_file = lkst_log_gap_in_missing_file(j->x->log, sec, &gap);
+	}
 	j->cpus[slot].used = 1;
 	j->nr_lost += count;
 	return 0;

@@ -76,6 +76,7 @@ struct instant {
 	__u64 sc_nr, result;
 	__u64 lost;		/* not 0: a loss, of sequence numbers first..last */
 	int numbered;		/* first and last known (not a version 1 log) */
+	int missing_file;	/* between two files of a set: a file is missing */
 	__u64 first, last;
 };
 

@@ -330,7 +330,8 @@ static void put_instant(FILE *out, struct json_export *j, const struct instant *
 		if (in->numbered)
 			fprintf(out, ",\"first_seq\":%llu,\"last_seq\":%llu",
 				(unsigned long long)in->first, (unsigned long long)in->last);
-		fputs(",\"cause\":\"overwritten before they were read\"}}", out);
+		fputs(in->missing_file ? ",\"cause\":\"in no file given: a file of the set is missing\"}}" :
+		      ",\"cause\":\"overwritten before they were read\"}}", out);
 		return;
 	}
 	if (!in->mark) {

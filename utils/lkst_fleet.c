@@ -27,6 +27,7 @@ static const struct lkst_fleet_col records_cols[] = {
 	T("host"), T("boot"), U32("cpu"), U64("seq"), U64("time_ns"), I64("realtime_ns"),
 	U32("pid"), U8("context"), U16("event"),
 	I64("arg1"), I64("arg2"), I64("arg3"), I64("arg4"), I64("arg5"), I64("arg6"),
+	T("arg_text"),
 };
 static const struct lkst_fleet_col losses_cols[] = {
 	T("host"), T("boot"), U32("cpu"), T("file"), U64("seq_start"), U64("seq_end"),
@@ -51,6 +52,9 @@ static const struct lkst_fleet_col events_cols[] = {
 static const struct lkst_fleet_col syscalls_cols[] = {
 	U64("nr"), T("name"),
 };
+static const struct lkst_fleet_col tasks_cols[] = {
+	T("host"), T("boot"), U32("pid"), U32("tgid"), T("comm"),
+};
 
 #define TABLE(n, c, k)	{ n, c, sizeof(c) / sizeof(c[0]), k }
 const struct lkst_fleet_table lkst_fleet_tables[LKST_FLEET_NR_TABLES] = {
@@ -60,6 +64,7 @@ const struct lkst_fleet_table lkst_fleet_tables[LKST_FLEET_NR_TABLES] = {
 	[LKST_FLEET_FILES] = TABLE("files", files_cols, "host, boot, file"),
 	[LKST_FLEET_EVENTS] = TABLE("events", events_cols, "host, boot, event"),
 	[LKST_FLEET_SYSCALLS] = TABLE("syscalls", syscalls_cols, "nr"),
+	[LKST_FLEET_TASKS] = TABLE("tasks", tasks_cols, "host, boot, pid"),
 };
 
 static const char *const arg_type_names[LKST_NR_ARG_TYPES] = {
@@ -97,10 +102,33 @@ void lkst_fleet_close(struct lkst_fleet_log *fl)
 	fl->trace = NULL;
 }
 
+/*
+ * The built-in event a log's event is (same ID and mnemonic: IDs are never
+ * renumbered), whose names come from events.def, or NULL (a probe).
+ */
+static const struct lkst_event_info *builtin_of(const struct lkst_event_info *ev)
+{
+	const struct lkst_event_info *b;
+	unsigned int nr, i;
+
+	b = lkst_events_builtin(&nr);
+	for (i = 0; i < nr; i++)
+		if (b[i].id == ev->id && !strcmp(b[i].mnemonic, ev->mnemonic))
+			return &b[i];
+	return NULL;
+}
+
 void lkst_fleet_arg_name(const struct lkst_event_info *ev, unsigned int arg, char *buf,
 			 size_t len)
 {
-	const char *src = ev->args[arg].name;
+	const struct lkst_event_info *b = builtin_of(ev);
+	const char *src;
+
+	/* Views and the events table name a log's arguments as ship --create does. */
+	if (b && b->args[arg].type == ev->args[arg].type && b->args[arg].name &&
+	    *b->args[arg].name)
+		ev = b;
+	src = ev->args[arg].name;
 	unsigned int a;
 	size_t o = 0;
 	char other[64];
@@ -315,6 +343,34 @@ static int files_row(struct lkst_fleet_log *fl, const char *shipped_by, lkst_fle
 	return fn(ctx, LKST_FLEET_FILES, v);
 }
 
+/* The task names the log saved (lkbuf record and read save them). */
+static int tasks_rows(struct lkst_fleet_log *fl, lkst_fleet_row_fn fn, void *ctx,
+		      struct lkst_err *err)
+{
+	struct lkst_fleet_val v[LKST_FLEET_MAX_COLS];
+	struct lkst_tasks *t = lkst_tasks_new(err);
+	const struct lkst_log_task *e;
+	size_t i;
+	int ret = 0;
+
+	if (!t)
+		return -1;
+	if (lkst_log_tasks(fl->log, t, err)) {
+		lkst_tasks_free(t);
+		return -1;
+	}
+	SET_S(0, fl->host);
+	SET_S(1, fl->boot.id);
+	for (i = 0; !ret && (e = lkst_tasks_get(t, i)); i++) {
+		SET_I(2, e->pid);
+		SET_I(3, e->tgid);
+		SET_S(4, e->comm);
+		ret = fn(ctx, LKST_FLEET_TASKS, v);
+	}
+	lkst_tasks_free(t);
+	return ret;
+}
+
 int lkst_fleet_meta_rows(struct lkst_fleet_log *fl, enum lkst_fleet_table_id t,
 			 const char *shipped_by, lkst_fleet_row_fn fn, void *ctx,
 			 struct lkst_err *err)
@@ -329,6 +385,8 @@ int lkst_fleet_meta_rows(struct lkst_fleet_log *fl, enum lkst_fleet_table_id t,
 		return events_rows(fl, fn, ctx);
 	case LKST_FLEET_SYSCALLS:
 		return syscalls_rows(fl, fn, ctx, err);
+	case LKST_FLEET_TASKS:
+		return tasks_rows(fl, fn, ctx, err);
 	default:
 		lkst_seterr(err, "table %d has no such rows", (int)t);
 		return -1;
@@ -356,6 +414,37 @@ static long long realtime_ns(__u64 t, long long offset)
 	return r;
 }
 
+/*
+ * A record's task name (its COMM argument and the COMM2 after it) or text
+ * (its TEXT arguments), as the bytes the kernel packed them in, up to the
+ * first NUL; "" for an event without one.  By the log's own event table.
+ */
+static void record_text(const struct lkst_record *rec, char *out)
+{
+	const struct lkst_event_info *ev = lkst_event_by_id(rec->event);
+	unsigned int a, b, n = 0;
+	char bytes[8];
+
+	out[0] = '\0';
+	if (!ev)
+		return;
+	for (a = 0; a < LKST_NR_ARGS; a++) {
+		unsigned int type = ev->args[a].type;
+
+		if (!(type == LKST_ARG_COMM || type == LKST_ARG_TEXT ||
+		      (type == LKST_ARG_COMM2 && a && ev->args[a - 1].type == LKST_ARG_COMM)))
+			continue;
+		memcpy(bytes, &rec->arg[a], sizeof(bytes));
+		for (b = 0; b < sizeof(bytes); b++) {
+			if (!bytes[b])
+				goto done;
+			out[n++] = bytes[b];
+		}
+	}
+done:
+	out[n] = '\0';
+}
+
 int lkst_fleet_records(struct lkst_fleet_log *fl, lkst_fleet_row_fn fn, void *ctx,
 		       struct lkst_err *err)
 {
@@ -364,6 +453,7 @@ int lkst_fleet_records(struct lkst_fleet_log *fl, lkst_fleet_row_fn fn, void *ct
 	const struct lkst_log_section *sec;
 	struct lkst_trace_iter *it;
 	struct lkst_trace_rec r;
+	char text[LKST_NR_ARGS * 8 + 1];
 	unsigned int a;
 	int ret = 0;
 
@@ -383,6 +473,8 @@ int lkst_fleet_records(struct lkst_fleet_log *fl, lkst_fleet_row_fn fn, void *ct
 		SET_I(8, r.rec->event);
 		for (a = 0; a < LKST_NR_ARGS; a++)
 			SET_I(9 + a, r.rec->arg[a]);
+		record_text(r.rec, text);
+		SET_S(9 + LKST_NR_ARGS, text);
 		ret = fn(ctx, LKST_FLEET_RECORDS, v);
 	}
 	lkst_trace_iter_free(it);
@@ -419,6 +511,28 @@ int lkst_fleet_ch_ddl(enum lkst_fleet_table_id t, const char *db, const char *cl
 	return (int)o;
 }
 
+int lkst_fleet_arg_shown(const struct lkst_event_info *ev, unsigned int arg)
+{
+	unsigned int type = ev->args[arg].type, a;
+
+	if (type == LKST_ARG_NONE)
+		return 0;
+	if (type == LKST_ARG_COMM2)
+		return !arg || ev->args[arg - 1].type != LKST_ARG_COMM;
+	if (type != LKST_ARG_TEXT)
+		return 1;
+	for (a = 0; a < arg; a++)
+		if (ev->args[a].type == LKST_ARG_TEXT)
+			return 0;
+	return 1;
+}
+
+/* The record's text column stands for a task name or a text argument. */
+static int arg_is_text(const struct lkst_event_info *ev, unsigned int arg)
+{
+	return ev->args[arg].type == LKST_ARG_COMM || ev->args[arg].type == LKST_ARG_TEXT;
+}
+
 int lkst_fleet_event_view(const struct lkst_event_info *ev, const char *db, char *buf,
 			  size_t len)
 {
@@ -430,10 +544,13 @@ int lkst_fleet_event_view(const struct lkst_event_info *ev, const char *db, char
 		      "CREATE VIEW IF NOT EXISTS %s%s%cev_%s%c AS SELECT host, boot, cpu, seq, time_ns, realtime_ns, pid, context",
 		      db ? db : "", db ? "." : "", q, ev->mnemonic, q);
 	for (a = 0; a < LKST_NR_ARGS && o < len; a++) {
-		if (ev->args[a].type == LKST_ARG_NONE)
+		if (!lkst_fleet_arg_shown(ev, a))
 			continue;
 		lkst_fleet_arg_name(ev, a, name, sizeof(name));
-		o += snprintf(buf + o, len - o, ", arg%u AS %c%s%c", a + 1, q, name, q);
+		if (arg_is_text(ev, a))
+			o += snprintf(buf + o, len - o, ", arg_text AS %c%s%c", q, name, q);
+		else
+			o += snprintf(buf + o, len - o, ", arg%u AS %c%s%c", a + 1, q, name, q);
 	}
 	if (o < len)
 		o += snprintf(buf + o, len - o, " FROM %s%srecords%s WHERE event = %u",
@@ -452,7 +569,7 @@ int lkst_fleet_sqlite_ddl(enum lkst_fleet_table_id t, char *buf, size_t len)
 		o += snprintf(buf + o, len - o, "%s%s %s", c ? ", " : "", tab->cols[c].name,
 			      tab->cols[c].type == LKST_FT_TEXT ? "TEXT" : "INTEGER");
 	if (o < len)
-		o += snprintf(buf + o, len - o, ", PRIMARY KEY (%s))", tab->key);
+		o += snprintf(buf + o, len - o, ", PRIMARY KEY (%s)) WITHOUT ROWID", tab->key);
 	return (int)o;
 }
 

@@ -37,6 +37,7 @@ enum lkst_fleet_table_id {
 	LKST_FLEET_FILES,		/* the logs converted or shipped */
 	LKST_FLEET_EVENTS,		/* the log's event table, arguments named */
 	LKST_FLEET_SYSCALLS,		/* system call names of the numbers seen */
+	LKST_FLEET_TASKS,		/* the log's saved task names */
 	LKST_FLEET_NR_TABLES,
 };
 
@@ -84,7 +85,12 @@ int lkst_fleet_meta_rows(struct lkst_fleet_log *fl, enum lkst_fleet_table_id t,
 int lkst_fleet_records(struct lkst_fleet_log *fl, lkst_fleet_row_fn fn, void *ctx,
 		       struct lkst_err *err);
 
-/* "arg1" .. or the argument's description made a column name, unique in the event. */
+/*
+ * An argument's column name, unique in the event: the name events.def
+ * gives it (the built-in table's) for an event this lkbuf knows by that
+ * ID and mnemonic, else its description made a column name (a dynamic
+ * probe's), else "argN".
+ */
 void lkst_fleet_arg_name(const struct lkst_event_info *ev, unsigned int arg, char *buf,
 			 size_t len);
 
@@ -97,8 +103,14 @@ void lkst_fleet_arg_name(const struct lkst_event_info *ev, unsigned int arg, cha
 int lkst_fleet_ch_ddl(enum lkst_fleet_table_id t, const char *db, const char *cluster,
 		      int distributed, char *buf, size_t len);
 /*
+ * Whether an argument is a column of ev_MNEMONIC: a task name (COMM, with
+ * the COMM2 after it) and a text (its TEXT arguments) are one column, the
+ * record's text; the others are their own.
+ */
+int lkst_fleet_arg_shown(const struct lkst_event_info *ev, unsigned int arg);
+/*
  * ev_MNEMONIC, a view of one event's records with its arguments named
- * (lkst_fleet_arg_name()): db NULL and no FINAL for SQLite, else
+ * (lkst_fleet_arg_name()), a task name or text as text: db NULL and no FINAL for SQLite, else
  * ClickHouse's, over db.records FINAL.  Into buf; the length.
  */
 int lkst_fleet_event_view(const struct lkst_event_info *ev, const char *db, char *buf,

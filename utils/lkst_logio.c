@@ -189,6 +189,21 @@ int lkst_log_next_gap(const struct lkst_log_section *sec, __u64 *pos,
 	return 0;
 }
 
+int lkst_log_gap_in_missing_file(const struct lkst_log *log,
+				 const struct lkst_log_section *sec,
+				 const struct lkst_log_gap *gap)
+{
+	unsigned int i;
+
+	for (i = 0; i < log->nr_file_gaps; i++) {
+		const struct lkst_log_file_gap *g = &log->file_gaps[i];
+
+		if (g->cpu == sec->info.cpu && g->first <= gap->last && gap->first <= g->last)
+			return 1;
+	}
+	return 0;
+}
+
 __u64 lkst_log_lost_before(const struct lkst_log_section *sec)
 {
 	const struct lkst_log_cpu *c = &sec->info;

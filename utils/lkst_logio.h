@@ -2,14 +2,19 @@
 /*
  * Writing and strictly reading lkst log files (format: lkst_log.h).
  *
- * Reading maps a regular file read-only (other inputs, a pipe or a device,
- * are read into memory, up to LKST_LOG_MAX_READ bytes) and validates every
- * size and count against the bytes actually present before anything is
- * allocated from them, so a corrupt or hostile file is refused with a
- * message instead of crashing.  Nothing may write into the image: a mapped
- * one is PROT_READ.  Path "-" is standard input.  A file (or input) that
- * starts with a zstd frame is decompressed into memory first, up to
- * LKST_LOG_MAX_READ bytes; corrupt or cut-short zstd data is refused.
+ * Reading maps a regular file read-only and validates every size and count
+ * against the bytes actually present before anything is allocated from
+ * them, so a corrupt or hostile file is refused with a message instead of
+ * crashing.  Nothing may write into the image: a mapped one is PROT_READ.
+ * Path "-" is standard input.  Other inputs (a pipe, a device), and a file
+ * or input that starts with a zstd frame (or a skippable one, as pzstd
+ * writes), are copied as they are read, decompressed as a stream, into an
+ * unnamed temporary file ($TMPDIR, else beside the file, else /tmp) which
+ * is then mapped: the process holds a buffer of them at a time, whatever
+ * their size.  Their first bytes must be a log's header, or nothing is
+ * kept, and the log they claim must fit LKST_LOG_MAX_READ; zstd data that decompresses to more than 1024 times its size
+ * (beyond 64 MiB) is refused as no log; corrupt or cut-short zstd data is
+ * refused.
  */
 #ifndef LKST_LOGIO_H
 #define LKST_LOGIO_H
@@ -43,7 +48,11 @@ struct lkst_log_section {
  */
 struct lkst_log;
 
-/* Inputs that cannot be mapped (pipes, devices) are read up to this size. */
+/*
+ * The most a log from a pipe, a device or zstd data may claim to hold (its
+ * header and section headers, as they arrive): what is copied into the
+ * temporary file is bounded, whatever the input says or sends.
+ */
 #define LKST_LOG_MAX_READ	(4ull << 30)
 
 /**
@@ -299,7 +308,8 @@ int lkst_log_mapped(const struct lkst_log *log);
  * counters since boot the last file's.  The header and metadata are the
  * first file's, but the kernel symbols and task names of all files, merged
  * (a pid or address the first file to have it names).  The joined
- * image is in memory: at most LKST_LOG_MAX_READ bytes.
+ * image is written to a temporary file (as a zstd file is) a file's
+ * section at a time, and mapped: memory does not grow with the set.
  *
  */
 
@@ -533,6 +543,23 @@ struct lkst_log_gap {
  */
 int lkst_log_next_gap(const struct lkst_log_section *sec, __u64 *pos,
 		      struct lkst_log_gap *gap);
+/**
+ * lkst_log_gap_in_missing_file() - whether a gap is a file missing from a set
+ * @log: the log @sec is in
+ * @sec: a section of @log
+ * @gap: a gap of @sec (lkst_log_next_gap())
+ *
+ * lkbuf record --rotate writes each file to continue the last, so a gap
+ * between two files of a joined set (lkst_log_load_files()) means a file
+ * of the set is missing: those records are in no file given, rather than
+ * lost in the kernel.
+ *
+ * Return: 1 when @gap lies, at least partly, between two files of the
+ * set; 0 for any other gap, or for a log that is no joined set.
+ */
+int lkst_log_gap_in_missing_file(const struct lkst_log *log,
+				 const struct lkst_log_section *sec,
+				 const struct lkst_log_gap *gap);
 /**
  * lkst_log_lost_before() - records lost before a section's numbers begin
  * @sec: a section (lkst_log_get_section())

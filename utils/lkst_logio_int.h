@@ -35,6 +35,16 @@ struct lkst_log {
 	void *image;			/* the file's bytes, owned */
 	size_t image_len;
 	int mapped;			/* image is a PROT_READ mapping of the file */
+	/*
+	 * A joined set: the numbers between two files of a CPU that neither
+	 * holds (lkbuf record writes a set without such gaps: a file of it is
+	 * missing, or was not given).
+	 */
+	unsigned int nr_file_gaps;
+	struct lkst_log_file_gap {
+		__u32 cpu;
+		__u64 first, last;
+	} *file_gaps;
 };
 
 /* A table of task names (opaque to programs: lkst_logio.h). */
@@ -60,6 +70,22 @@ int logio_load_dir(const char *dir, struct lkst_log *log, struct lkst_err *err);
 int logio_join(const struct lkst_log *const *logs, const char *const *paths,
 	       unsigned int n, struct lkst_log *log, struct lkst_err *err);
 void logio_release(struct lkst_log *log);
+
+/*
+ * Inputs that cannot be mapped as they are (a pipe, standard input, zstd
+ * data, a joined set) go through an unnamed temporary file, mapped once
+ * written.  tmpfile: a new one, in $TMPDIR, else beside near (a path, or
+ * NULL), else /tmp; its descriptor, or -1 with err set.  write_tmp: all of
+ * buf, or -1 with err set.  parse_tmp: maps its first len bytes and parses
+ * them (messages: "NAMEWHAT: ..."); closes fd either way.
+ */
+int logio_tmpfile(const char *near, struct lkst_err *err);
+int logio_write_tmp(int fd, const void *buf, size_t len, struct lkst_err *err);
+int logio_parse_tmp(int fd, size_t len, const char *name, const char *what,
+		    struct lkst_log *log, struct lkst_err *err);
+/* zstd data in memory, decompressed as a .zst file is (the fuzzer's way in). */
+int logio_load_zstd_mem(const void *bytes, size_t len, const char *name,
+			struct lkst_log *log, struct lkst_err *err);
 
 /* The section's counts fill its range of sequence numbers (see lkst_log.h). */
 static inline int check_seq_count(const struct lkst_log_cpu *c,

@@ -462,63 +462,184 @@ static void *map_file(int fd, size_t *len)
 	return image;
 }
 
-/* ---- Reading what cannot be mapped (a pipe, a device) ------------------ */
+/* ---- Spooling what cannot be mapped as it is ---------------------------- */
 
 /*
- * Follows the header and the section headers as the bytes come in, to know
- * how long the log is before all of it is there: reading stops where it
- * must end, at the first bytes of what cannot be a log, or at the limit.
+ * A pipe, a device, standard input or a zstd stream is copied, as it is
+ * read or decompressed, into an unnamed temporary file which is then
+ * mapped and parsed as a file is: the process holds one buffer of it at a
+ * time, however big the log, and a corrupt or hostile input is refused
+ * from its first bytes, before any of it is kept.
+ */
+
+int logio_tmpfile(const char *near, struct lkst_err *err)
+{
+	const char *env = getenv("TMPDIR");
+	char dir[4096], tried[3][4096];
+	const char *cand[3];
+	unsigned int i, n = 0;
+	int fd, saved = 0;
+	char *slash;
+
+	/*
+	 * TMPDIR when set; else beside the input, on the file system that
+	 * held it; else /tmp.  A directory we cannot write is passed over.
+	 */
+	if (env && *env)
+		cand[n++] = env;
+	if (near && strlen(near) < sizeof(dir)) {
+		strcpy(dir, near);
+		slash = strrchr(dir, '/');
+		if (slash) {
+			*(slash == dir ? slash + 1 : slash) = '\0';
+			cand[n++] = dir;
+		} else if (strcmp(near, "-")) {
+			cand[n++] = ".";
+		}
+	}
+	cand[n++] = "/tmp";
+	for (i = 0; i < n; i++) {
+		snprintf(tried[i], sizeof(tried[i]), "%s", cand[i]);
+		fd = open(cand[i], O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+		if (fd >= 0)
+			return fd;
+		saved = errno;
+		/* A file system without O_TMPFILE: a named file, unlinked at once. */
+		if (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL) {
+			char tmpl[4200];
+
+			snprintf(tmpl, sizeof(tmpl), "%s/.lkst-read.XXXXXX", cand[i]);
+			fd = mkostemp(tmpl, O_CLOEXEC);
+			if (fd >= 0) {
+				unlink(tmpl);
+				return fd;
+			}
+			saved = errno;
+		}
+	}
+	lkst_seterr(err, "cannot create a temporary file in %s: %s; set TMPDIR to a writable directory",
+		    tried[0], strerror(saved));
+	return -1;
+}
+
+int logio_write_tmp(int fd, const void *buf, size_t len, struct lkst_err *err)
+{
+	const char *p = buf;
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			lkst_seterr(err, "cannot write a temporary file: %s; set TMPDIR to a directory with room",
+				    n < 0 ? strerror(errno) : "no room");
+			return -1;
+		}
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int logio_parse_tmp(int fd, size_t len, const char *name, const char *what,
+		    struct lkst_log *log, struct lkst_err *err)
+{
+	struct lkst_err why;
+	void *image = len ? mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+
+	close(fd);
+	memset(log, 0, sizeof(*log));
+	if (image == MAP_FAILED) {
+		lkst_seterr(err, "%s: cannot map its temporary copy: %s; free some memory",
+			    name, len ? strerror(errno) : "empty");
+		return -1;
+	}
+	madvise(image, len, MADV_SEQUENTIAL);
+	watch_mapping(image, len, name);
+	if (parse_image(image, len, 1, log, &why)) {
+		lkst_seterr(err, "%s%s: %s", name, what, why.msg);
+		unwatch_mapping(image);
+		munmap(image, len);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Follows the header and the section headers as the bytes pass, keeping
+ * only the one being read, to know how long the log is before all of it
+ * is there: reading stops where it must end, or at the first bytes of
+ * what cannot be a log.
  */
 struct stream_walk {
 	int have_header, done, bad;
 	unsigned int version;
 	uint32_t section, nr_sections;
-	uint64_t offset;		/* of the next section; done: the length */
-	uint64_t header_size, meta_offset, meta_size;	/* version 3 */
+	uint64_t offset;		/* of the header being read; done: the length */
+	uint64_t meta_offset, meta_size;	/* version 3 */
+	unsigned char cap[sizeof(struct lkst_log_header)];
+	size_t cap_len;			/* bytes of it in cap */
 };
 
-/* Bytes needed before the walk can go on (done: the length). */
-static uint64_t stream_need(const struct stream_walk *w)
-{
-	if (!w->have_header)
-		return LKST_LOG_HEADER_V2_SIZE;
-	return w->offset + (w->done ? 0 : section_size(w->version));
-}
-
-/* The least the whole log can take: every section left has a header. */
-static uint64_t stream_least(const struct stream_walk *w)
-{
-	if (!w->have_header)
-		return LKST_LOG_HEADER_V2_SIZE;
-	return w->offset + (uint64_t)(w->nr_sections - w->section) * section_size(w->version) +
-		w->meta_size;
-}
-
-static void walk_stream(struct stream_walk *w, const unsigned char *buf, size_t used)
+/* Bytes of the header being read that the walk needs (cap holds some). */
+static size_t walk_need(const struct stream_walk *w)
 {
 	struct lkst_log_header h;
-	size_t per_record;
-	uint64_t nr;
+
+	if (w->have_header)
+		return section_size(w->version);
+	if (w->cap_len < LKST_LOG_HEADER_V2_SIZE)
+		return LKST_LOG_HEADER_V2_SIZE;
+	memcpy(&h, w->cap, LKST_LOG_HEADER_V2_SIZE);
+	return h.version >= 3 ? sizeof(h) : LKST_LOG_HEADER_V2_SIZE;
+}
+
+/* Feeds the n bytes at position at of the stream (positions contiguous). */
+static void walk_feed(struct stream_walk *w, uint64_t at, const unsigned char *buf, size_t n)
+{
+	struct lkst_log_header h;
+	uint64_t from, nr;
+	size_t need, k;
 
 	while (!w->done && !w->bad) {
-		if (!w->have_header) {
-			if (!used)
-				return;
-			/* Not a log: refused at its first bytes (/dev/zero, yes). */
-			if (memcmp(buf, LKST_LOG_MAGIC,
-				   used < LKST_LOG_MAGIC_LEN ? used : LKST_LOG_MAGIC_LEN)) {
-				w->bad = 1;
-				return;
-			}
-			if (used < LKST_LOG_HEADER_V2_SIZE)
-				return;
-			memset(&h, 0, sizeof(h));
-			memcpy(&h, buf, LKST_LOG_HEADER_V2_SIZE);
-			if (h.version >= 3) {
-				if (used < sizeof(h))
+		if (w->have_header && w->section == w->nr_sections) {
+			/* Version 3: the metadata follows the sections and ends the log. */
+			if (w->version >= 3) {
+				if (w->offset != w->meta_offset ||
+				    w->meta_size > UINT64_MAX - w->offset) {
+					w->bad = 1;
 					return;
-				memcpy(&h, buf, sizeof(h));
+				}
+				w->offset += w->meta_size;
 			}
+			w->done = 1;
+			return;
+		}
+		/* Take what this chunk holds of the header being read. */
+		for (;;) {
+			need = walk_need(w);
+			from = w->offset + w->cap_len;
+			if (w->cap_len >= need || from < at || from >= at + n)
+				break;
+			k = need - w->cap_len;
+			if (k > at + n - from)
+				k = at + n - from;
+			memcpy(w->cap + w->cap_len, buf + (from - at), k);
+			w->cap_len += k;
+		}
+		/* Not a log: refused at its first bytes (/dev/zero, yes, a zstd bomb). */
+		if (!w->have_header &&
+		    memcmp(w->cap, LKST_LOG_MAGIC,
+			   w->cap_len < LKST_LOG_MAGIC_LEN ? w->cap_len : LKST_LOG_MAGIC_LEN)) {
+			w->bad = 1;
+			return;
+		}
+		if (w->cap_len < need)
+			return;
+		if (!w->have_header) {
+			memset(&h, 0, sizeof(h));
+			memcpy(&h, w->cap, need);
 			if (h.byte_order != LKST_LOG_BYTE_ORDER ||
 			    h.version < LKST_LOG_VERSION_MIN || h.version > LKST_LOG_VERSION ||
 			    h.header_size != header_size_of(h.version) ||
@@ -532,150 +653,252 @@ static void walk_stream(struct stream_walk *w, const unsigned char *buf, size_t 
 			w->offset = h.header_size;
 			w->meta_offset = h.meta_offset;
 			w->meta_size = h.meta_size;
+			w->cap_len = 0;
 			continue;
 		}
-		if (w->section == w->nr_sections) {
-			/* Version 3: the metadata follows the sections and ends the log. */
-			if (w->version >= 3) {
-				if (w->offset != w->meta_offset) {
-					w->bad = 1;
-					return;
-				}
-				w->offset += w->meta_size;
-			}
-			w->done = 1;
-			return;
-		}
-		if (used < stream_need(w))
-			return;
-		memcpy(&nr, buf + w->offset + offsetof(struct lkst_log_cpu, nr_records),
-		       sizeof(nr));
+		memcpy(&nr, w->cap + offsetof(struct lkst_log_cpu, nr_records), sizeof(nr));
 		if (nr > LKST_LOG_MAX_CPU_RECORDS) {
 			w->bad = 1;
 			return;
 		}
-		per_record = sizeof(struct lkst_record) + (w->version == 1 ? 0 : sizeof(__u64));
-		w->offset += section_size(w->version) + nr * per_record;
+		w->offset += need + nr * (sizeof(struct lkst_record) +
+					  (w->version == 1 ? 0 : sizeof(__u64)));
 		w->section++;
+		w->cap_len = 0;
 	}
 }
 
 /* Bytes read past the end of a complete log to count them for the message. */
 #define STREAM_EXTRA	(1u << 20)
-
 /*
- * Reads fd to its end into a growing buffer, after the *len bytes already
- * in buf (NULL: none).  With a walk (w), a log from what cannot be mapped:
- * stops at EOF, at the first bytes of something that is not a log (the
- * parser says why), or a little past the end its sections give (*endless
- * when more follows); refuses a log bigger than LKST_LOG_MAX_READ.  With
- * none (w NULL), the rest of a zstd stream after its first bytes, up to
- * the limit.
+ * Logs compress about 10x, their symbol tables 5x; zstd can compress a run
+ * of zeros 30000x.  A stream that decompresses to more than this many
+ * times what it has consumed, beyond the first ZSTD_SLACK bytes, is not a
+ * log: it is refused before it fills the disk.
  */
-static void *read_fd(int fd, const char *path, unsigned char *buf, size_t *len,
-		     struct stream_walk *w, int *endless, struct lkst_err *err)
+#define ZSTD_MAX_RATIO	1024
+#define ZSTD_SLACK	(64ull << 20)
+#define SPOOL_CHUNK	(128u << 10)
+
+/* Where the bytes come from: mem first (a mapping or what was read), then fd. */
+struct spool_src {
+	const unsigned char *mem;
+	size_t mem_len;
+	int mem_mapped;			/* mem is a mapping: give back what was read */
+	int fd;				/* -1: nothing after mem */
+};
+
+/* The next input chunk (0 at the end), or -1 with err set. */
+static ssize_t spool_in(struct spool_src *src, unsigned char *buf, const unsigned char **out,
+			const char *name, struct lkst_err *err)
 {
-	size_t used = *len, cap = used, want;
-	unsigned char *bigger;
-	uint64_t need = 0;
+	size_t k;
 	ssize_t n;
 
-	if (w) {
-		*endless = 0;
-		memset(w, 0, sizeof(*w));
+	if (src->mem_len) {
+		k = src->mem_len < (1u << 20) ? src->mem_len : (1u << 20);
+		*out = src->mem;
+		src->mem += k;
+		src->mem_len -= k;
+		return k;
 	}
-	for (;;) {
-		if (w) {
-			walk_stream(w, buf, used);
-			if (w->bad)
-				break;
-			need = stream_need(w);
-			if (w->done && used > need + STREAM_EXTRA) {
-				*endless = 1;
-				break;
-			}
-			if (stream_least(w) > LKST_LOG_MAX_READ) {
-				lkst_seterr(err, "%s: the log claims more than %llu MiB (%u CPU sections), the most lkbuf reads from a pipe or a device; if it is that big, save it to a file and give the file, else it is corrupt",
-					    path, LKST_LOG_MAX_READ >> 20, w->nr_sections);
-				free(buf);
-				return NULL;
-			}
-		}
-		if (used == cap) {
-			if (!w && cap > LKST_LOG_MAX_READ) {
-				lkst_seterr(err, "%s: more than %llu MiB of zstd data, the most lkbuf reads from a pipe or a device; save it to a file and give the file",
-					    path, LKST_LOG_MAX_READ >> 20);
-				free(buf);
-				return NULL;
-			}
-			/* At least twice the last; a log: room for what the sections need. */
-			want = cap < (1 << 16) ? 1 << 16 : cap * 2;
-			if (w) {
-				if (!w->done && need > want)
-					want = need;
-				if (w->done && need + STREAM_EXTRA + 1 < want)
-					want = need + STREAM_EXTRA + 1;
-				if (want > LKST_LOG_MAX_READ + STREAM_EXTRA + 1)
-					want = LKST_LOG_MAX_READ + STREAM_EXTRA + 1;
-			}
-			bigger = realloc(buf, want);
-			if (!bigger) {
-				free(buf);
-				lkst_seterr(err, "out of memory reading %s; free some memory%s",
-					    path, w ? ", or save it to a file and give the file" : "");
-				return NULL;
-			}
-			buf = bigger;
-			cap = want;
-		}
-		n = read(fd, buf + used, cap - used);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			lkst_seterr(err, "cannot read %s: %s; give a regular log file",
-				    path, strerror(errno));
-			free(buf);
-			return NULL;
-		}
-		if (n == 0)
-			break;
-		used += n;
+	if (src->fd < 0)
+		return 0;
+	do
+		n = read(src->fd, buf, SPOOL_CHUNK);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		lkst_seterr(err, "cannot read %s: %s; give a regular log file", name, strerror(errno));
+		return -1;
 	}
-	if (!buf && !(buf = malloc(1))) {
-		lkst_seterr(err, "out of memory reading %s; free some memory", path);
-		return NULL;
-	}
-	*len = used;
-	return buf;
+	*out = buf;
+	return n;
 }
 
-/* A zstd-compressed log (src, len bytes) decompressed and parsed. */
-static int load_zstd(const void *src, size_t len, const char *path,
-		     struct lkst_log *log, struct lkst_err *err)
-{
-	struct lkst_err why;
-	size_t plain_len;
-	void *plain = logzst_decompress(src, len, &plain_len, path, err);
+struct spool {
+	struct stream_walk walk;
+	uint64_t pos;			/* bytes of the log seen */
+	uint64_t kept;			/* of them written */
+	int fd;				/* the temporary file, once the header is good */
+	int stop;			/* the walk says not a log, or the end is past */
+	int endless;			/* more than STREAM_EXTRA after the end */
+	const char *near;
+	const char *name;		/* the input, in messages */
+	int zstd;
+};
 
-	if (!plain)
-		return -1;
-	if (parse_image(plain, plain_len, 0, log, &why)) {
-		lkst_seterr(err, "%s (decompressed): %s", path, why.msg);
-		free(plain);
+/*
+ * The least the whole log can take: every section left has a header.
+ * What is spooled is bounded by what its header claims, so that a pipe
+ * of zeros after a header that claims billions of empty sections, or a
+ * zstd stream that would decompress to them, is refused at once instead
+ * of filling the disk.
+ */
+static uint64_t stream_least(const struct stream_walk *w)
+{
+	uint64_t least;
+
+	if (!w->have_header)
+		return 0;
+	if (w->done)
+		return w->offset;
+	least = w->offset + (uint64_t)(w->nr_sections - w->section) * section_size(w->version);
+	if (w->version >= 3)
+		least = w->meta_size > UINT64_MAX - least ? UINT64_MAX : least + w->meta_size;
+	return least;
+}
+
+/* n more bytes of the log: walked, then kept. */
+static int spool_out(struct spool *sp, const unsigned char *buf, size_t n,
+		     struct lkst_err *err)
+{
+	struct stream_walk *w = &sp->walk;
+	unsigned char prefix[sizeof(w->cap)];
+	size_t prefix_len = 0;
+
+	/* Until the header is whole, what came before is only in the walk. */
+	if (!w->have_header) {
+		prefix_len = sp->pos;
+		memcpy(prefix, w->cap, prefix_len);
+	}
+	walk_feed(w, sp->pos, buf, n);
+	sp->pos += n;
+	if (w->bad && !w->have_header) {
+		sp->stop = 1;
+		return 0;
+	}
+	if (!w->have_header)
+		return 0;		/* the header so far is in the walk */
+	if (sp->fd < 0) {
+		sp->fd = logio_tmpfile(sp->near, err);
+		if (sp->fd < 0 || logio_write_tmp(sp->fd, prefix, prefix_len, err))
+			return -1;
+		sp->kept = prefix_len;
+	}
+	if (stream_least(w) > LKST_LOG_MAX_READ) {
+		lkst_seterr(err, "%s: the log claims more than %llu MiB (%u CPU sections), the most lkbuf reads from %s; if it is that big, %s, else it is corrupt",
+			    sp->name, LKST_LOG_MAX_READ >> 20, w->nr_sections,
+			    sp->zstd ? "zstd data" : "a pipe or a device",
+			    sp->zstd ? "decompress it with zstd -d and give the plain file" :
+			    "save it to a file and give the file");
 		return -1;
 	}
+	if (w->bad)
+		sp->stop = 1;
+	if (w->done && sp->pos > w->offset + STREAM_EXTRA)
+		sp->stop = sp->endless = 1;
+	if (logio_write_tmp(sp->fd, buf, n, err))
+		return -1;
+	sp->kept += n;
 	return 0;
+}
+
+/*
+ * Reads src to its end (or to where the walk stops it), decompressing it
+ * when zstd, into a temporary file, and parses that.  name names the input
+ * in messages; near is a path beside which a temporary file may go.
+ */
+static int spool_load(struct spool_src *src, int zstd, const char *name, const char *near,
+		      struct lkst_log *log, struct lkst_err *err)
+{
+	struct spool sp = { .fd = -1, .near = near, .name = name, .zstd = zstd };
+	struct logzst_dec *dec = NULL;
+	size_t out_cap = zstd ? logzst_dec_out_size() : 0, used, made;
+	unsigned char *inbuf = malloc(SPOOL_CHUNK), *obuf = zstd ? malloc(out_cap) : NULL;
+	const unsigned char *in, *release_from = src->mem;
+	const char *what = zstd ? " (decompressed)" : "";
+	uint64_t consumed = 0;
+	struct lkst_log scratch;
+	struct lkst_err why;
+	ssize_t n;
+	int ret = -1;
+
+	memset(log, 0, sizeof(*log));
+	if (!inbuf || (zstd && (!obuf || !(dec = logzst_dec_new(err))))) {
+		lkst_seterr(err, "out of memory reading %s; free some memory", name);
+		goto out;
+	}
+	while (!sp.stop) {
+		n = spool_in(src, inbuf, &in, name, err);
+		if (n < 0)
+			goto out;
+		if (n == 0)
+			break;
+		if (!zstd) {
+			if (spool_out(&sp, in, n, err))
+				goto out;
+			continue;
+		}
+		/* Each input chunk until it is taken and the output drained. */
+		do {
+			if (logzst_dec_step(dec, in, n, &used, obuf, out_cap, &made, name, err))
+				goto out;
+			in += used;
+			n -= used;
+			consumed += used;
+			if (made && spool_out(&sp, obuf, made, err))
+				goto out;
+			if (sp.pos > ZSTD_SLACK + ZSTD_MAX_RATIO * consumed) {
+				lkst_seterr(err, "%s: decompresses to more than %u times its size, which no log does; the file is not a log (a zstd bomb?)",
+					    name, ZSTD_MAX_RATIO);
+				goto out;
+			}
+		} while (!sp.stop && (n > 0 || made == out_cap));
+		if (src->mem_mapped)
+			release_range(1, release_from, src->mem);
+		release_from = src->mem;
+	}
+	if (zstd && !sp.stop && !logzst_dec_ended(dec)) {
+		lkst_seterr(err, "%s: the zstd data is cut short (a truncated .zst file); the file is incomplete",
+			    name);
+		goto out;
+	}
+	if (sp.fd < 0) {
+		/* Nothing kept: what there is of a header says why it is not a log. */
+		if (!parse_image(sp.walk.cap, sp.walk.cap_len, 0, &scratch, &why)) {
+			free(scratch.sections);
+			free(scratch.meta);
+			free(scratch.events);
+			lkst_seterr(&why, "not an lkst log file; give a file saved by lkbuf read");
+		}
+		lkst_seterr(err, "%s%s: %s", name, what, why.msg);
+		goto out;
+	}
+	ret = logio_parse_tmp(sp.fd, sp.endless ? sp.walk.offset : sp.kept, name, what, log, err);
+	sp.fd = -1;
+	if (!ret && sp.endless) {
+		logio_release(log);
+		lkst_seterr(err, "%s%s: more than %u MiB after the last CPU section, and no end; the input is corrupt",
+			    name, what, STREAM_EXTRA >> 20);
+		ret = -1;
+	}
+out:
+	if (sp.fd >= 0)
+		close(sp.fd);
+	logzst_dec_free(dec);
+	free(inbuf);
+	free(obuf);
+	return ret;
+}
+
+int logio_load_zstd_mem(const void *bytes, size_t len, const char *name,
+			struct lkst_log *log, struct lkst_err *err)
+{
+	struct spool_src src = { bytes, len, 0, -1 };
+
+	return spool_load(&src, 1, name, NULL, log, err);
 }
 
 int logio_load(const char *path, struct lkst_log *log, struct lkst_err *err)
 {
-	struct stream_walk walk;
+	struct spool_src src = { NULL, 0, 0, -1 };
 	struct lkst_err why;
-	int fd, endless = 0, ret, is_stdin = !strcmp(path, "-");
+	int fd, ret, is_stdin = !strcmp(path, "-");
 	const char *name = is_stdin ? "standard input" : path;
+	unsigned char head[4];
 	size_t len = 0;
+	ssize_t n;
 	void *image;
-
 	struct stat st;
 
 	memset(log, 0, sizeof(*log));
@@ -688,16 +911,19 @@ int logio_load(const char *path, struct lkst_log *log, struct lkst_err *err)
 		return -1;
 	}
 	image = map_file(fd, &len);
-	if (image && logzst_is_zstd(image, len)) {
-		if (!is_stdin)
-			close(fd);
-		ret = load_zstd(image, len, name, log, err);
-		munmap(image, len);
-		return ret;
-	}
 	if (image) {
 		if (!is_stdin)
 			close(fd);
+		if (logzst_is_zstd(image, len)) {
+			src.mem = image;
+			src.mem_len = len;
+			src.mem_mapped = 1;
+			watch_mapping(image, len, name);
+			ret = spool_load(&src, 1, name, is_stdin ? NULL : path, log, err);
+			unwatch_mapping(image);
+			munmap(image, len);
+			return ret;
+		}
 		watch_mapping(image, len, name);
 		if (parse_image(image, len, 1, log, &why)) {
 			lkst_seterr(err, "%s: %s", name, why.msg);
@@ -707,39 +933,34 @@ int logio_load(const char *path, struct lkst_log *log, struct lkst_err *err)
 		}
 		return 0;
 	}
-	len = 0;
-	image = read_fd(fd, name, NULL, &len, &walk, &endless, err);
-	if (image && walk.bad && logzst_is_zstd(image, len)) {
-		image = read_fd(fd, name, image, &len, NULL, NULL, err);
-		if (!is_stdin)
-			close(fd);
-		if (!image)
+	/* The first bytes say zstd or not; they are read again from head. */
+	while (len < sizeof(head)) {
+		n = read(fd, head + len, sizeof(head) - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			lkst_seterr(err, "cannot read %s: %s; give a regular log file",
+				    name, strerror(errno));
+			if (!is_stdin)
+				close(fd);
 			return -1;
-		ret = load_zstd(image, len, name, log, err);
-		free(image);
-		return ret;
+		}
+		if (n == 0)
+			break;
+		len += n;
 	}
+	src.mem = head;
+	src.mem_len = len;
+	src.fd = fd;
+	ret = spool_load(&src, logzst_is_zstd(head, len), name, is_stdin ? NULL : path, log, err);
 	if (!is_stdin)
 		close(fd);
-	if (!image)
-		return -1;
-	/* Endless: what its sections hold must be right, and nothing may follow. */
-	if (parse_image(image, endless ? stream_need(&walk) : len, 0, log, &why)) {
-		lkst_seterr(err, "%s: %s", name, why.msg);
-		free(image);
-		return -1;
-	}
-	if (endless) {
-		lkst_seterr(err, "%s: more than %u MiB after the last CPU section, and no end; the input is corrupt",
-			    name, STREAM_EXTRA >> 20);
-		logio_release(log);
-		return -1;
-	}
-	return 0;
+	return ret;
 }
 
 void logio_release(struct lkst_log *log)
 {
+	free(log->file_gaps);
 	free(log->sections);
 	free(log->meta);
 	free(log->events);

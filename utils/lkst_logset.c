@@ -5,8 +5,8 @@
  *
  * The files are loaded, checked to be of one boot (host, kernel, event
  * table, clock anchor) and to continue each other's sequence numbers per
- * CPU, then joined into one image in the log format, CPU by CPU, which is
- * parsed as any file is: the result is an ordinary struct lkst_log, as if
+ * CPU, then joined into one image in the log format, CPU by CPU, in a
+ * temporary file which is mapped and parsed as any file is: the result is an ordinary struct lkst_log, as if
  * one file had held every record.  A gap between two files' numbers is a
  * loss, counted and placed as any gap inside a file.
  */
@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "lkst_logio.h"
 #include "lkst_logio_int.h"
@@ -283,6 +284,39 @@ static int join_cpu(struct cpu_join *c, const char *const *paths,
 	return 0;
 }
 
+/* Which file of logs a section is of: whether its image is a mapping. */
+static int mapped_of(const struct lkst_log *const *logs, unsigned int n,
+		     const struct lkst_log_section *sec)
+{
+	unsigned int f;
+
+	for (f = 0; f < n; f++)
+		if (sec >= logs[f]->sections && sec < logs[f]->sections + logs[f]->nr_sections)
+			return logs[f]->mapped;
+	return 0;
+}
+
+/*
+ * Copies a part of a file's image into the joined file, giving back the
+ * mapped pages it has passed: a set is read a file at a time, and no more
+ * than a chunk of it is held however big it is.
+ */
+static int copy_out(int fd, const void *src, size_t len, int mapped, struct lkst_err *err)
+{
+	const unsigned char *p = src;
+	size_t k;
+
+	while (len) {
+		k = len < (4u << 20) ? len : (4u << 20);
+		if (logio_write_tmp(fd, p, k, err))
+			return -1;
+		release_range(mapped, p, p + k);
+		p += k;
+		len -= k;
+	}
+	return 0;
+}
+
 int logio_join(const struct lkst_log *const *logs, const char *const *paths,
 	       unsigned int n, struct lkst_log *log, struct lkst_err *err)
 {
@@ -290,11 +324,13 @@ int logio_join(const struct lkst_log *const *logs, const char *const *paths,
 	unsigned int *file_of = NULL, nr_cpus = 0, f, s, c, i;
 	struct lkst_log_header h;
 	void *syms = NULL, *tasks = NULL;
-	size_t syms_len = 0, tasks_len = 0, size, off;
-	unsigned char *img = NULL;
-	struct lkst_err why;
+	size_t syms_len = 0, tasks_len = 0, off;
 	struct lkst_log_meta m;
 	size_t total_secs = 0;
+	int fd = -1, ret;
+	char what[64];
+	struct lkst_log_file_gap *gaps = NULL;
+	unsigned int nr_gaps = 0, k;
 
 	memset(log, 0, sizeof(*log));
 	for (f = 1; f < n; f++)
@@ -334,8 +370,6 @@ int logio_join(const struct lkst_log *const *logs, const char *const *paths,
 	    merge_tasks(logs, n, &tasks, &tasks_len, err))
 		goto fail;
 
-	/* Sizes first: the image must fit what a log may be. */
-	size = sizeof(h);
 	for (c = 0; c < nr_cpus; c++) {
 		for (i = 0; i < cpus[c].nr; i++) {
 			const struct lkst_log_section *sec = cpus[c].secs[i];
@@ -348,42 +382,38 @@ int logio_join(const struct lkst_log *const *logs, const char *const *paths,
 		}
 		if (join_cpu(&cpus[c], paths, file_of, err))
 			goto fail;
-		size += sizeof(struct lkst_log_cpu) +
-			cpus[c].info.nr_records * (sizeof(struct lkst_record) + sizeof(__u64));
 	}
-	for (i = 0; i < logs[0]->nr_meta; i++)
-		if (logs[0]->meta[i].type != LKST_META_SYMBOLS &&
-		    logs[0]->meta[i].type != LKST_META_TASKS)
-			size += lkst_log_meta_bytes(logs[0]->meta[i].len);
-	if (syms)
-		size += lkst_log_meta_bytes(syms_len);
-	if (tasks)
-		size += lkst_log_meta_bytes(tasks_len);
-	if (size > LKST_LOG_MAX_READ) {
-		lkst_seterr(err, "the %u files hold %zu MiB, more than the %llu MiB lkbuf reads as one; give fewer files",
-			    n, size >> 20, LKST_LOG_MAX_READ >> 20);
+	fd = logio_tmpfile(paths[0], err);
+	if (fd < 0)
 		goto fail;
-	}
-	img = calloc(1, size);
-	if (!img)
-		goto oom;
 
 	h = logs[0]->header;
 	h.nr_cpus = nr_cpus;
 	off = h.version >= 3 ? sizeof(h) : LKST_LOG_HEADER_V2_SIZE;
+	/* The header is written last, when the metadata's place is known. */
+	if (lseek(fd, off, SEEK_SET) < 0) {
+		lkst_seterr(err, "cannot seek in a temporary file: %s; set TMPDIR to a local directory",
+			    strerror(errno));
+		goto fail;
+	}
 	for (c = 0; c < nr_cpus; c++) {
-		memcpy(img + off, &cpus[c].info, sizeof(cpus[c].info));
+		if (logio_write_tmp(fd, &cpus[c].info, sizeof(cpus[c].info), err))
+			goto fail;
 		off += sizeof(cpus[c].info);
 		for (i = 0; i < cpus[c].nr; i++) {
-			size_t bytes = cpus[c].secs[i]->info.nr_records * sizeof(struct lkst_record);
+			const struct lkst_log_section *sec = cpus[c].secs[i];
+			size_t bytes = sec->info.nr_records * sizeof(struct lkst_record);
 
-			memcpy(img + off, cpus[c].secs[i]->records, bytes);
+			if (copy_out(fd, sec->records, bytes, mapped_of(logs, n, sec), err))
+				goto fail;
 			off += bytes;
 		}
 		for (i = 0; i < cpus[c].nr; i++) {
-			size_t bytes = cpus[c].secs[i]->info.nr_records * sizeof(__u64);
+			const struct lkst_log_section *sec = cpus[c].secs[i];
+			size_t bytes = sec->info.nr_records * sizeof(__u64);
 
-			memcpy(img + off, cpus[c].secs[i]->seqs, bytes);
+			if (copy_out(fd, sec->seqs, bytes, mapped_of(logs, n, sec), err))
+				goto fail;
 			off += bytes;
 		}
 	}
@@ -399,6 +429,7 @@ int logio_join(const struct lkst_log *const *logs, const char *const *paths,
 			size_t len = own ? logs[0]->meta[i].len :
 				     merged_type == LKST_META_SYMBOLS ? syms_len : tasks_len;
 			__u32 type = own ? logs[0]->meta[i].type : (__u32)merged_type;
+			static const unsigned char zeros[8];
 
 			if ((own && (type == LKST_META_SYMBOLS || type == LKST_META_TASKS)) ||
 			    !data)
@@ -406,22 +437,49 @@ int logio_join(const struct lkst_log *const *logs, const char *const *paths,
 			memset(&m, 0, sizeof(m));
 			m.type = type;
 			m.size = len;
-			memcpy(img + off, &m, sizeof(m));
-			memcpy(img + off + sizeof(m), data, len);
+			if (logio_write_tmp(fd, &m, sizeof(m), err) ||
+			    logio_write_tmp(fd, data, len, err) ||
+			    logio_write_tmp(fd, zeros, lkst_log_meta_bytes(len) - sizeof(m) - len, err))
+				goto fail;
 			off += lkst_log_meta_bytes(len);
 			h.nr_meta++;
 		}
 		h.meta_size = off - h.meta_offset;
-		memcpy(img, &h, sizeof(h));
-	} else {
-		memcpy(img, &h, LKST_LOG_HEADER_V2_SIZE);
-		size = off;
 	}
-	if (logio_parse(img, off, log, &why)) {
-		lkst_seterr(err, "%s and the files after it, joined: %s", paths[0], why.msg);
+	if (pwrite(fd, &h, h.version >= 3 ? sizeof(h) : LKST_LOG_HEADER_V2_SIZE, 0) !=
+	    (ssize_t)(h.version >= 3 ? sizeof(h) : LKST_LOG_HEADER_V2_SIZE)) {
+		lkst_seterr(err, "cannot write a temporary file: %s; set TMPDIR to a directory with room",
+			    strerror(errno));
 		goto fail;
 	}
-	img = NULL;
+	/* Where the files' numbers do not meet, a file of the set is missing. */
+	for (c = 0; c < nr_cpus; c++)
+		for (i = 1; i < cpus[c].nr; i++)
+			if (cpus[c].secs[i]->info.seq_start > cpus[c].secs[i - 1]->info.seq_end)
+				nr_gaps++;
+	if (nr_gaps && !(gaps = calloc(nr_gaps, sizeof(*gaps))))
+		goto oom;
+	for (c = 0, k = 0; c < nr_cpus; c++) {
+		for (i = 1; i < cpus[c].nr; i++) {
+			const struct lkst_log_cpu *a = &cpus[c].secs[i - 1]->info;
+			const struct lkst_log_cpu *b = &cpus[c].secs[i]->info;
+
+			if (b->seq_start <= a->seq_end)
+				continue;
+			gaps[k].cpu = cpus[c].cpu;
+			gaps[k].first = a->seq_end;
+			gaps[k].last = b->seq_start - 1;
+			k++;
+		}
+	}
+	snprintf(what, sizeof(what), " and the %u files after it, joined", n - 1);
+	ret = logio_parse_tmp(fd, off, paths[0], what, log, err);
+	fd = -1;
+	if (ret)
+		goto fail;
+	log->file_gaps = gaps;
+	log->nr_file_gaps = nr_gaps;
+	gaps = NULL;
 	free(syms);
 	free(tasks);
 	for (c = 0; c < total_secs; c++)
@@ -432,7 +490,9 @@ int logio_join(const struct lkst_log *const *logs, const char *const *paths,
 oom:
 	lkst_seterr(err, "out of memory joining %u log files; free some memory", n);
 fail:
-	free(img);
+	free(gaps);
+	if (fd >= 0)
+		close(fd);
 	free(syms);
 	free(tasks);
 	for (c = 0; cpus && c < total_secs; c++)

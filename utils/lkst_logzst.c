@@ -15,14 +15,20 @@
 
 /* Fast, and still about as small as the default level on records. */
 #define LKST_ZSTD_LEVEL	3
-/* Logs compress about 12x; a claimed size beyond this is allocated as it comes. */
-#define TRUSTED_RATIO	64
 
 int logzst_is_zstd(const void *bytes, size_t len)
 {
 	static const unsigned char magic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
+	const unsigned char *b = bytes;
 
-	return len >= sizeof(magic) && !memcmp(bytes, magic, sizeof(magic));
+	if (len < sizeof(magic))
+		return 0;
+	/*
+	 * pzstd and seekable-format writers start with a skippable frame
+	 * (magic 0x184D2A50..5F), which a zstd decoder passes over.
+	 */
+	return !memcmp(b, magic, sizeof(magic)) ||
+		((b[0] & 0xf0) == 0x50 && b[1] == 0x2a && b[2] == 0x4d && b[3] == 0x18);
 }
 
 int logzst_path_zstd(const char *path)
@@ -104,66 +110,58 @@ out:
 	return ret;
 }
 
-void *logzst_decompress(const void *src, size_t src_len, size_t *out_len,
-			   const char *path, struct lkst_err *err)
+struct logzst_dec {
+	ZSTD_DCtx *dctx;
+	size_t last;			/* ZSTD_decompressStream()'s last hint; 0: a frame ended */
+};
+
+struct logzst_dec *logzst_dec_new(struct lkst_err *err)
 {
-	ZSTD_DCtx *dctx = ZSTD_createDCtx();
-	ZSTD_inBuffer ib = { src, src_len, 0 };
-	unsigned long long hint = ZSTD_getFrameContentSize(src, src_len);
-	size_t cap, used = 0, ret = 1, want;
-	unsigned char *buf = NULL, *bigger;
+	struct logzst_dec *d = calloc(1, sizeof(*d));
 
-	/*
-	 * The size a frame claims is only a first guess (frames can lie), and
-	 * no more than a log compresses to is taken on trust: the buffer
-	 * grows as the data really decompresses.
-	 */
-	cap = hint != ZSTD_CONTENTSIZE_UNKNOWN && hint != ZSTD_CONTENTSIZE_ERROR &&
-		hint && hint <= TRUSTED_RATIO * (unsigned long long)src_len + (1 << 20) ?
-		hint : 1 << 20;
-	if (dctx)
-		buf = malloc(cap);
-	if (!dctx || !buf)
-		goto oom;
-	for (;;) {
-		ZSTD_outBuffer ob = { buf + used, cap - used, 0 };
+	if (d)
+		d->dctx = ZSTD_createDCtx();
+	if (!d || !d->dctx) {
+		logzst_dec_free(d);
+		lkst_seterr(err, "out of memory; free some memory");
+		return NULL;
+	}
+	return d;
+}
 
-		ret = ZSTD_decompressStream(dctx, &ob, &ib);
-		if (ZSTD_isError(ret)) {
-			lkst_seterr(err, "%s: corrupt zstd data (%s); the file is damaged",
-				    path, ZSTD_getErrorName(ret));
-			goto fail;
-		}
-		used += ob.pos;
-		/* All input taken: done, or cut short if the frame wants more. */
-		if (ib.pos == ib.size && (!ret || used < cap))
-			break;
-		if (used < cap)
-			continue;
-		if (cap >= LKST_LOG_MAX_READ) {
-			lkst_seterr(err, "%s: decompresses to more than %llu MiB, the most lkbuf reads; decompress it with zstd -d and give the plain file, if it is a log",
-				    path, LKST_LOG_MAX_READ >> 20);
-			goto fail;
-		}
-		want = cap * 2 > LKST_LOG_MAX_READ ? LKST_LOG_MAX_READ : cap * 2;
-		bigger = realloc(buf, want);
-		if (!bigger)
-			goto oom;
-		buf = bigger;
-		cap = want;
+void logzst_dec_free(struct logzst_dec *d)
+{
+	if (!d)
+		return;
+	ZSTD_freeDCtx(d->dctx);
+	free(d);
+}
+
+size_t logzst_dec_out_size(void)
+{
+	return ZSTD_DStreamOutSize();
+}
+
+int logzst_dec_step(struct logzst_dec *d, const void *in, size_t in_len, size_t *in_used,
+		    void *out, size_t out_cap, size_t *out_len, const char *path,
+		    struct lkst_err *err)
+{
+	ZSTD_inBuffer ib = { in, in_len, 0 };
+	ZSTD_outBuffer ob = { out, out_cap, 0 };
+	size_t ret = ZSTD_decompressStream(d->dctx, &ob, &ib);
+
+	if (ZSTD_isError(ret)) {
+		lkst_seterr(err, "%s: corrupt zstd data (%s); the file is damaged",
+			    path, ZSTD_getErrorName(ret));
+		return -1;
 	}
-	if (ret) {
-		lkst_seterr(err, "%s: the zstd data is cut short (a truncated .zst file); the file is incomplete",
-			    path);
-		goto fail;
-	}
-	ZSTD_freeDCtx(dctx);
-	*out_len = used;
-	return buf;
-oom:
-	lkst_seterr(err, "out of memory decompressing %s; free some memory", path);
-fail:
-	ZSTD_freeDCtx(dctx);
-	free(buf);
-	return NULL;
+	d->last = ret;
+	*in_used = ib.pos;
+	*out_len = ob.pos;
+	return 0;
+}
+
+int logzst_dec_ended(const struct logzst_dec *d)
+{
+	return d->last == 0;
 }

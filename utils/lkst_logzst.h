@@ -11,7 +11,7 @@
 
 #include "lkst_util.h"
 
-/* The bytes start with a zstd frame's magic number. */
+/* The bytes start with a zstd frame's magic number, or a skippable frame's. */
 int logzst_is_zstd(const void *bytes, size_t len);
 /* The name ends in ".zst": lkst_log_create() compresses. */
 int logzst_path_zstd(const char *path);
@@ -22,11 +22,22 @@ int logzst_path_zstd(const char *path);
 int logzst_copy(FILE *in, int out_fd, int compress, const char *what,
 		   struct lkst_err *err);
 /*
- * The decompressed bytes of src (any number of frames), malloc'd, at most
- * LKST_LOG_MAX_READ; NULL with err set (naming path) when the data is
- * corrupt, cut short, too big, or memory runs out.
+ * Streaming decompression (any number of frames, skippable ones passed
+ * over), so that no more than a window and one output buffer are held
+ * whatever the data claims.  step: decompresses what it can of in into
+ * out, *in_used and *out_len set; call it again with the rest of in, and
+ * with no new input while it fills out; 0, or -1 with err set (naming
+ * path) on corrupt data.  ended: the last frame is complete (at the end
+ * of the input, anything else is a cut-short file).
  */
-void *logzst_decompress(const void *src, size_t src_len, size_t *out_len,
-			   const char *path, struct lkst_err *err);
+struct logzst_dec;
+struct logzst_dec *logzst_dec_new(struct lkst_err *err);
+void logzst_dec_free(struct logzst_dec *d);
+/* The output buffer size that suits the decoder. */
+size_t logzst_dec_out_size(void);
+int logzst_dec_step(struct logzst_dec *d, const void *in, size_t in_len, size_t *in_used,
+		    void *out, size_t out_cap, size_t *out_len, const char *path,
+		    struct lkst_err *err);
+int logzst_dec_ended(const struct logzst_dec *d);
 
 #endif /* LKST_LOGZST_H */

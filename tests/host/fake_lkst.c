@@ -257,6 +257,9 @@ static int drain_ioctl(struct lkst_buffer_drain *d)
 	d->nr_records = 0;
 	d->next_seq = st.next_seq[d->cpu];
 	d->capacity = capacity;
+	/* $FAKE_LKST_HELD: a CPU holds that many (a big buffer, many records). */
+	if (getenv("FAKE_LKST_HELD"))
+		held = strtoull(getenv("FAKE_LKST_HELD"), NULL, 0);
 	first = d->next_seq > held ? d->next_seq - held : 0;
 	if (first < d->cursor)
 		first = d->cursor;

@@ -1,15 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target for the log reader: any bytes go to lkst_log_parse (in
- * memory, no file I/O), zstd frames first decompressed; an accepted log is walked and formatted in every
- * mode, as lkbuf print would, so the records it vouches for are used, and
- * merged in time order, which must give every record once, in order.
+ * memory, no file I/O), zstd data through a temporary file as a .zst file
+ * goes; an accepted log is walked and formatted in every mode, as lkbuf
+ * print would, so the records it vouches for are used, and merged in time
+ * order, which must give every record once, in order.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "lkst_format.h"
 #include "lkst_logio.h"
+#include "lkst_logio_int.h"
 #include "lkst_logzst.h"
 #include "lkst_ksym.h"
 
@@ -35,18 +37,17 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	if (!image)
 		return 0;
 	memcpy(image, data, size);
-	/* A zstd frame: decompressed as lkst_log_load() does, then parsed. */
+	/* zstd data: streamed through a temporary file as lkst_log_load() does. */
 	if (logzst_is_zstd(data, size)) {
-		size_t plain_len;
-		void *plain = logzst_decompress(data, size, &plain_len, "fuzz", &err);
-
 		free(image);
-		if (!plain)
+		log = calloc(1, sizeof(*log));
+		if (!log)
 			return 0;
-		image = plain;
-		size = plain_len;
-	}
-	if (!(log = lkst_log_parse(image, size, &err))) {
+		if (logio_load_zstd_mem(data, size, "fuzz", log, &err)) {
+			free(log);
+			return 0;
+		}
+	} else if (!(log = lkst_log_parse(image, size, &err))) {
 		free(image);		/* refused: the image stays the caller's */
 		return 0;
 	}

@@ -55,6 +55,11 @@ run sh "$here/test_lib_examples.sh" .
 run sh "$here/test_install.sh"
 # A command-line CFLAGS (make CFLAGS='-O2 -g') keeps what the build needs.
 run sh "$here/test_build_flags.sh" .
+# lkbuf sql's views and tables against ship --create's on one local
+# clickhouse-server (the SQLite half alone without one).
+views_work=$(mktemp -d /tmp/lkst_views.XXXXXX)
+run python3 "$here/../fleet/check_views.py" ./lkbuf ./gen_log "$views_work"
+rm -rf "$views_work"
 # The log reader's fuzzer, briefly, when make found clang to build it.
 if [ -n "$FUZZ" ]; then
 	run sh "$here/run_fuzz.sh" "$FUZZ" "${FUZZ_TEST_SECONDS:-10}" fuzz-seed

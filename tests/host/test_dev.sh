@@ -118,6 +118,16 @@ check "record SIGTERM" "FAKE_LKST_RATE=1 '$lkbuf' record -o '$tmp/rec3' -i 5 2>'
 check "record refuses a used directory" "'$lkbuf' record -o '$tmp/rec3'; [ \$? -eq 1 ] && grep -q 'already holds lkst-000001.log from an earlier recording' '$tmp/err'"
 check "record refuses a tiny rotate size" "'$lkbuf' record -o '$tmp/rec4' --rotate 100; [ \$? -eq 1 ] && grep -q \"bad rotate size '100'\" '$tmp/err'"
 check "record needs -o" "'$lkbuf' record; [ \$? -eq 1 ] && grep -q 'needs -o DIR' '$tmp/err'"
+# record -f spills what it drains to temporary files and writes the log
+# from them: under a 30 MB data limit it records 500000 records and more
+# (72 bytes each); holding them in memory, it died at the end, nothing
+# written.  FAKE_LKST_HELD: a CPU of the 1 MiB blocks holds 2000 records.
+export FAKE_LKST_STATE="$tmp/state9"
+"$lkbuf" resize -s 1M
+check "record -f streams its records to the file" "sh -c 'ulimit -d 30000; FAKE_LKST_HELD=2000 FAKE_LKST_RATE=2000 exec \"$lkbuf\" record -f \"$tmp/big.log\" -i 1 -d 2' &&
+	n=\$('$lkbuf' info -f '$tmp/big.log' | sed -n 's/^total *\([0-9]*\) records.*/\1/p') && [ \"\$n\" -gt 500000 ]"
+rm -f "$tmp/big.log"
+export FAKE_LKST_STATE="$tmp/state2"
 # Task names (LKST_META_TASKS): the fake's records carry the pids of a
 # live process of a name of its own and of one that does not exist; each
 # file, sized with its names, names the live one, the set too.

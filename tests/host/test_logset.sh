@@ -78,6 +78,77 @@ expect_fail "decompressed.*not an lkst log" "$lkbuf" print -f "$tmp/text.zst"
 # A frame that claims a huge size is a first guess only.
 expect_fail "zstd" sh -c "printf '\050\265\057\375\344\377\377\377\377\377\377\377\377' | '$lkbuf' print -f -"
 
+# pzstd (and the seekable format) start with a skippable frame.
+printf '\120\052\115\030\004\000\000\000\001\002\003\004' >"$tmp/p.zst"
+cat "$tmp/b.log.zst" >>"$tmp/p.zst"
+same_print "$tmp/a.log" "$tmp/p.zst"
+if command -v pzstd >/dev/null; then
+	pzstd -q -c "$tmp/a.log" >"$tmp/pz.zst" 2>/dev/null
+	same_print "$tmp/a.log" "$tmp/pz.zst"
+fi
+
+# ---- memory: bombs, standard input, zstd and sets --------------------------
+# peak [PATTERN] CMD...: the most memory (KiB of RSS) CMD or its children
+# held; -1 when it failed.  peak_fail PATTERN CMD...: the same, for a CMD
+# that must fail with one line matching PATTERN.
+peak() {
+	python3 -c '
+import resource, subprocess, sys
+r = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if r.returncode == 0 else -1)
+' "$@"
+}
+peak_fail() {
+	python3 -c '
+import re, resource, subprocess, sys
+r = subprocess.run(sys.argv[2:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+ok = r.returncode == 1 and re.search(sys.argv[1], r.stderr.decode()) and r.stderr.count(b"\n") == 1
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss if ok else -1)
+if not ok:
+    sys.stderr.write("exit %d: %s" % (r.returncode, r.stderr.decode()))
+' "$@"
+}
+# A 33 KB zstd bomb (1 GiB of zeros) is refused at its first bytes.
+head -c 1073741824 /dev/zero | zstd -q -c >"$tmp/bomb.zst"
+kb=$(peak_fail "bad magic" "$lkbuf" info -f "$tmp/bomb.zst")
+check '[ "$kb" -gt 0 ] && [ "$kb" -lt 32768 ]' "a zstd bomb: peak $kb KiB (-1: wrong message), want < 32 MiB"
+kb=$(peak_fail "bad magic" sh -c "cat '$tmp/bomb.zst' | '$lkbuf' info -f -")
+check '[ "$kb" -gt 0 ] && [ "$kb" -lt 32768 ]' "a piped zstd bomb: peak $kb KiB, want < 32 MiB"
+# One with a log's header whose CPU claims 2^25 records, then zeros: the
+# ratio no log has stops it.
+python3 -c '
+import struct, subprocess, sys
+head = open(sys.argv[1], "rb").read(4096)
+hsize, = struct.unpack_from("<I", head, 16)
+cpu = bytearray(head[hsize:hsize + 64])
+struct.pack_into("<Q", cpu, 8, 1 << 25)
+z = subprocess.Popen(["zstd", "-q", "-c"], stdin=subprocess.PIPE, stdout=open(sys.argv[2], "wb"))
+z.stdin.write(head[:hsize] + bytes(cpu))
+zero = bytes(1 << 20)
+for i in range(1024):
+    z.stdin.write(zero)
+z.stdin.close()
+z.wait()
+' "$tmp/a.log" "$tmp/hbomb.zst"
+kb=$(peak_fail "times its size" "$lkbuf" info -f "$tmp/hbomb.zst")
+check '[ "$kb" -gt 0 ] && [ "$kb" -lt 32768 ]' "a zstd bomb with a log header: peak $kb KiB, want < 32 MiB"
+# A 72 MB log read from a pipe, as .zst, and as a set: what one file takes.
+"$bin/gen_log" "$tmp/big.log" 1000000 4 1
+zstd -q -c "$tmp/big.log" >"$tmp/big.log.zst"
+mkdir -p "$tmp/bigset"
+"$bin/split_log" "$tmp/big.log" "$tmp/bigset" 4
+kb=$(peak "$lkbuf" info -f "$tmp/big.log")
+check '[ "$kb" -gt 0 ] && [ "$kb" -lt 40960 ]' "info of a 72 MB file: peak $kb KiB, want < 40 MiB"
+kb=$(peak sh -c "cat '$tmp/big.log' | '$lkbuf' info -f -")
+check '[ "$kb" -gt 0 ] && [ "$kb" -lt 40960 ]' "info of a 72 MB log from a pipe: peak $kb KiB, want < 40 MiB"
+kb=$(peak "$lkbuf" info -f "$tmp/big.log.zst")
+check '[ "$kb" -gt 0 ] && [ "$kb" -lt 40960 ]' "info of a 72 MB log as .zst: peak $kb KiB, want < 40 MiB"
+kb=$(peak "$lkbuf" info -f "$tmp/bigset")
+check '[ "$kb" -gt 0 ] && [ "$kb" -lt 40960 ]' "info of a 72 MB set of 4 files: peak $kb KiB, want < 40 MiB"
+kb=$(peak "$lkbuf" print -f "$tmp/bigset")
+check '[ "$kb" -gt 0 ] && [ "$kb" -lt 40960 ]' "print of a 72 MB set of 4 files: peak $kb KiB, want < 40 MiB"
+rm -rf "$tmp/big.log" "$tmp/big.log.zst" "$tmp/bigset" "$tmp/bomb.zst" "$tmp/hbomb.zst"
+
 # ---- standard input --------------------------------------------------------
 "$lkbuf" print -f "$tmp/a.log" >"$tmp/p1" 2>"$tmp/e1"
 "$lkbuf" print -f - <"$tmp/a.log" >"$tmp/p2" 2>"$tmp/e2"
@@ -120,6 +191,21 @@ check '[ "$(wc -l <"$tmp/pg")" -eq 39996 ]' "a set with gaps printed $(wc -l <"$
 check '[ "$(grep -c "records lost between sequence numbers" "$tmp/eg")" -eq 4 ]' \
 	"the gaps between files are not reported as losses: $(cat "$tmp/eg")"
 check '"$lkbuf" info -f "$tmp/gap" | grep -q "^total *39996 records of 4 CPUs, 4 lost"' "info of a set with gaps"
+# Records between two files are in none: a file of the set is missing, not
+# a loss in the kernel's buffer.
+check '[ "$(grep -c "a file of the set is missing" "$tmp/eg")" -eq 4 ] && ! grep -q overwritten "$tmp/eg"' \
+	"a gap between files blamed on the kernel: $(cat "$tmp/eg")"
+mkdir -p "$tmp/hole"
+cp "$tmp/set"/lkst-*.log "$tmp/hole/"
+rm "$tmp/hole/lkst-000003.log"
+"$lkbuf" print -f "$tmp/hole" >/dev/null 2>"$tmp/eh"
+check '[ "$(grep -c "records lost between sequence numbers.*a file of the set is missing" "$tmp/eh")" -eq 4 ] &&
+	! grep -q "overwritten before" "$tmp/eh"' "a missing middle file: $(cat "$tmp/eh")"
+"$lkbuf" convert -f "$tmp/hole" --to json -o "$tmp/hole.json" 2>/dev/null
+check '[ "$(grep -o "\"cause\":\"in no file given: a file of the set is missing\"" "$tmp/hole.json" | wc -l)" -eq 4 ] &&
+	! grep -q "overwritten before" "$tmp/hole.json"' "JSON export of a set with a missing file blames the kernel"
+check '"$lkbuf" info -f "$tmp/hole" | grep -q "^cpu 0 .* lost (.* of them in a missing file of the set)"' \
+	"info does not say a file of the set is missing: $("$lkbuf" info -f "$tmp/hole" | grep "^cpu 0")"
 expect_fail "overlap or are out of order" "$lkbuf" print -f "$tmp/over"
 expect_fail "overlap or are out of order" "$lkbuf" print -f "$tmp/set/lkst-000002.log" -f "$tmp/set/lkst-000001.log"
 expect_fail "holds no lkst-" "$lkbuf" print -f "$tmp/empty"
