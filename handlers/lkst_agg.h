@@ -36,7 +36,10 @@
  *                    and counters; ENOENT for an unused index
  *   LKST_AGG_READ    struct lkst_agg_read: the entries, merged over CPUs
  *                    (one per key); returns how many keys there are, of
- *                    which at most max_entries were copied
+ *                    which at most max_entries were copied.  EPERM under
+ *                    lockdown=confidentiality, also on a descriptor opened
+ *                    before: keys and values are arguments, addresses
+ *                    among them
  * Unknown commands, fields, functions, keys or events, sizes out of range
  * and non-zero padding are EINVAL; ENOENT names no aggregation.
  *

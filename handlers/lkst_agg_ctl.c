@@ -449,12 +449,13 @@ out:
 	return ret;
 }
 
-static const lkst_ctl_fn agg_cmds[] = {
-	[LKST_AGG_SET] = agg_set,
-	[LKST_AGG_DELETE] = agg_delete,
-	[LKST_AGG_CLEAR] = agg_clear,
-	[LKST_AGG_INFO] = agg_info,
-	[LKST_AGG_READ] = agg_read,
+/* READ's keys and values are arguments: handler addresses, objects. */
+static const struct lkst_ctl_cmd agg_cmds[] = {
+	[LKST_AGG_SET] = { .fn = agg_set },
+	[LKST_AGG_DELETE] = { .fn = agg_delete },
+	[LKST_AGG_CLEAR] = { .fn = agg_clear },
+	[LKST_AGG_INFO] = { .fn = agg_info },
+	[LKST_AGG_READ] = { .fn = agg_read, .reads_args = true },
 };
 
 static int agg_control(struct lkst_handler *handler, unsigned int cmd,

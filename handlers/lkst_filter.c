@@ -232,11 +232,12 @@ static int lkst_filter_stat(void __user *data, u32 size)
 	return copy_to_user(data, &st, sizeof(st)) ? -EFAULT : 0;
 }
 
-static const lkst_ctl_fn lkst_filter_cmds[] = {
-	[LKST_FILTER_SET] = lkst_filter_set,
-	[LKST_FILTER_CLEAR] = lkst_filter_clear,
-	[LKST_FILTER_GET] = lkst_filter_get,
-	[LKST_FILTER_STAT] = lkst_filter_stat,
+/* GET returns the caller's own program, STAT counts: no argument values. */
+static const struct lkst_ctl_cmd lkst_filter_cmds[] = {
+	[LKST_FILTER_SET] = { .fn = lkst_filter_set },
+	[LKST_FILTER_CLEAR] = { .fn = lkst_filter_clear },
+	[LKST_FILTER_GET] = { .fn = lkst_filter_get },
+	[LKST_FILTER_STAT] = { .fn = lkst_filter_stat },
 };
 
 static int lkst_filter_control(struct lkst_handler *handler, unsigned int cmd,

@@ -1,5 +1,6 @@
 """Under lockdown=confidentiality neither lkbuf nor lkm opens /dev/lkst, and a
-descriptor opened before it is raised adds no probe and reads no record."""
+descriptor opened before it is raised adds no probe, reads no record and
+reads no aggregation of lkst_agg, whose other commands still run."""
 import os
 import re
 import sys
@@ -12,9 +13,28 @@ check(len(levels) == 2 and "[confidentiality]" in levels[1],
       f"lockdown did not reach confidentiality: {levels}")
 fd = open(os.path.join(d, "fd.txt")).read().splitlines()
 fd_rc = open(os.path.join(d, "fd_rc.txt")).read().strip()
-check(fd_rc == "lkst_lockdown_fd exited 0" and len(fd) == 7 and
-      all(line.startswith("ok ") for line in fd),
-      f"requests on a descriptor opened before lockdown: {fd_rc}, {fd}")
+# Each request and its answer: refused (EPERM) or answered (0).
+EPERM = "Operation not permitted"
+WANTED = [
+    ("BUFFER_DRAIN before lockdown", "0"),
+    ("agg SET before lockdown", "0"),
+    ("agg READ before lockdown", "0"),
+    ("PROBE_ADD on an open descriptor", EPERM),
+    ("BUFFER_DRAIN on an open descriptor", EPERM),
+    ("BLOCK_READ on an open descriptor", EPERM),
+    ("PREVIOUS_DRAIN on an open descriptor", EPERM),
+    ("agg READ on an open descriptor", EPERM),
+    ("GET_VERSION on an open descriptor", "0"),
+    ("agg INFO on an open descriptor", "0"),
+    ("agg CLEAR on an open descriptor", "0"),
+    ("agg DELETE on an open descriptor", "0"),
+    ("MASKSET_SET 0 (tracing off) on an open descriptor", "0"),
+]
+want = [f"ok   {what} -> {answer}" for what, answer in WANTED]
+check(fd_rc == "lkst_lockdown_fd exited 0" and fd == want,
+      f"requests on a descriptor opened before lockdown: {fd_rc}, "
+      f"{[line for line in fd if line not in want] or fd}, "
+      f"missing {[line for line in want if line not in fd]}")
 # The fuzzer, mid-run when lockdown came, met it and was answered as documented.
 fuzz = open(os.path.join(d, "fuzz.txt")).read()
 m = re.search(r"^lockdown_refusals (\d+)$", fuzz, re.M)

@@ -1,10 +1,13 @@
 # Records carry kernel addresses: under lockdown=confidentiality /dev/lkst
 # refuses to open, as tracefs does, and a descriptor opened before refuses
-# probes and reads of records.  Runs last in its boot: lockdown
-# cannot be lifted.
+# probes, reads of records and lkst_agg's reads (its keys are arguments).
+# Runs last in its boot: lockdown cannot be lifted.
 . /scenarios/common.inc
 
 step lkbuf list
+# Loaded before lockdown, whose integrity level would refuse an unsigned
+# module: lkst_lockdown_fd asks it for a read and for commands.
+step insmod /lib/lkst/lkst_agg.ko
 mount -t securityfs securityfs /sys/kernel/security 2>/dev/null
 cat /sys/kernel/security/lockdown >levels.txt || { echo "FAIL: no lockdown LSM"; exit 1; }
 # Raised by a process holding /dev/lkst open: its requests are refused too,

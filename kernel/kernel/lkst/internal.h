@@ -130,6 +130,7 @@ void lkc_trap_exit(unsigned int outer);
 
 /* Dynamic probes (probe.c); without kprobes, PROBE_ADD is EOPNOTSUPP. */
 #ifdef CONFIG_KPROBES
+struct kprobe;
 struct pt_regs;
 int lkc_ioc_probe_add(struct lkst_probe *req);
 int lkc_ioc_probe_del(struct lkst_probe *req);
@@ -137,6 +138,7 @@ int lkc_probe_check(const struct lkst_probe *req);
 void lkc_probe_format(const struct lkst_fetch *f, char *buf, size_t size);
 u64 lkc_probe_fetch(const struct lkst_fetch *f, struct pt_regs *regs,
 		    const unsigned long *saved);
+bool lkc_kprobe_trapped(struct kprobe *kp, struct pt_regs *regs);
 #else
 static inline int lkc_ioc_probe_add(struct lkst_probe *req)
 {

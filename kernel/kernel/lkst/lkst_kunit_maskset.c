@@ -6,6 +6,10 @@
  * buffer suite is in lkst_kunit_buffer.c.
  */
 #include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/hardirq.h>
+#include <linux/irqflags.h>
+#include <linux/kprobes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include "internal.h"
@@ -623,6 +627,136 @@ static void lkst_probe_fetch_specs(struct kunit *test)
 	lkc_probe_format(f, text, sizeof(text));
 	KUNIT_EXPECT_STREQ(test, text, "$comm");
 }
+
+/*
+ * Whether a probe's hit is taken for its int3's (whose NMI context is the
+ * probed code's, not the event's) follows the way the probe machinery
+ * came in, in NMI context only, whatever byte is at the probed address:
+ * ftrace's or the optimizer's int3 while they patch the site, the
+ * original byte once the probe is disarmed.  Each case runs in a
+ * simulated NMI; the expectations are checked after it.
+ */
+static void lkst_probe_trap_from_machinery(struct kunit *test)
+{
+	static const u8 int3_byte = 0xcc, other_byte = 0x0f;
+	struct kprobe *kp;
+	struct pt_regs *regs;
+	bool by_int3, by_jump, on_ftrace, disarmed, task;
+	unsigned long flags;
+
+	kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
+	regs = kunit_kzalloc(test, sizeof(*regs), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	KUNIT_ASSERT_NOT_NULL(test, regs);
+	kp->addr = (kprobe_opcode_t *)&int3_byte;
+#ifdef CONFIG_X86
+	/* An int3 frame ends below the gap left to emulate a call. */
+	regs->sp = (unsigned long)(regs + 1) + 6 * sizeof(long);
+#endif
+	task = lkc_kprobe_trapped(kp, regs);
+
+	local_irq_save(flags);
+	__nmi_enter();
+	by_int3 = lkc_kprobe_trapped(kp, regs);
+	kp->addr = (kprobe_opcode_t *)&other_byte;
+	disarmed = lkc_kprobe_trapped(kp, regs);
+	kp->addr = (kprobe_opcode_t *)&int3_byte;
+	kp->flags = KPROBE_FLAG_FTRACE;
+	on_ftrace = lkc_kprobe_trapped(kp, regs);
+	kp->flags = 0;
+#ifdef CONFIG_X86
+	/* An optimized probe's detour: its regs end at the probed sp. */
+	regs->sp = (unsigned long)(regs + 1);
+#endif
+	by_jump = lkc_kprobe_trapped(kp, regs);
+	__nmi_exit();
+	local_irq_restore(flags);
+
+	KUNIT_EXPECT_FALSE(test, task);
+	KUNIT_EXPECT_FALSE(test, on_ftrace);
+	KUNIT_EXPECT_FALSE(test, by_jump);
+	if (IS_ENABLED(CONFIG_X86)) {
+		KUNIT_EXPECT_TRUE(test, by_int3);
+		KUNIT_EXPECT_TRUE(test, disarmed);
+	} else {
+		/* arm64 takes its BRK outside NMI context. */
+		KUNIT_EXPECT_FALSE(test, by_int3);
+		KUNIT_EXPECT_FALSE(test, disarmed);
+	}
+}
+
+/* Hits of lkst_kunit_probed()'s probe, by the way they came. */
+static struct {
+	unsigned int in_nmi, outside, wrong;
+} lkst_kunit_hits;
+static int lkst_kunit_sink;
+
+static noinline int lkst_kunit_probed(int x)
+{
+	WRITE_ONCE(lkst_kunit_sink, READ_ONCE(lkst_kunit_sink) + x);
+	return READ_ONCE(lkst_kunit_sink) ^ x;
+}
+
+/*
+ * A probe taken in NMI context here was taken through its trap: the
+ * function is called from a task only.  Reached outside NMI context (an
+ * optimized probe's jump, arm64's BRK), it is asked as a real NMI would
+ * ask, from NMI context: it must not be taken for a trap.
+ */
+static int lkst_kunit_trap_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	unsigned long flags;
+	bool trapped;
+
+	if (in_nmi()) {
+		lkst_kunit_hits.in_nmi++;
+		trapped = lkc_kprobe_trapped(kp, regs);
+		lkst_kunit_hits.wrong += !trapped;
+		return 0;
+	}
+	lkst_kunit_hits.outside++;
+	local_irq_save(flags);
+	__nmi_enter();
+	trapped = lkc_kprobe_trapped(kp, regs);
+	__nmi_exit();
+	local_irq_restore(flags);
+	lkst_kunit_hits.wrong += trapped;
+	return 0;
+}
+
+/*
+ * The same with the registers the kernel's own probe machinery hands to
+ * a pre-handler: its int3 first, then (x86, once the optimizer has run)
+ * its jump.  A probe that is never optimized shows the int3 only.
+ */
+static void lkst_probe_trap_real_hits(struct kunit *test)
+{
+	int (*probed)(int) = lkst_kunit_probed;
+	struct kprobe *kp;
+	unsigned int i;
+	int ret;
+
+	kp = kunit_kzalloc(test, sizeof(*kp), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, kp);
+	kp->addr = (kprobe_opcode_t *)lkst_kunit_probed;
+	kp->pre_handler = lkst_kunit_trap_pre;
+	memset(&lkst_kunit_hits, 0, sizeof(lkst_kunit_hits));
+	/* Called by address: a clone of the function would not be probed. */
+	OPTIMIZER_HIDE_VAR(probed);
+	ret = register_kprobe(kp);
+	if (ret)
+		kunit_skip(test, "register_kprobe: %d", ret);
+	for (i = 0; i < 50 && !READ_ONCE(lkst_kunit_hits.outside); i++) {
+		probed(i);
+		msleep(20);
+	}
+	unregister_kprobe(kp);
+	kunit_info(test, "hits in NMI context %u, outside %u\n",
+		   lkst_kunit_hits.in_nmi, lkst_kunit_hits.outside);
+	KUNIT_EXPECT_EQ(test, lkst_kunit_hits.wrong, 0U);
+	KUNIT_EXPECT_GT(test, lkst_kunit_hits.in_nmi + lkst_kunit_hits.outside,
+			0U);
+}
 #endif
 
 static struct kunit_case lkst_ms_cases[] = {
@@ -637,6 +771,8 @@ static struct kunit_case lkst_ms_cases[] = {
 	KUNIT_CASE(lkst_ms_dynamic_events),
 #ifdef CONFIG_KPROBES
 	KUNIT_CASE(lkst_probe_fetch_specs),
+	KUNIT_CASE(lkst_probe_trap_from_machinery),
+	KUNIT_CASE(lkst_probe_trap_real_hits),
 #endif
 	{}
 };

@@ -24,9 +24,6 @@
 #include <linux/slab.h>
 #include <linux/stacktrace.h>
 #include <linux/uaccess.h>
-#ifdef CONFIG_X86
-#include <asm/text-patching.h>
-#endif
 #include "internal.h"
 
 struct lkst_kprobe {
@@ -364,22 +361,35 @@ static void lkst_probe_fire(const struct lkst_kprobe *p, struct pt_regs *regs,
 NOKPROBE_SYMBOL(lkst_probe_fire);
 
 /*
- * Whether the kprobe was hit through its int3, whose handler runs in NMI
- * context on x86 (exc_int3() -> irqentry_nmi_enter()).  An optimized probe
- * jumps to its handler, in the probed code's context; so does the int3
- * text_poke_bp() puts there while it patches (poke_int3_handler() emulates
- * the jump before any NMI accounting).  In NMI context either way only
- * the first byte tells them apart.
+ * Whether the kprobe @kp was hit through its int3 (@regs: the registers
+ * its pre-handler was given).  On x86 that handler runs in NMI context
+ * (exc_int3() -> irqentry_nmi_enter()), which belongs to the probed code,
+ * not to the event.  In NMI context a real NMI may also reach the probe
+ * another way, and the byte at the address cannot tell which: ftrace and
+ * the kprobe optimizer put an int3 there while they patch the site
+ * (text_poke_bp(), whose poke_int3_handler() emulates the new instruction
+ * before any NMI accounting), and a probe being disarmed has its original
+ * byte back while its handler still runs.  The ways in are told apart by
+ * what the probe machinery did:
+ *  - a probe on ftrace is called from ftrace's callback, never by a trap;
+ *  - an optimized probe's detour builds its pt_regs right below the probed
+ *    code's stack pointer, which optimized_callback() stores in regs->sp;
+ *    an int3's frame lies below the gap the IDT entry leaves to emulate a
+ *    call, or below FRED's red zone, so its end is never regs->sp.
+ * arm64 takes its BRK without entering NMI context, and has neither
+ * optimized nor ftrace probes: no probe of its is taken for a trap.
  */
-static bool lkst_kprobe_trapped(const struct kprobe *kp)
+bool lkc_kprobe_trapped(struct kprobe *kp, struct pt_regs *regs)
 {
 #ifdef CONFIG_X86
-	return in_nmi() && READ_ONCE(*(const u8 *)kp->addr) == INT3_INSN_OPCODE;
+	if (!in_nmi() || kprobe_ftrace(kp))
+		return false;
+	return regs->sp != (unsigned long)(regs + 1);
 #else
 	return false;
 #endif
 }
-NOKPROBE_SYMBOL(lkst_kprobe_trapped);
+NOKPROBE_SYMBOL(lkc_kprobe_trapped);
 
 /**
  * lkst_probe_stack() - the kernel stack of the dynamic probe whose event
@@ -417,7 +427,7 @@ NOKPROBE_SYMBOL(lkst_probe_stack);
 static int lkst_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 {
 	lkst_probe_fire(container_of(kp, struct lkst_kprobe, kp), regs, NULL,
-			lkst_kprobe_trapped(kp));
+			lkc_kprobe_trapped(kp, regs));
 	return 0;
 }
 NOKPROBE_SYMBOL(lkst_kprobe_pre);

@@ -107,8 +107,10 @@ static int eperm_documented(unsigned long nr)
 		atomic_fetch_add(&persistent_refusals, 1);
 		return 1;
 	}
+	/* HANDLER_CTL: a handler's command that reads arguments (agg READ). */
 	if ((nr == LKST_IOC_BLOCK_READ || nr == LKST_IOC_BUFFER_DRAIN ||
-	     nr == LKST_IOC_PREVIOUS_DRAIN || nr == LKST_IOC_PROBE_ADD) && locked_down()) {
+	     nr == LKST_IOC_PREVIOUS_DRAIN || nr == LKST_IOC_PROBE_ADD ||
+	     nr == LKST_IOC_HANDLER_CTL) && locked_down()) {
 		atomic_fetch_add(&lockdown_refusals, 1);
 		return 1;
 	}

@@ -34,9 +34,10 @@
  * too, as BUFFER_RESIZE is.
  *
  * Lockdown (confidentiality) is asked at open, and again by every request
- * that copies records out (BLOCK_READ, BUFFER_DRAIN, PREVIOUS_DRAIN) and
- * by PROBE_ADD (LOCKDOWN_KPROBES): EPERM once it is raised, also on a
- * descriptor opened before.
+ * that copies records out (BLOCK_READ, BUFFER_DRAIN, PREVIOUS_DRAIN), by
+ * a handler's command that copies out values of events' arguments (such
+ * as lkst_agg's READ) and by PROBE_ADD (LOCKDOWN_KPROBES): EPERM once it
+ * is raised, also on a descriptor opened before.
  *
  * HANDLER_CTL passes a command to an extended handler that takes them
  * (struct lkst_handler's control): the handler defines its commands and
