@@ -78,7 +78,7 @@ static void print_lost(const struct lkst_report_lost *l, unsigned int kind)
 static int run_report(struct lkst_cmd *cmd)
 {
 	unsigned int sections = LKST_REPORT_ALL, s;
-	unsigned long long lost = 0;
+	unsigned long long lost = 0, absent = 0;
 	const struct lkst_log *log;
 	struct lkst_trace_iter *it;
 	struct lkst_trace *trace;
@@ -129,9 +129,21 @@ static int run_report(struct lkst_cmd *cmd)
 			 strerror(errno));
 	/* Summaries of a log with holes undercount: never silently. */
 	log = lkst_trace_log(trace);
-	for (s = 0; s < lkst_log_nr_sections(log); s++)
-		lost += lkst_log_get_section(log, s)->info.lost;
-	if (lost)
+	for (s = 0; s < lkst_log_nr_sections(log); s++) {
+		const struct lkst_log_section *sec = lkst_log_get_section(log, s);
+		struct lkst_log_gap gap;
+		__u64 pos = 0;
+
+		lost += sec->info.lost;
+		/* A set's file that is missing is not the kernel's loss. */
+		while (sec->seqs && lkst_log_next_gap(sec, &pos, &gap))
+			if (lkst_log_gap_in_missing_file(log, sec, &gap))
+				absent += gap.last - gap.first + 1;
+	}
+	if (absent)
+		fprintf(stderr, "lkbuf: the log lacks %llu records in a missing file of the set%s: the summaries leave them out\n",
+			absent, lost > absent ? " and lost more (overwritten before they were read)" : "");
+	else if (lost)
 		fprintf(stderr, "lkbuf: the log lost %llu records (overwritten before they were read): the summaries leave them out\n",
 			lost);
 	lkst_report_free(&rep);

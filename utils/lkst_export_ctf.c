@@ -616,16 +616,27 @@ static int export_ctf(struct lkst_export *x, const char *dir, int lttng,
 	/* Last: a trace cut short by an error has no metadata to be read with. */
 	ret = write_metadata(w);
 	if (!ret) {
-		unsigned long long lost = 0;
+		unsigned long long lost = 0, absent = 0;
 
 		for (s = 0; s < x->log->nr_sections; s++) {
 			const struct lkst_log_section *sec = &x->log->sections[s];
+			struct lkst_log_gap gap;
+			__u64 pos = 0;
 
 			lost += lkst_log_lost_before(sec) + sec->info.lost;
+			/* A set's file that is missing is not the kernel's loss. */
+			while (sec->seqs && lkst_log_next_gap(sec, &pos, &gap))
+				if (lkst_log_gap_in_missing_file(x->log, sec, &gap))
+					absent += gap.last - gap.first + 1;
 		}
-		snprintf(x->summary, sizeof(x->summary),
-			 "%llu records lost (overwritten before they were read) as discarded events",
-			 lost);
+		if (absent)
+			snprintf(x->summary, sizeof(x->summary),
+				 "%llu records lost as discarded events, %llu of them in a missing file of the set",
+				 lost, absent);
+		else
+			snprintf(x->summary, sizeof(x->summary),
+				 "%llu records lost (overwritten before they were read) as discarded events",
+				 lost);
 	}
 out:
 	ctf_lttng_free(w);

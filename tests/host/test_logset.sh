@@ -204,6 +204,12 @@ check '[ "$(grep -c "records lost between sequence numbers.*a file of the set is
 "$lkbuf" convert -f "$tmp/hole" --to json -o "$tmp/hole.json" 2>/dev/null
 check '[ "$(grep -o "\"cause\":\"in no file given: a file of the set is missing\"" "$tmp/hole.json" | wc -l)" -eq 4 ] &&
 	! grep -q "overwritten before" "$tmp/hole.json"' "JSON export of a set with a missing file blames the kernel"
+"$lkbuf" report -f "$tmp/hole" >/dev/null 2>"$tmp/rh"
+check 'grep -q "in a missing file of the set" "$tmp/rh" && ! grep -q "overwritten before" "$tmp/rh"' \
+	"report of a set with a missing file blames the kernel: $(cat "$tmp/rh")"
+"$lkbuf" convert -f "$tmp/hole" --to ctf -o "$tmp/hole.ctf" 2>"$tmp/ch"
+check 'grep -q "of them in a missing file of the set" "$tmp/ch" && ! grep -q "overwritten before" "$tmp/ch"' \
+	"CTF export of a set with a missing file blames the kernel: $(cat "$tmp/ch")"
 check '"$lkbuf" info -f "$tmp/hole" | grep -q "^cpu 0 .* lost (.* of them in a missing file of the set)"' \
 	"info does not say a file of the set is missing: $("$lkbuf" info -f "$tmp/hole" | grep "^cpu 0")"
 expect_fail "overlap or are out of order" "$lkbuf" print -f "$tmp/over"
