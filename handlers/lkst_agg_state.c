@@ -27,9 +27,18 @@ void agg_free(struct agg *a)
 	kfree(a);
 }
 
+/*
+ * Tables are refused unless what the machine could still give leaves a
+ * sixteenth of its memory over: sized to fit what is available, the last
+ * table takes the pages the next fork or page fault needs, and the OOM
+ * killer then picks a process for the tracer's sake.
+ */
 bool agg_memory_available(u64 bytes)
 {
-	return (bytes >> PAGE_SHIFT) <= si_mem_available();
+	unsigned long avail = si_mem_available();
+	unsigned long keep = totalram_pages() / 16;
+
+	return avail > keep && (bytes >> PAGE_SHIFT) <= avail - keep;
 }
 
 struct agg *agg_alloc(const struct lkst_agg_config *cfg)
